@@ -1,0 +1,340 @@
+// Prime field in Montgomery form over N 64-bit limbs, parameterised by a small
+// traits struct that gives the modulus literal (see bls12_381.hpp). All Montgomery
+// constants are derived here at compile time; bls12_381.hpp checks them against
+// published literals with static_assert.
+//
+// Values are always fully reduced (in [0, p)), so equality is limb equality.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuzk/common/hd.hpp"
+#include "cuzk/ff/bigint.hpp"
+#include "cuzk/ff/mont_portable.hpp"
+#include "cuzk/ff/mont_x86_adx.hpp"
+
+namespace cuzk {
+
+// Traits: struct X { static constexpr size_t kLimbs; static constexpr const char* kModulus;
+//                    static constexpr uint64_t kNonResidue; static constexpr const char* kName; };
+template <class Traits>
+class Field {
+ public:
+    static constexpr size_t N = Traits::kLimbs;
+    using Big = BigInt<N>;
+
+    // --- compile-time constants ---------------------------------------------------
+    static constexpr Big kP = Big::must_parse(Traits::kModulus);
+    static constexpr size_t kBits = kP.num_bits();
+    static constexpr size_t kBytes = (kBits + 7) / 8;
+    static constexpr uint64_t kInv = neg_inv64(kP.l[0]);  // -p^-1 mod 2^64
+    static constexpr Big kR = pow2_mod(64 * N, kP);       // R mod p (Montgomery one)
+    static constexpr Big kR2 = pow2_mod(128 * N, kP);     // R^2 mod p (to Montgomery)
+    static_assert(kP.l[0] & 1, "modulus must be odd");
+    static_assert(kP.l[N - 1] < (uint64_t(1) << 63) - 1, "no-carry CIOS needs a spare top bit");
+    static_assert(uint64_t(kP.l[0] * (~kInv + 1)) == 1, "kInv must be -p^-1 mod 2^64");
+
+    uint64_t l[N];  // Montgomery representation a*R mod p, little-endian limbs
+
+    // --- construction ---------------------------------------------------------------
+    Field() = default;
+    CUZK_HD static constexpr Field from_raw_montgomery(const Big& m) {
+        Field r{};
+        for (size_t i = 0; i < N; ++i) r.l[i] = m.l[i];
+        return r;
+    }
+    CUZK_HD static constexpr Field zero() { return from_raw_montgomery(Big::zero()); }
+    CUZK_HD static constexpr Field one() { return from_raw_montgomery(kR); }
+    // x must be < p (checked by the callers that take untrusted input).
+    CUZK_HD static Field from_bigint_unchecked(const Big& x) {
+        Field a = from_raw_montgomery(x);
+        Field r2 = from_raw_montgomery(kR2);
+        return a * r2;
+    }
+    static std::optional<Field> from_bigint(const Big& x) {
+        if (x >= kP) return std::nullopt;
+        return from_bigint_unchecked(x);
+    }
+    CUZK_HD static Field from_u64(uint64_t v) {
+        Big b = Big::from_u64(v);
+        if (b >= kP) {  // only possible for tiny moduli; keep it exact anyway
+            Big::sub(b, b, kP);
+        }
+        return from_bigint_unchecked(b);
+    }
+    // Decimal or 0x-prefixed hex; nullopt for malformed text or a value >= p.
+    static std::optional<Field> from_string(std::string_view s) {
+        auto b = Big::parse(s);
+        if (!b) return std::nullopt;
+        return from_bigint(*b);
+    }
+    CUZK_HD Big to_bigint() const {
+        Big one = Big::from_u64(1);
+        Field r;
+        mont_mul(r, *this, from_raw_montgomery(one));
+        Big out;
+        for (size_t i = 0; i < N; ++i) out.l[i] = r.l[i];
+        return out;
+    }
+    std::string to_hex() const;
+    std::string to_dec() const;
+
+    // Canonical bytes: little-endian (Fr, as bellperson/Filecoin write it) or big-endian
+    // (Fp, as the Zcash point encoding). Decoding rejects a value >= p.
+    void to_bytes_le(uint8_t* out) const {
+        Big b = to_bigint();
+        for (size_t i = 0; i < kBytes; ++i) out[i] = uint8_t(b.l[i / 8] >> (8 * (i % 8)));
+    }
+    void to_bytes_be(uint8_t* out) const {
+        Big b = to_bigint();
+        for (size_t i = 0; i < kBytes; ++i) out[kBytes - 1 - i] = uint8_t(b.l[i / 8] >> (8 * (i % 8)));
+    }
+    static std::optional<Field> from_bytes_le(const uint8_t* in) {
+        Big b = Big::zero();
+        for (size_t i = 0; i < kBytes; ++i) b.l[i / 8] |= uint64_t(in[i]) << (8 * (i % 8));
+        return from_bigint(b);
+    }
+    static std::optional<Field> from_bytes_be(const uint8_t* in) {
+        Big b = Big::zero();
+        for (size_t i = 0; i < kBytes; ++i) b.l[i / 8] |= uint64_t(in[kBytes - 1 - i]) << (8 * (i % 8));
+        return from_bigint(b);
+    }
+    std::array<uint8_t, kBytes> to_bytes_le() const {
+        std::array<uint8_t, kBytes> out{};
+        to_bytes_le(out.data());
+        return out;
+    }
+    std::array<uint8_t, kBytes> to_bytes_be() const {
+        std::array<uint8_t, kBytes> out{};
+        to_bytes_be(out.data());
+        return out;
+    }
+
+    // Uniform in [0, p) by rejection sampling from any 64-bit generator.
+    template <class Rng>
+    static Field random(Rng& rng) {
+        for (;;) {
+            Big b;
+            for (size_t i = 0; i < N; ++i) b.l[i] = uint64_t(rng());
+            const size_t top = kBits % 64;
+            if (top) b.l[N - 1] &= (uint64_t(1) << top) - 1;
+            if (b < kP) return from_bigint_unchecked(b);
+        }
+    }
+
+    // --- predicates ------------------------------------------------------------------
+    CUZK_HD bool is_zero() const {
+        uint64_t acc = 0;
+        for (size_t i = 0; i < N; ++i) acc |= l[i];
+        return acc == 0;
+    }
+    CUZK_HD bool is_one() const { return *this == one(); }
+    CUZK_HD friend bool operator==(const Field& a, const Field& b) {
+        uint64_t acc = 0;
+        for (size_t i = 0; i < N; ++i) acc |= a.l[i] ^ b.l[i];
+        return acc == 0;
+    }
+    CUZK_HD friend bool operator!=(const Field& a, const Field& b) { return !(a == b); }
+    // "Lexicographically largest" in the Zcash sense: canonical value > (p-1)/2.
+    bool lexicographically_largest() const {
+        constexpr Big half = kP.shr(1);  // (p-1)/2 since p is odd
+        return half < to_bigint();
+    }
+
+    // --- arithmetic ------------------------------------------------------------------
+    CUZK_HD_INLINE static void mont_mul(Field& r, const Field& a, const Field& b) {
+#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+        if constexpr (ff_detail::kHaveAdxMul<N>) {
+            ff_detail::mont_mul_adx<N>(r.l, a.l, b.l, kP.l, kInv);
+            return;
+        }
+#endif
+        mul_portable(r, a, b);
+    }
+    CUZK_HD_INLINE static void mul_portable(Field& r, const Field& a, const Field& b) {
+        constexpr Big p = kP;
+        ff_detail::mont_mul_portable<N>(r.l, a.l, b.l, p.l, kInv);
+    }
+    CUZK_HD_INLINE friend Field operator*(const Field& a, const Field& b) {
+        Field r;
+        mont_mul(r, a, b);
+        return r;
+    }
+    CUZK_HD_INLINE friend Field operator+(const Field& a, const Field& b) {
+        constexpr Big p = kP;
+        Field r;
+        ff_detail::mod_add<N>(r.l, a.l, b.l, p.l);
+        return r;
+    }
+    CUZK_HD_INLINE friend Field operator-(const Field& a, const Field& b) {
+        constexpr Big p = kP;
+        Field r;
+        ff_detail::mod_sub<N>(r.l, a.l, b.l, p.l);
+        return r;
+    }
+    CUZK_HD_INLINE Field operator-() const { return zero() - *this; }
+    CUZK_HD_INLINE Field& operator*=(const Field& b) { return *this = *this * b; }
+    CUZK_HD_INLINE Field& operator+=(const Field& b) { return *this = *this + b; }
+    CUZK_HD_INLINE Field& operator-=(const Field& b) { return *this = *this - b; }
+    CUZK_HD_INLINE Field dbl() const { return *this + *this; }
+    CUZK_HD_INLINE Field square() const { return *this * *this; }
+    CUZK_HD_INLINE Field neg() const { return -*this; }
+
+    // a^e for a little-endian multi-limb exponent (left-to-right square and multiply).
+    template <size_t M>
+    CUZK_HD Field pow(const BigInt<M>& e) const {
+        Field r = one();
+        for (size_t i = e.num_bits(); i-- > 0;) {
+            r = r.square();
+            if (e.bit(i)) r *= *this;
+        }
+        return r;
+    }
+    CUZK_HD Field pow(uint64_t e) const { return pow(BigInt<1>::from_u64(e)); }
+
+    // Multiplicative inverse by Fermat (a^(p-2)); the inverse of zero is zero.
+    CUZK_HD Field inverse() const {
+        constexpr Big e = [] {
+            Big x = kP;
+            Big two = Big::from_u64(2);
+            Big::sub(x, x, two);
+            return x;
+        }();
+        return pow(e);
+    }
+
+    // Legendre symbol: 0 for zero, 1 for a nonzero square, -1 otherwise.
+    int legendre() const {
+        constexpr Big e = kP.shr(1);  // (p-1)/2
+        Field t = pow(e);
+        if (t.is_zero()) return 0;
+        return t.is_one() ? 1 : -1;
+    }
+
+    // A square root (either one), or nullopt for a non-square.
+    std::optional<Field> sqrt() const;
+
+    // Two-adicity s of p-1 and the matching constants for Tonelli-Shanks.
+    static constexpr size_t kTwoAdicity = [] {
+        Big x = kP;
+        x.l[0] -= 1;
+        size_t s = 0;
+        while (!x.bit(s)) ++s;
+        return s;
+    }();
+};
+
+// Inverts every element of xs in place with one inversion (Montgomery's trick).
+// Zeros stay zero and do not poison the others.
+template <class F>
+void batch_inverse(std::span<F> xs) {
+    std::vector<F> prefix(xs.size());
+    F acc = F::one();
+    for (size_t i = 0; i < xs.size(); ++i) {
+        prefix[i] = acc;
+        if (!xs[i].is_zero()) acc *= xs[i];
+    }
+    F inv = acc.inverse();
+    for (size_t i = xs.size(); i-- > 0;) {
+        if (xs[i].is_zero()) continue;
+        F next = inv * xs[i];
+        xs[i] = inv * prefix[i];
+        inv = next;
+    }
+}
+
+// Text forms are built in fixed buffers: GCC 12 at -O3 raises a false -Wrestrict on
+// std::string concatenation (GCC PR 105329).
+template <class Traits>
+std::string Field<Traits>::to_hex() const {
+    Big b = to_bigint();
+    static const char* digits = "0123456789abcdef";
+    char buf[2 + 16 * N];
+    size_t len = 0;
+    buf[len++] = '0';
+    buf[len++] = 'x';
+    bool started = false;
+    for (size_t i = N; i-- > 0;) {
+        for (int k = 60; k >= 0; k -= 4) {
+            unsigned d = unsigned(b.l[i] >> k) & 0xf;
+            if (d) started = true;
+            if (started) buf[len++] = digits[d];
+        }
+    }
+    if (!started) buf[len++] = '0';
+    return std::string(buf, len);
+}
+
+template <class Traits>
+std::string Field<Traits>::to_dec() const {
+    Big b = to_bigint();
+    char buf[20 * N + 1];
+    size_t pos = sizeof(buf);
+    do {
+        u128 rem = 0;  // b /= 10, keeping the remainder
+        for (size_t i = N; i-- > 0;) {
+            u128 cur = (rem << 64) | b.l[i];
+            b.l[i] = uint64_t(cur / 10);
+            rem = cur % 10;
+        }
+        buf[--pos] = char('0' + int(rem));
+    } while (!b.is_zero());
+    return std::string(buf + pos, sizeof(buf) - pos);
+}
+
+template <class Traits>
+std::optional<Field<Traits>> Field<Traits>::sqrt() const {
+    if (is_zero()) return zero();
+    if constexpr ((kP.l[0] & 3) == 3) {
+        // p = 3 mod 4: a^((p+1)/4).
+        constexpr Big e = [] {
+            Big x = kP;
+            Big one = Big::from_u64(1);
+            Big::add(x, x, one);
+            return x.shr(2);
+        }();
+        Field c = pow(e);
+        if (c.square() == *this) return c;
+        return std::nullopt;
+    } else {
+        // Tonelli-Shanks (Cohen, "A Course in Computational Algebraic Number Theory", 1.5.1).
+        constexpr size_t s = kTwoAdicity;
+        constexpr Big t = kP.shr(s);  // odd part of p-1 ((p-1) >> s == p >> s for s >= 1)
+        if (legendre() != 1) return std::nullopt;
+        const Field z = from_u64(Traits::kNonResidue).pow(t);  // a primitive 2^s-th root
+        constexpr Big t1 = [] {
+            Big x = kP.shr(s);
+            Big one = Big::from_u64(1);
+            Big::add(x, x, one);
+            return x.shr(1);
+        }();
+        Field x = pow(t1);  // a^((t+1)/2)
+        Field b = pow(t);   // a^t
+        Field g = z;
+        size_t r = s;
+        while (!b.is_one()) {
+            size_t m = 0;
+            Field b2 = b;
+            while (!b2.is_one()) {
+                b2 = b2.square();
+                ++m;
+            }
+            Field gs = g;
+            for (size_t i = 0; i + m + 1 < r; ++i) gs = gs.square();
+            x *= gs;
+            g = gs.square();
+            b *= g;
+            r = m;
+        }
+        return x;
+    }
+}
+
+}  // namespace cuzk

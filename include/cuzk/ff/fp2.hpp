@@ -1,0 +1,103 @@
+// Fp2 = Fp[u] / (u^2 + 1), the field of G2's coordinates in BLS12-381.
+// Elements are c0 + c1*u; the storage is two Fp values, the same layout on host and device.
+#pragma once
+
+#include <optional>
+
+#include "cuzk/ff/bls12_381.hpp"
+
+namespace cuzk {
+
+struct Fp2 {
+    Fp c0, c1;
+
+    Fp2() = default;
+    CUZK_HD constexpr Fp2(const Fp& a, const Fp& b) : c0(a), c1(b) {}
+
+    CUZK_HD static constexpr Fp2 zero() { return {Fp::zero(), Fp::zero()}; }
+    CUZK_HD static constexpr Fp2 one() { return {Fp::one(), Fp::zero()}; }
+    template <class Rng>
+    static Fp2 random(Rng& rng) {
+        Fp a = Fp::random(rng);
+        return {a, Fp::random(rng)};
+    }
+
+    CUZK_HD bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    CUZK_HD bool is_one() const { return c0.is_one() && c1.is_zero(); }
+    CUZK_HD friend bool operator==(const Fp2& a, const Fp2& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
+    CUZK_HD friend bool operator!=(const Fp2& a, const Fp2& b) { return !(a == b); }
+
+    CUZK_HD_INLINE friend Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+    CUZK_HD_INLINE friend Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+    CUZK_HD_INLINE Fp2 operator-() const { return {-c0, -c1}; }
+    // Karatsuba: 3 Fp multiplies. (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0+a1)(b0+b1) - a0 b0 - a1 b1) u
+    CUZK_HD_INLINE friend Fp2 operator*(const Fp2& a, const Fp2& b) {
+        Fp t0 = a.c0 * b.c0;
+        Fp t1 = a.c1 * b.c1;
+        Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return {t0 - t1, t2 - t0 - t1};
+    }
+    CUZK_HD_INLINE friend Fp2 operator*(const Fp2& a, const Fp& b) { return {a.c0 * b, a.c1 * b}; }
+    CUZK_HD_INLINE Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
+    CUZK_HD_INLINE Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
+    CUZK_HD_INLINE Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
+    CUZK_HD_INLINE Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+    // Complex squaring: (a0 + a1)(a0 - a1) + 2 a0 a1 u, 2 Fp multiplies.
+    CUZK_HD_INLINE Fp2 square() const {
+        Fp t = c0 * c1;
+        return {(c0 + c1) * (c0 - c1), t.dbl()};
+    }
+    CUZK_HD_INLINE Fp2 conjugate() const { return {c0, -c1}; }
+    // Multiply by the sextic non-residue xi = 1 + u: (a0 - a1) + (a0 + a1) u.
+    CUZK_HD_INLINE Fp2 mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }
+    // The p-power Frobenius is conjugation since u^p = -u.
+    CUZK_HD_INLINE Fp2 frobenius() const { return conjugate(); }
+    CUZK_HD Fp norm() const { return c0.square() + c1.square(); }
+    // 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2); zero maps to zero.
+    CUZK_HD Fp2 inverse() const {
+        Fp t = norm().inverse();
+        return {c0 * t, -(c1 * t)};
+    }
+    template <size_t M>
+    CUZK_HD Fp2 pow(const BigInt<M>& e) const {
+        Fp2 r = one();
+        for (size_t i = e.num_bits(); i-- > 0;) {
+            r = r.square();
+            if (e.bit(i)) r *= *this;
+        }
+        return r;
+    }
+    // Zcash "lexicographically largest": compare c1 first, then c0 when c1 is zero.
+    bool lexicographically_largest() const {
+        if (!c1.is_zero()) return c1.lexicographically_largest();
+        return c0.lexicographically_largest();
+    }
+    // A square exists iff the norm is a square in Fp.
+    int legendre() const { return norm().legendre(); }
+
+    // Square root for p = 3 mod 4: Adj and Rodriguez-Henriquez, "Square root computation
+    // over even extension fields", 2012, Algorithm 9. nullopt for a non-square.
+    std::optional<Fp2> sqrt() const {
+        if (is_zero()) return zero();
+        constexpr Fp::Big p = Fp::kP;
+        constexpr Fp::Big e1 = p.shr(2);  // (p-3)/4 since p = 3 mod 4
+        constexpr Fp::Big e2 = p.shr(1);  // (p-1)/2
+        Fp2 a1 = pow(e1);
+        Fp2 alpha = a1.square() * *this;
+        Fp2 a0 = alpha.frobenius() * alpha;
+        const Fp2 minus_one = {-Fp::one(), Fp::zero()};
+        if (a0 == minus_one) return std::nullopt;
+        Fp2 x0 = a1 * *this;
+        Fp2 x;
+        if (alpha == minus_one) {
+            x = {-x0.c1, x0.c0};  // u * x0
+        } else {
+            Fp2 b = (one() + alpha).pow(e2);
+            x = b * x0;
+        }
+        if (x.square() != *this) return std::nullopt;
+        return x;
+    }
+};
+
+}  // namespace cuzk

@@ -1,0 +1,104 @@
+// Portable Montgomery multiplication (CIOS) over N 64-bit limbs with 128-bit products.
+// Used on every target (host and device) and as the reference for the x86-64 ADX path.
+//
+// Requires the top limb of p to be below 2^63 - 1 (one spare bit), which lets the
+// carry word of CIOS be dropped ("no-carry" CIOS: gnark-crypto, "Faster Montgomery
+// multiplication", 2020; BLS12-381 Fp has 3 spare bits and Fr 1). Inputs and output
+// are fully reduced, in [0, p).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/common/hd.hpp"
+#include "cuzk/ff/bigint.hpp"
+
+namespace cuzk::ff_detail {
+
+// r = a*b*R^-1 mod p.
+template <size_t N>
+CUZK_HD_INLINE void mont_mul_portable(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                                      uint64_t inv) {
+    uint64_t t[N];
+    for (size_t j = 0; j < N; ++j) t[j] = 0;
+    CUZK_UNROLL
+    for (size_t i = 0; i < N; ++i) {
+        // t += a * b[i]
+        uint64_t c = 0;
+        CUZK_UNROLL
+        for (size_t j = 0; j < N; ++j) {
+            u128 x = u128(a[j]) * b[i] + t[j] + c;
+            t[j] = uint64_t(x);
+            c = uint64_t(x >> 64);
+        }
+        const uint64_t hi = c;
+        // t = (t + m*p) / 2^64 with m chosen to clear the low limb.
+        const uint64_t m = t[0] * inv;
+        u128 x = u128(m) * p[0] + t[0];
+        c = uint64_t(x >> 64);
+        CUZK_UNROLL
+        for (size_t j = 1; j < N; ++j) {
+            x = u128(m) * p[j] + t[j] + c;
+            t[j - 1] = uint64_t(x);
+            c = uint64_t(x >> 64);
+        }
+        t[N - 1] = c + hi;  // cannot overflow thanks to the spare top bit of p
+    }
+    // t < 2p: one conditional subtraction.
+    uint64_t s[N];
+    uint64_t borrow = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(t[j]) - p[j] - borrow;
+        s[j] = uint64_t(x);
+        borrow = uint64_t(x >> 64) & 1;
+    }
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) r[j] = borrow ? t[j] : s[j];
+}
+
+// r = a + b mod p for a, b < p (p with a spare top bit, so a + b fits in N limbs).
+template <size_t N>
+CUZK_HD_INLINE void mod_add(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+    uint64_t t[N], s[N];
+    uint64_t c = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(a[j]) + b[j] + c;
+        t[j] = uint64_t(x);
+        c = uint64_t(x >> 64);
+    }
+    uint64_t borrow = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(t[j]) - p[j] - borrow;
+        s[j] = uint64_t(x);
+        borrow = uint64_t(x >> 64) & 1;
+    }
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) r[j] = borrow ? t[j] : s[j];
+}
+
+// r = a - b mod p for a, b < p.
+template <size_t N>
+CUZK_HD_INLINE void mod_sub(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+    uint64_t t[N];
+    uint64_t borrow = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(a[j]) - b[j] - borrow;
+        t[j] = uint64_t(x);
+        borrow = uint64_t(x >> 64) & 1;
+    }
+    // Add p back when the subtraction borrowed; mask instead of branching.
+    const uint64_t mask = uint64_t(0) - borrow;
+    uint64_t c = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(t[j]) + (p[j] & mask) + c;
+        r[j] = uint64_t(x);
+        c = uint64_t(x >> 64);
+    }
+}
+
+}  // namespace cuzk::ff_detail

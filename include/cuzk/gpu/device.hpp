@@ -1,0 +1,25 @@
+// The CUDA backend's entry points that exist from day one: device discovery and a
+// device-side field check. Declared in every build; without CUDA they report that the
+// build has no GPU support rather than failing to link.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "cuzk/ff/bls12_381.hpp"
+
+namespace cuzk::gpu {
+
+// True when this binary was compiled with the CUDA backend.
+bool built_with_cuda();
+
+// Number of usable CUDA devices; 0 without CUDA or without a GPU. When 0, *why (if given)
+// says why ("built without CUDA", "no CUDA device", a driver error, ...).
+int device_count(std::string* why = nullptr);
+
+// out[i] = a[i] * b[i] + a[i] - b[i], computed on device 0. Throws std::runtime_error
+// naming the failing CUDA call. Used by tests to pin the device arithmetic to the host's.
+void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n);
+void fr_mul_add_sub_on_device(const Fr* a, const Fr* b, Fr* out, size_t n);
+
+}  // namespace cuzk::gpu

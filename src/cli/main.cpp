@@ -1,0 +1,5 @@
+#include <cstdio>
+int main() {
+    std::puts("cuzk");
+    return 0;
+}

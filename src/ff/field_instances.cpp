@@ -1,0 +1,8 @@
+// Explicit instantiations keep the field templates compiled once for the library.
+#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/fp2.hpp"
+
+namespace cuzk {
+template class Field<FpTraits>;
+template class Field<FrTraits>;
+}  // namespace cuzk
