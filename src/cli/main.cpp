@@ -1,5 +1,60 @@
+// cuzk command line. Subcommands grow with the project: today the arithmetic
+// self-check and benchmark; setup/prove/verify arrive with the Groth16 layer.
+#include <CLI/CLI.hpp>
 #include <cstdio>
-int main() {
-    std::puts("cuzk");
+#include <string>
+
+#include "cuzk/ff/mont_x86_adx.hpp"
+#include "cuzk/gpu/device.hpp"
+#include "selfcheck.hpp"
+
+namespace {
+
+void print_info() {
+    std::string why;
+    int gpus = cuzk::gpu::device_count(&why);
+    std::printf("cuzk %s\n", CUZK_VERSION);
+    std::printf("  field multiply: %s\n", CUZK_FF_HAVE_ADX ? "x86-64 MULX/ADCX/ADOX" : "portable CIOS");
+    std::printf("  CUDA backend:   %s\n", cuzk::gpu::built_with_cuda() ? "built" : "not built");
+    std::printf("  GPUs:           %d%s%s\n", gpus, gpus ? "" : " (", gpus ? "" : (why + ")").c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"cuzk: a Groth16 proving engine for BLS12-381"};
+    app.require_subcommand(0, 1);
+    double bench_seconds = 0.3;
+
+    auto* info = app.add_subcommand("info", "Show how this binary was built and which devices it sees");
+    auto* selfcheck = app.add_subcommand("selfcheck", "Known-answer checks of the field, curve and pairing arithmetic");
+    auto* bench = app.add_subcommand("bench", "Short single-thread benchmark of the arithmetic");
+    bench->add_option("--seconds", bench_seconds, "Time spent on each operation")->check(CLI::PositiveNumber);
+    auto* demo = app.add_subcommand("demo", "The default job: info, selfcheck, then a short benchmark");
+    demo->add_option("--seconds", bench_seconds, "Time spent on each benchmarked operation")
+        ->check(CLI::PositiveNumber);
+
+    CLI11_PARSE(app, argc, argv);
+
+    if (*info) {
+        print_info();
+        return 0;
+    }
+    if (*selfcheck) return cuzk::cli::run_selfcheck() == 0 ? 0 : 1;
+    if (*bench) {
+        cuzk::cli::run_arith_bench(bench_seconds);
+        return 0;
+    }
+    // demo, also the default with no subcommand
+    (void)demo;
+    print_info();
+    std::printf("\nself-check\n");
+    int failed = cuzk::cli::run_selfcheck();
+    if (failed) {
+        std::fprintf(stderr, "cuzk: %d self-check(s) failed\n", failed);
+        return 1;
+    }
+    std::printf("\nbenchmark (one thread)\n");
+    cuzk::cli::run_arith_bench(bench_seconds);
     return 0;
 }
