@@ -20,8 +20,12 @@
 #endif
 
 // Full unrolling of short fixed-trip loops (limb loops).
-#if defined(__CUDACC__)
+// (nvcc preprocesses the device and host passes separately: only the device pass sees
+// `#pragma unroll`; the host compiler gets its own spelling.)
+#if defined(__CUDA_ARCH__)
 #define CUZK_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define CUZK_UNROLL  // host pass of a .cu file: neither cudafe nor gcc accept the other's pragma
 #elif defined(__clang__)
 #define CUZK_UNROLL _Pragma("clang loop unroll(full)")
 #else
