@@ -31,8 +31,8 @@ void eval_to_coset(std::vector<Fr>& v) {
 size_t EvaluationDomain::size_for(size_t n) {
     if (n == 0) throw std::invalid_argument("EvaluationDomain: no values (a circuit has at least one constraint)");
     if (n > (size_t(1) << kMaxLogSize))
-        throw std::invalid_argument("EvaluationDomain: " + std::to_string(n) +
-                                    " values exceed the largest domain, 2^" + std::to_string(kMaxLogSize));
+        throw std::invalid_argument("EvaluationDomain: " + std::to_string(n) + " values exceed the largest domain, 2^" +
+                                    std::to_string(kMaxLogSize));
     size_t m = 1;
     while (m < n) m <<= 1;
     return m;

@@ -136,8 +136,8 @@ void large_stage_range(Fr* a, size_t h, size_t stride, const Fr* tw, size_t jb, 
     const unsigned log_h = unsigned(__builtin_ctzll(h));
     size_t j = jb;
     while (j < je) {
-        size_t g = j >> log_h;     // group
-        size_t k = j & (h - 1);    // position inside the group
+        size_t g = j >> log_h;   // group
+        size_t k = j & (h - 1);  // position inside the group
         size_t stop = std::min(je, (g + 1) << log_h);
         Fr* x = a + (g << (log_h + 1));
         Fr* y = x + h;
@@ -163,8 +163,7 @@ void forward_unchecked(std::span<Fr> data, unsigned log_n) {
     const Fr* tw = table->data();
     for (size_t h = bsize; h < n; h <<= 1) {
         const size_t stride = n / (2 * h);
-        parallel_for(0, n / 2, kStageGrain,
-                     [&](size_t jb, size_t je) { large_stage_range(a, h, stride, tw, jb, je); });
+        parallel_for(0, n / 2, kStageGrain, [&](size_t jb, size_t je) { large_stage_range(a, h, stride, tw, jb, je); });
     }
 }
 
@@ -198,8 +197,7 @@ Fr coset_generator_inverse() {
 unsigned checked_log_size(size_t size, const char* what) {
     if (size == 0) throw std::invalid_argument(std::string(what) + ": size 0 (need a power of two >= 1)");
     if (size & (size - 1))
-        throw std::invalid_argument(std::string(what) + ": size " + std::to_string(size) +
-                                    " is not a power of two");
+        throw std::invalid_argument(std::string(what) + ": size " + std::to_string(size) + " is not a power of two");
     unsigned log_n = unsigned(__builtin_ctzll(size));
     if (log_n > kMaxLogSize)
         throw std::invalid_argument(std::string(what) + ": size 2^" + std::to_string(log_n) +

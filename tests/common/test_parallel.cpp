@@ -4,11 +4,11 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <string>
 #include <mutex>
 #include <numeric>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 

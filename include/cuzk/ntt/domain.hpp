@@ -37,10 +37,10 @@ class EvaluationDomain {
     // Hands the values back (the domain is empty afterwards).
     std::vector<Fr> take() && { return std::move(values_); }
 
-    void fft();          // coefficients -> evaluations on H
-    void ifft();         // evaluations on H -> coefficients
-    void coset_fft();    // coefficients -> evaluations on g*H
-    void icoset_fft();   // evaluations on g*H -> coefficients
+    void fft();         // coefficients -> evaluations on H
+    void ifft();        // evaluations on H -> coefficients
+    void coset_fft();   // coefficients -> evaluations on g*H
+    void icoset_fft();  // evaluations on g*H -> coefficients
     // Pointwise division by Z = g^m - 1 (valid for values on the coset g*H).
     void divide_by_z_on_coset();
     // Pointwise product / difference; throws std::invalid_argument on a size mismatch.

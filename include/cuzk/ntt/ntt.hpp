@@ -22,7 +22,7 @@
 
 namespace cuzk::ntt {
 
-inline constexpr unsigned kMaxLogSize = 28;  // the largest supported transform is 2^28
+inline constexpr unsigned kMaxLogSize = 28;     // the largest supported transform is 2^28
 inline constexpr uint64_t kCosetGenerator = 7;  // Fr's multiplicative generator (bellperson, ff)
 
 // A primitive 2^log_n-th root of unity: w_32 = 7^((r-1)/2^32), squared 32-log_n times.
