@@ -1,0 +1,99 @@
+// Evaluation domain and Groth16's H (see domain.hpp).
+#include "cuzk/ntt/domain.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "cuzk/common/parallel.hpp"
+#include "cuzk/ntt/ntt.hpp"
+
+namespace cuzk::ntt {
+namespace {
+
+constexpr size_t kPassGrain = size_t(1) << 12;
+
+void check_same_size(size_t a, size_t b, const char* what) {
+    if (a != b)
+        throw std::invalid_argument(std::string(what) + ": domain sizes differ (" + std::to_string(a) + " vs " +
+                                    std::to_string(b) + ")");
+}
+
+// Coefficients -> coset evaluations, from evaluations on H: the ifft (unscaled), then
+// one pass multiplying by m^-1 g^i, then the forward NTT. Equals ifft(); coset_fft().
+void eval_to_coset(std::vector<Fr>& v) {
+    detail::inverse_unscaled(v);
+    distribute_powers(v, Fr::from_u64(v.size()).inverse(), coset_generator());
+    forward(v);
+}
+
+}  // namespace
+
+size_t EvaluationDomain::size_for(size_t n) {
+    if (n == 0) throw std::invalid_argument("EvaluationDomain: no values (a circuit has at least one constraint)");
+    if (n > (size_t(1) << kMaxLogSize))
+        throw std::invalid_argument("EvaluationDomain: " + std::to_string(n) + " values exceed the largest domain, 2^" +
+                                    std::to_string(kMaxLogSize));
+    size_t m = 1;
+    while (m < n) m <<= 1;
+    return m;
+}
+
+EvaluationDomain::EvaluationDomain(std::vector<Fr> values) : values_(std::move(values)) {
+    size_t m = size_for(values_.size());
+    values_.resize(m, Fr::zero());
+    log_m_ = unsigned(__builtin_ctzll(m));
+}
+
+void EvaluationDomain::fft() { forward(values_); }
+void EvaluationDomain::ifft() { inverse(values_); }
+void EvaluationDomain::coset_fft() { coset_forward(values_); }
+void EvaluationDomain::icoset_fft() { coset_inverse(values_); }
+
+Fr EvaluationDomain::z(const Fr& tau) const { return tau.pow(uint64_t(size())) - Fr::one(); }
+
+void EvaluationDomain::divide_by_z_on_coset() {
+    Fr zinv = z(coset_generator()).inverse();  // g^m - 1 != 0: g is not a 2^k-th root of unity
+    distribute_powers(values_, zinv, Fr::one());
+}
+
+void EvaluationDomain::mul_assign(const EvaluationDomain& other) {
+    check_same_size(size(), other.size(), "EvaluationDomain::mul_assign");
+    parallel_for(0, size(), kPassGrain, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) values_[i] *= other.values_[i];
+    });
+}
+
+void EvaluationDomain::sub_assign(const EvaluationDomain& other) {
+    check_same_size(size(), other.size(), "EvaluationDomain::sub_assign");
+    parallel_for(0, size(), kPassGrain, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) values_[i] -= other.values_[i];
+    });
+}
+
+std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) {
+    if (a.size() != b.size() || a.size() != c.size())
+        throw std::invalid_argument("compute_h: a, b, c must have one value per constraint each (got " +
+                                    std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
+                                    std::to_string(c.size()) + ")");
+    const size_t m = EvaluationDomain::size_for(a.size());
+    a.resize(m, Fr::zero());
+    b.resize(m, Fr::zero());
+    c.resize(m, Fr::zero());
+    eval_to_coset(a);
+    eval_to_coset(b);
+    eval_to_coset(c);
+    // b and c are released as soon as they are consumed (bellperson drops them too).
+    parallel_for(0, m, kPassGrain, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
+    });
+    std::vector<Fr>().swap(b);
+    std::vector<Fr>().swap(c);
+    // icoset_fft with the division by Z folded in: a_i <- (m Z)^-1 g^-i * ifft_unscaled(a)_i.
+    const Fr zg = Fr::from_u64(kCosetGenerator).pow(uint64_t(m)) - Fr::one();
+    const Fr scale = (Fr::from_u64(m) * zg).inverse();
+    detail::inverse_unscaled(a);
+    distribute_powers(a, scale, coset_generator_inverse());
+    return a;
+}
+
+}  // namespace cuzk::ntt
