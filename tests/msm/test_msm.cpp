@@ -1,0 +1,144 @@
+// CPU MSM against simple references: the naive sum of scalar multiplications, and the
+// closed form sum_i s_i * (i G) = (sum_i s_i i) G, for every window size, with zeros,
+// ones, points at infinity and density bitmaps mixed in.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "cuzk/common/parallel.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/msm/msm.hpp"
+#include "support/seed.hpp"
+
+namespace cuzk {
+namespace {
+
+// P_i = i * G for i = 1..n (index 0 holds G), built by repeated addition.
+template <class Curve>
+std::vector<Affine<Curve>> multiples_of_generator(size_t n) {
+    std::vector<Jacobian<Curve>> js(n);
+    Jacobian<Curve> g = Jacobian<Curve>::generator(), acc = g;
+    for (size_t i = 0; i < n; ++i) {
+        js[i] = acc;
+        acc += g;
+    }
+    return batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js));
+}
+
+// Scalars: a mix of 0, 1, -1, small and random full-size values.
+std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
+    std::vector<Fr> s(n);
+    for (auto& x : s) {
+        switch (rng() % 6) {
+            case 0: x = Fr::zero(); break;
+            case 1: x = Fr::one(); break;
+            case 2: x = -Fr::one(); break;
+            case 3: x = Fr::from_u64(rng() % 1000); break;
+            default: x = Fr::random(rng);
+        }
+    }
+    return s;
+}
+
+template <class Curve>
+void check_closed_form(size_t n, unsigned window_bits, std::mt19937_64& rng) {
+    auto bases = multiples_of_generator<Curve>(n);
+    auto scalars = mixed_scalars(n, rng);
+    Fr expect = Fr::zero();
+    for (size_t i = 0; i < n; ++i) expect += scalars[i] * Fr::from_u64(i + 1);
+    MsmOptions opt;
+    opt.window_bits = window_bits;
+    auto got = msm<Curve>(bases, scalars, opt);
+    ASSERT_EQ(got, mul(Jacobian<Curve>::generator(), expect)) << "n=" << n << " c=" << window_bits;
+}
+
+TEST(Msm, ClosedFormEveryWindowSize) {
+    std::mt19937_64 rng(test::seed());
+    for (unsigned c = 2; c <= 12; ++c) check_closed_form<G1Curve>(300, c, rng);
+    check_closed_form<G2Curve>(100, 3, rng);
+    check_closed_form<G2Curve>(100, 0, rng);
+}
+
+TEST(Msm, NaiveSumAtOddSizesWithZerosOnesAndInfinity) {
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : {0u, 1u, 2u, 3u, 1000u, 4097u}) {
+        auto bases = multiples_of_generator<G1Curve>(n);
+        // Random multiples instead of i*G, and some points at infinity.
+        for (size_t i = 0; i < n; ++i) {
+            if (i % 11 == 5) bases[i] = G1Affine::identity();
+            else if (i % 3 == 0) bases[i] = mul(bases[i], Fr::random(rng)).to_affine();
+        }
+        auto scalars = mixed_scalars(n, rng);
+        MsmStats stats;
+        MsmOptions opt;
+        opt.stats = &stats;
+        auto got = msm<G1Curve>(bases, scalars, opt);
+        ASSERT_EQ(got, msm_naive<G1Curve>(bases, scalars)) << "n=" << n;
+        ASSERT_EQ(stats.zeros + stats.ones + stats.full, n);
+    }
+}
+
+TEST(Msm, DensitySelectsWhichScalarsHaveBases) {
+    std::mt19937_64 rng(test::seed());
+    const size_t n = 777;
+    auto scalars = mixed_scalars(n, rng);
+    std::vector<uint64_t> density((n + 63) / 64, 0);
+    std::vector<G1Affine> dense_bases;
+    std::vector<Fr> dense_scalars;
+    auto all = multiples_of_generator<G1Curve>(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (rng() % 3) {
+            density[i / 64] |= uint64_t(1) << (i % 64);
+            dense_bases.push_back(all[i]);
+            dense_scalars.push_back(scalars[i]);
+        }
+    }
+    MsmOptions opt;
+    opt.density = density.data();
+    auto got = msm<G1Curve>(dense_bases, scalars, opt);
+    ASSERT_EQ(got, msm_naive<G1Curve>(dense_bases, dense_scalars));
+    // A base count that does not match the density is an error that names the counts.
+    std::vector<G1Affine> short_bases(dense_bases.begin(), dense_bases.end() - 1);
+    EXPECT_THROW(msm<G1Curve>(short_bases, scalars, opt), std::invalid_argument);
+    EXPECT_THROW(msm<G1Curve>(std::span<const G1Affine>(all).subspan(1), scalars), std::invalid_argument);
+}
+
+TEST(Msm, BatchAffineSumHandlesDoublingAndCancellation) {
+    std::mt19937_64 rng(test::seed());
+    auto base = multiples_of_generator<G1Curve>(200);
+    std::vector<G1Affine> pts;
+    Jacobian<G1Curve> expect = Jacobian<G1Curve>::identity();
+    for (size_t i = 0; i < 200; ++i) {
+        pts.push_back(base[i]);
+        expect += base[i];
+        if (i % 4 == 0) {  // P, P: a doubling in the first round
+            pts.push_back(base[i]);
+            expect += base[i];
+        }
+        if (i % 4 == 2) pts.push_back(-pts.back());  // P, -P: cancellation
+        if (i % 4 == 2) expect -= Jacobian<G1Curve>::from_affine(base[i]);
+        if (i % 7 == 0) pts.push_back(G1Affine::identity());
+    }
+    ASSERT_EQ(sum_affine<G1Curve>(pts), expect);
+}
+
+TEST(Msm, ThreadCountDoesNotChangeTheResult) {
+    std::mt19937_64 rng(test::seed());
+    auto bases = multiples_of_generator<G1Curve>(5000);
+    std::vector<Fr> scalars(bases.size());
+    for (auto& s : scalars) s = Fr::random(rng);
+    Jacobian<G1Curve> one_thread, two_threads;
+    {
+        ScopedNumThreads t(1);
+        one_thread = msm<G1Curve>(bases, scalars);
+    }
+    {
+        ScopedNumThreads t(4);
+        two_threads = msm<G1Curve>(bases, scalars);
+    }
+    ASSERT_EQ(one_thread, two_threads);
+}
+
+}  // namespace
+}  // namespace cuzk
