@@ -193,8 +193,8 @@ std::vector<uint8_t> Shape::serialize() const {
     write(kMagic, 8);
     const uint32_t words[2] = {kVersion, 0};
     write(words, sizeof(words));
-    const uint64_t counts[7] = {num_inputs, num_aux, num_constraints, uint64_t(coeffs.size()),
-                                uint64_t(a.nnz()),  uint64_t(b.nnz()), uint64_t(c.nnz())};
+    const uint64_t counts[7] = {num_inputs,        num_aux,           num_constraints,  uint64_t(coeffs.size()),
+                                uint64_t(a.nnz()), uint64_t(b.nnz()), uint64_t(c.nnz())};
     write(counts, sizeof(counts));
     serialize_body(*this, out);
     auto h = sha256_bytes(std::span<const uint8_t>(out).subspan(kHeaderSize));

@@ -15,8 +15,8 @@ namespace {
 using Kind = Boolean::Kind;
 
 enum class Op { ConstTrue, ConstFalse, AllocTrue, AllocFalse, NotTrue, NotFalse };
-constexpr std::array<Op, 6> kOps = {Op::ConstTrue, Op::ConstFalse, Op::AllocTrue,
-                                    Op::AllocFalse, Op::NotTrue,   Op::NotFalse};
+constexpr std::array<Op, 6> kOps = {Op::ConstTrue,  Op::ConstFalse, Op::AllocTrue,
+                                    Op::AllocFalse, Op::NotTrue,    Op::NotFalse};
 
 // The operand: NotTrue is the negation of an allocated bit whose value is true.
 template <class CS>
@@ -180,8 +180,8 @@ TEST(Boolean, EnforceEqualAllOperandMixes) {
                 }
                 continue;
             }
-            auto runs = test::run_all_modes(
-                [&](auto& cs) { Boolean::enforce_equal(cs, make(cs, x), make(cs, y)); }, false);
+            auto runs =
+                test::run_all_modes([&](auto& cs) { Boolean::enforce_equal(cs, make(cs, x), make(cs, y)); }, false);
             EXPECT_EQ(runs.check.is_satisfied(), equal);
             EXPECT_EQ(runs.witness.num_constraints(), allocs(x) + allocs(y) + 1);
         }

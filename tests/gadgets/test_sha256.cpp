@@ -15,7 +15,8 @@ namespace {
 
 std::vector<uint8_t> hex(std::string_view s) {
     std::vector<uint8_t> out;
-    for (size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(uint8_t(std::stoi(std::string(s.substr(i, 2)), nullptr, 16)));
+    for (size_t i = 0; i + 1 < s.size(); i += 2)
+        out.push_back(uint8_t(std::stoi(std::string(s.substr(i, 2)), nullptr, 16)));
     return out;
 }
 

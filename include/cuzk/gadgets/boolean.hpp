@@ -97,7 +97,7 @@ class Boolean {
  public:
     enum class Kind : uint8_t { Constant, Is, Not };
 
-    Boolean() = default;  // constant false
+    Boolean() = default;                                                             // constant false
     Boolean(const AllocatedBit& b) : kind_(Kind::Is), bit_(b.value), var_(b.var) {}  // NOLINT: as bellperson's From
     static Boolean constant(bool b) {
         Boolean r;

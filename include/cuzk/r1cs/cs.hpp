@@ -108,8 +108,12 @@ concept ConstraintSystem = requires(CS& cs, const CS& ccs, typename CS::LC& l, c
     ccs.add_lc(l, m);
     ccs.add_lc(l, m, c);
     ccs.sub_lc(l, m);
-    { cs.alloc([] { return Fr::zero(); }) } -> std::same_as<Variable>;
-    { cs.alloc_input([] { return Fr::zero(); }) } -> std::same_as<Variable>;
+    {
+        cs.alloc([] { return Fr::zero(); })
+        } -> std::same_as<Variable>;
+    {
+        cs.alloc_input([] { return Fr::zero(); })
+        } -> std::same_as<Variable>;
     cs.enforce("name", m, m, m);
     { ccs.num_inputs() } -> std::convertible_to<size_t>;
     { ccs.num_aux() } -> std::convertible_to<size_t>;

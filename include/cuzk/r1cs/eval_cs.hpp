@@ -28,8 +28,8 @@ struct EvalLC {
 };
 
 struct WitnessOptions {
-    bool record_evals = false;      // keep a·z, b·z, c·z per constraint
-    size_t reserve_aux = 0;         // capacity hints (e.g. from the cached shape)
+    bool record_evals = false;  // keep a·z, b·z, c·z per constraint
+    size_t reserve_aux = 0;     // capacity hints (e.g. from the cached shape)
     size_t reserve_constraints = 0;
 };
 
@@ -58,9 +58,9 @@ class EvalCS {
     }
     // CheckCS replaying an assignment: inputs[0] must be ONE; alloc/alloc_input take the
     // next value from these instead of calling the closure.
-    EvalCS(std::span<const Fr> inputs, std::span<const Fr> aux)
-        requires kCheck
-        : replay_(true), replay_inputs_(inputs), replay_aux_(aux) {
+    EvalCS(std::span<const Fr> inputs, std::span<const Fr> aux) requires kCheck : replay_(true),
+                                                                                  replay_inputs_(inputs),
+                                                                                  replay_aux_(aux) {
         if (inputs.empty() || !inputs[0].is_one())
             throw std::invalid_argument("CheckCS: the replayed inputs must start with ONE");
         inputs_.push_back(Fr::one());

@@ -99,8 +99,7 @@ struct Shape {
 
     // M·z for z = (inputs, aux): one entry per constraint. inputs[0] must be ONE.
     // threads = 0 picks std::thread::hardware_concurrency().
-    std::vector<Fr> product(Matrix m, std::span<const Fr> inputs, std::span<const Fr> aux,
-                            unsigned threads = 1) const;
+    std::vector<Fr> product(Matrix m, std::span<const Fr> inputs, std::span<const Fr> aux, unsigned threads = 1) const;
     // Densities as bellperson's prover computes them, from the matrices.
     Density density() const;
     ColumnMatrix transpose(Matrix m) const;
