@@ -1,0 +1,368 @@
+// The constraint-system layer: LC merging, random circuits in the three modes, densities
+// against their definition, transpose, the shape file and its corruptions, check mode.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <tuple>
+
+#include <unistd.h>
+
+#include "cuzk/r1cs/r1cs.hpp"
+#include "support/seed.hpp"
+
+namespace cuzk::r1cs {
+namespace {
+
+TEST(LinearCombination, MergesTermsAndDropsZeros) {
+    LinearCombination l;
+    l.add(Variable::aux(3), Fr::from_u64(5));
+    l.add(Variable::one());
+    l.add(Variable::input(2), Fr::from_u64(7));
+    l.sub(Variable::aux(3), Fr::from_u64(5));  // cancels
+    l.add(Variable::aux(1));
+    l.add(Variable::aux(1));
+    l.normalize();
+    ASSERT_EQ(l.size(), 3u);
+    EXPECT_EQ(l.terms()[0].var, Variable::one());  // inputs first, then aux, by index
+    EXPECT_EQ(l.terms()[1].var, Variable::input(2));
+    EXPECT_EQ(l.terms()[2].var, Variable::aux(1));
+    EXPECT_EQ(l.terms()[2].coeff, Fr::from_u64(2));
+}
+
+// A random satisfied circuit: random inputs and aux, then constraints a·b = c where a and
+// b are random LCs (with repeated and cancelling terms) and c is a fresh aux variable
+// plus random terms whose value is subtracted back out.
+struct RandomCircuit {
+    uint64_t seed;
+    size_t n_inputs = 4, n_aux = 12, n_constraints = 60;
+
+    template <class CS>
+    void operator()(CS& cs) const {
+        std::mt19937_64 rng(seed);
+        std::vector<Variable> vars{Variable::one()};
+        std::vector<Fr> vals{Fr::one()};
+        auto lc_val = [&](auto& l, Fr& v, size_t terms) {
+            for (size_t t = 0; t < terms; ++t) {
+                size_t k = rng() % vars.size();
+                switch (rng() % 5) {
+                    case 0:
+                        cs.add(l, vars[k]);
+                        v += vals[k];
+                        break;
+                    case 1:
+                        cs.sub(l, vars[k]);
+                        v -= vals[k];
+                        break;
+                    case 2: {  // a term and its negation: merged coefficient zero
+                        Fr c = Fr::from_u64(rng() % 9 + 2);
+                        cs.add(l, vars[k], c);
+                        cs.sub(l, vars[k], c);
+                        break;
+                    }
+                    case 3:
+                        cs.add_bit(l, vars[k], false, Fr::zero());  // explicit zero coefficient
+                        break;
+                    default: {
+                        Fr c = Fr::random(rng);
+                        cs.add(l, vars[k], c);
+                        v += vals[k] * c;
+                    }
+                }
+            }
+        };
+        for (size_t i = 0; i < n_inputs; ++i) {
+            Fr x = Fr::random(rng);
+            vars.push_back(cs.alloc_input([&] { return x; }));
+            vals.push_back(x);
+        }
+        for (size_t i = 0; i < n_aux; ++i) {
+            Fr x = Fr::from_u64(rng() % 3);  // many 0/1 values, as in real circuits
+            vars.push_back(cs.alloc([&] { return x; }));
+            vals.push_back(x);
+        }
+        for (size_t i = 0; i < n_constraints; ++i) {
+            auto ns = cs.namespace_([i] { return "c" + std::to_string(i); });
+            auto a = cs.lc();
+            auto b = cs.lc();
+            Fr av = Fr::zero(), bv = Fr::zero();
+            lc_val(a, av, rng() % 6);
+            lc_val(b, bv, rng() % 6);
+            Fr prod = av * bv;
+            auto c = cs.lc();
+            Fr cv = Fr::zero();
+            lc_val(c, cv, rng() % 4);
+            // c + out - cv = a·b  with out = a·b  (out is a fresh aux variable)
+            Variable out = cs.alloc([&] { return prod; });
+            vars.push_back(out);
+            vals.push_back(prod);
+            cs.add(c, out);
+            cs.add_const(c, -cv);
+            cs.enforce("product", a, b, c);
+        }
+    }
+};
+
+// Densities from their definition: a variable is set iff some row of the matrix holds it.
+Density density_by_definition(const Shape& s) {
+    Density d{BitVec(s.num_aux), BitVec(s.num_inputs), BitVec(s.num_aux)};
+    for (size_t r = 0; r < s.num_constraints; ++r) {
+        for (uint64_t k = s.a.row_ptr[r]; k < s.a.row_ptr[r + 1]; ++k) {
+            Variable v = Variable::from_raw(s.a.col[k]);
+            EXPECT_FALSE(s.coeffs[s.a.coeff[k]].is_zero());
+            if (v.is_aux()) d.a_aux.set(v.index());
+        }
+        for (uint64_t k = s.b.row_ptr[r]; k < s.b.row_ptr[r + 1]; ++k) {
+            Variable v = Variable::from_raw(s.b.col[k]);
+            EXPECT_FALSE(s.coeffs[s.b.coeff[k]].is_zero());
+            (v.is_aux() ? d.b_aux : d.b_input).set(v.index());
+        }
+    }
+    return d;
+}
+
+TEST(RandomCircuits, ModesAgreeAndDensitiesMatchDefinition) {
+    const uint64_t seed = test::seed();
+    for (uint64_t t = 0; t < 40; ++t) {
+        RandomCircuit circ{seed + t};
+        ShapeCS s;
+        circ(s);
+        const Density tracked = s.density();
+        Shape shape = s.finish();
+        WitnessCS w(WitnessOptions{.record_evals = true});
+        circ(w);
+        CheckCS c;
+        circ(c);
+        ASSERT_TRUE(c.is_satisfied()) << c.first_failure()->message;
+        ASSERT_EQ(shape.num_constraints, w.num_constraints());
+        for (Matrix m : {Matrix::A, Matrix::B, Matrix::C}) {
+            auto p = shape.product(m, w.inputs(), w.aux());
+            auto p4 = shape.product(m, w.inputs(), w.aux(), 3);
+            const auto& e = m == Matrix::A ? w.a_evals() : m == Matrix::B ? w.b_evals() : w.c_evals();
+            EXPECT_TRUE(p == e) << "product " << int(m);
+            EXPECT_TRUE(p4 == e) << "threaded product " << int(m);
+        }
+        Density def = density_by_definition(shape);
+        EXPECT_EQ(tracked, def);
+        EXPECT_EQ(shape.density(), def);
+    }
+}
+
+TEST(Density, ZeroMergedCoefficientDoesNotOccur) {
+    ShapeCS s;
+    Variable x = s.alloc([] { return Fr::one(); });
+    Variable y = s.alloc([] { return Fr::one(); });
+    auto a = s.lc(x);
+    s.sub(a, x);  // x cancels out of A
+    s.add(a, y);
+    auto b = s.lc(x);
+    s.add(b, Variable::one(), Fr::from_u64(3));
+    s.sub(b, Variable::one(), Fr::from_u64(3));  // ONE cancels out of B
+    s.enforce("c", a, b, s.lc());
+    Density d = s.density();
+    EXPECT_FALSE(d.a_aux.test(x.index()));
+    EXPECT_TRUE(d.a_aux.test(y.index()));
+    EXPECT_TRUE(d.b_aux.test(x.index()));
+    EXPECT_FALSE(d.b_input.test(0));
+    EXPECT_EQ(d.a_aux.count(), 1u);
+}
+
+TEST(Shape, TransposeListsEveryEntryByColumn) {
+    ShapeCS s;
+    RandomCircuit{test::seed()}(s);
+    Shape shape = s.finish();
+    for (Matrix m : {Matrix::A, Matrix::B, Matrix::C}) {
+        const SparseMatrix& rm = shape.matrix(m);
+        ColumnMatrix t = shape.transpose(m);
+        ASSERT_EQ(t.col_ptr.size(), shape.num_inputs + shape.num_aux + 1);
+        ASSERT_EQ(t.row.size(), rm.nnz());
+        // Rebuild the row-major entries from the columns and compare as sets.
+        std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> from_t, from_r;
+        for (size_t j = 0; j + 1 < t.col_ptr.size(); ++j) {
+            uint32_t raw = j < shape.num_inputs ? Variable::input(uint32_t(j)).raw()
+                                                : Variable::aux(uint32_t(j - shape.num_inputs)).raw();
+            for (uint64_t k = t.col_ptr[j]; k < t.col_ptr[j + 1]; ++k) {
+                if (k > t.col_ptr[j]) {
+                    EXPECT_LT(t.row[k - 1], t.row[k]);
+                }
+                from_t.emplace_back(t.row[k], raw, t.coeff[k]);
+            }
+        }
+        for (size_t r = 0; r < rm.rows(); ++r) {
+            for (uint64_t k = rm.row_ptr[r]; k < rm.row_ptr[r + 1]; ++k)
+                from_r.emplace_back(uint32_t(r), rm.col[k], rm.coeff[k]);
+        }
+        std::sort(from_t.begin(), from_t.end());
+        std::sort(from_r.begin(), from_r.end());
+        EXPECT_EQ(from_t, from_r);
+    }
+}
+
+TEST(Shape, InputsTimesZeroConstraints) {
+    RandomCircuit circ{test::seed()};
+    ShapeCS s;
+    circ(s);
+    const size_t before = s.num_constraints();
+    const Density d_before = s.density();
+    enforce_inputs_times_zero(s);
+    EXPECT_EQ(s.num_constraints(), before + s.num_inputs());
+    EXPECT_EQ(s.density(), d_before);  // densities unchanged: inputs only in A, A has no input set
+    WitnessCS w(WitnessOptions{.record_evals = true});
+    circ(w);
+    enforce_inputs_times_zero(w);
+    Shape shape = s.finish();
+    EXPECT_TRUE(shape.product(Matrix::A, w.inputs(), w.aux()) == w.a_evals());
+    for (size_t i = 0; i < w.num_inputs(); ++i) EXPECT_EQ(w.a_evals()[before + i], w.inputs()[i]);
+}
+
+// ---- the shape file --------------------------------------------------------------------
+
+class ShapeFile : public ::testing::Test {
+ protected:
+    void SetUp() override {
+        ShapeCS s;
+        RandomCircuit{test::seed()}(s);
+        shape = s.finish();
+        bytes = shape.serialize();
+    }
+    static std::string error_of(const std::vector<uint8_t>& b) {
+        try {
+            Shape::deserialize(b);
+        } catch (const ShapeError& e) {
+            return e.what();
+        }
+        return "(accepted)";
+    }
+    Shape shape;
+    std::vector<uint8_t> bytes;
+};
+
+TEST_F(ShapeFile, RoundTripThroughDisk) {
+    auto path = std::filesystem::temp_directory_path() / ("cuzk_shape_" + std::to_string(::getpid()) + ".r1cs");
+    write_shape(path, shape);
+    Shape back = read_shape(path);
+    std::filesystem::remove(path);
+    EXPECT_EQ(back, shape);
+    EXPECT_EQ(back.hash(), shape.hash());
+    EXPECT_THROW(read_shape(path), ShapeError);  // missing file
+}
+
+TEST_F(ShapeFile, HashIsOverContent) {
+    ShapeCS s;
+    RandomCircuit{test::seed() + 1}(s);
+    EXPECT_NE(s.finish().hash(), shape.hash());
+}
+
+TEST_F(ShapeFile, TruncationRejected) {
+    for (size_t len : {size_t(4), size_t(20), size_t(100), bytes.size() / 2, bytes.size() - 1}) {
+        std::vector<uint8_t> b(bytes.begin(), bytes.begin() + std::ptrdiff_t(len));
+        std::string e = error_of(b);
+        EXPECT_NE(e.find(len < 8 ? "bad magic" : "truncated"), std::string::npos) << len << ": " << e;
+    }
+}
+
+TEST_F(ShapeFile, FlippedBodyByteRejectedByHash) {
+    for (size_t pos : {bytes.size() - 1, bytes.size() / 2, size_t(104)}) {
+        auto b = bytes;
+        b[pos] ^= 0x10;
+        EXPECT_EQ(error_of(b), "shape file: content hash mismatch (corrupted body)") << pos;
+    }
+}
+
+TEST_F(ShapeFile, BadMagicVersionAndCountsRejected) {
+    auto b = bytes;
+    b[0] = 'X';
+    EXPECT_EQ(error_of(b), "shape file: bad magic (not a cuzk R1CS shape)");
+    b = bytes;
+    b[8] = 9;
+    EXPECT_EQ(error_of(b), "shape file: unsupported version 9 (this build reads 1)");
+    b = bytes;
+    b[40] = uint8_t(b[40] + 1);  // dict_size: the body no longer has the size the header promises
+    EXPECT_NE(error_of(b).find("truncated body"), std::string::npos);
+    b = bytes;
+    b.push_back(0);
+    EXPECT_EQ(error_of(b), "shape file: trailing bytes after the body");
+    b = bytes;
+    b[16] = 0;  // num_inputs = 0 (low byte of a small count)
+    b[17] = b[18] = 0;
+    EXPECT_EQ(error_of(b), "shape file: no inputs (input 0 is ONE)");
+}
+
+// ---- check mode --------------------------------------------------------------------------
+
+TEST(CheckMode, ReportsFirstUnsatisfiedConstraintByPath) {
+    auto circuit = [](auto& cs, uint64_t claimed) {
+        Variable x = cs.alloc([] { return Fr::from_u64(3); });
+        Variable y = cs.alloc([&] { return Fr::from_u64(claimed); });
+        auto outer = cs.namespace_("outer");
+        cs.enforce("ok", cs.lc(x), cs.lc(x), [&] {
+            auto c = cs.lc();
+            cs.add_const(c, Fr::from_u64(9));
+            return c;
+        }());
+        {
+            auto inner = cs.namespace_([] { return std::string("inner ") + std::to_string(7); });
+            cs.enforce([] { return std::string("square"); }, cs.lc(x), cs.lc(x), cs.lc(y));
+            auto nine = cs.lc();
+            cs.add_const(nine, Fr::from_u64(9));
+            cs.enforce("also wrong", cs.lc(y), cs.lc(Variable::one()), nine);
+        }
+    };
+    CheckCS good;
+    circuit(good, 9);
+    EXPECT_TRUE(good.is_satisfied());
+    CheckCS bad;
+    circuit(bad, 10);
+    ASSERT_FALSE(bad.is_satisfied());
+    EXPECT_EQ(bad.first_failure()->index, 1u);
+    EXPECT_EQ(bad.first_failure()->path, "outer/inner 7/square");
+    EXPECT_EQ(bad.first_failure()->message, "constraint 1 'outer/inner 7/square' is not satisfied");
+    EXPECT_EQ(bad.num_constraints(), 3u);
+}
+
+TEST(CheckMode, ReplayRejectsShortAssignment) {
+    std::vector<Fr> in{Fr::one()}, aux{Fr::one()};
+    CheckCS c(in, aux);
+    c.alloc([] { return Fr::one(); });
+    EXPECT_THROW(c.alloc([] { return Fr::one(); }), SynthesisError);
+    EXPECT_THROW(CheckCS(std::vector<Fr>{Fr::zero()}, aux), std::invalid_argument);
+}
+
+TEST(WitnessMode, NamesAreNeverResolved) {
+    WitnessCS w;
+    bool called = false;
+    {
+        auto ns = w.namespace_([&] {
+            called = true;
+            return std::string("x");
+        });
+        w.enforce(
+            [&] {
+                called = true;
+                return std::string("y");
+            },
+            w.lc(), w.lc(), w.lc());
+    }
+    ShapeCS s;
+    {
+        auto ns = s.namespace_([&] {
+            called = true;
+            return std::string("x");
+        });
+    }
+    EXPECT_FALSE(called);
+    EXPECT_EQ(w.num_constraints(), 1u);
+    EXPECT_TRUE(w.a_evals().empty());  // evaluations only when asked
+}
+
+TEST(Shape, ProductRejectsWrongAssignmentSize) {
+    ShapeCS s;
+    RandomCircuit{test::seed()}(s);
+    Shape shape = s.finish();
+    std::vector<Fr> in(shape.num_inputs, Fr::one()), aux(shape.num_aux - 1);
+    EXPECT_THROW(shape.product(Matrix::A, in, aux), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::r1cs
