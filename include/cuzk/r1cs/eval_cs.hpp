@@ -164,6 +164,9 @@ class EvalCS {
     const std::vector<Fr>& c_evals() const { return c_; }
     std::vector<Fr> take_inputs() { return std::move(inputs_); }
     std::vector<Fr> take_aux() { return std::move(aux_); }
+    std::vector<Fr> take_a_evals() { return std::move(a_); }
+    std::vector<Fr> take_b_evals() { return std::move(b_); }
+    std::vector<Fr> take_c_evals() { return std::move(c_); }
 
     bool is_satisfied() const { return !failure_; }
     const std::optional<CheckFailure>& first_failure() const { return failure_; }

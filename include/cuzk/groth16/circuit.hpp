@@ -1,0 +1,87 @@
+// A circuit as the Groth16 layer sees it: one source that can record its shape and
+// compute its witness. Circuits are templates over the constraint system
+// (`template <class CS> void synthesize(CS&) const`, see r1cs/cs.hpp); CircuitOf<C>
+// type-erases one so that setup, the prover and the command line can take any circuit.
+//
+// Both modes append bellperson's `input_i * 0 = 0` constraints (one per public input,
+// ONE included) after synthesis, so the shape and the witness describe exactly the
+// constraint system whose QAP the keys encode.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/r1cs/eval_cs.hpp"
+#include "cuzk/r1cs/shape.hpp"
+#include "cuzk/r1cs/shape_cs.hpp"
+
+namespace cuzk::groth16 {
+
+// What the prover needs of one assignment.
+struct Witness {
+    std::vector<Fr> inputs;  // ONE first
+    std::vector<Fr> aux;
+    // A·z, B·z, C·z, one entry per constraint (input constraints included).
+    std::vector<Fr> a, b, c;
+};
+
+class Circuit {
+   public:
+    virtual ~Circuit() = default;
+    virtual std::string name() const = 0;
+    // Shape mode: the R1CS matrices (with the input constraints).
+    virtual r1cs::Shape shape() const = 0;
+    // Witness mode: the assignment and the per-constraint evaluations.
+    virtual Witness witness() const = 0;
+    // Check mode: nullopt when every constraint holds, else what failed (by namespace).
+    virtual std::optional<std::string> check() const = 0;
+};
+
+template <class C>
+class CircuitOf final : public Circuit {
+   public:
+    explicit CircuitOf(C c, std::string name) : c_(std::move(c)), name_(std::move(name)) {}
+    std::string name() const override { return name_; }
+    r1cs::Shape shape() const override {
+        r1cs::ShapeCS cs;
+        c_.synthesize(cs);
+        r1cs::enforce_inputs_times_zero(cs);
+        return cs.finish();
+    }
+    Witness witness() const override {
+        r1cs::WitnessOptions opt;
+        opt.record_evals = true;
+        r1cs::WitnessCS cs(opt);
+        c_.synthesize(cs);
+        r1cs::enforce_inputs_times_zero(cs);
+        Witness w;
+        w.inputs = cs.take_inputs();
+        w.aux = cs.take_aux();
+        w.a = cs.take_a_evals();
+        w.b = cs.take_b_evals();
+        w.c = cs.take_c_evals();
+        return w;
+    }
+    std::optional<std::string> check() const override {
+        r1cs::CheckCS cs;
+        c_.synthesize(cs);
+        r1cs::enforce_inputs_times_zero(cs);
+        if (auto f = cs.first_failure()) return f->message;
+        return std::nullopt;
+    }
+    const C& inner() const { return c_; }
+
+   private:
+    C c_;
+    std::string name_;
+};
+
+template <class C>
+std::unique_ptr<Circuit> make_circuit(C c, std::string name) {
+    return std::make_unique<CircuitOf<C>>(std::move(c), std::move(name));
+}
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,47 @@
+// The Groth16 prover (Groth, "On the Size of Pairing-based Non-interactive Arguments",
+// EUROCRYPT 2016, section 3.2) in bellperson's arrangement:
+//   A = alpha + sum_j z_j a_j(tau) + r delta                           (G1)
+//   B = beta  + sum_j z_j b_j(tau) + s delta                           (G2, and in G1 for C)
+//   C = sum_aux w_j l_j + sum_i h_i H_i + s A + r B_G1 - r s delta     (G1)
+#pragma once
+
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "cuzk/groth16/backend.hpp"
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/keys.hpp"
+#include "cuzk/r1cs/shape.hpp"
+
+namespace cuzk::groth16 {
+
+// The blinding scalars; drawn from a CSPRNG unless a test injects them.
+struct Randomness {
+    Fr r, s;
+};
+Randomness random_randomness();  // from std::random_device (the OS CSPRNG)
+
+// Time spent in each stage of one proof, in milliseconds.
+struct ProofTimings {
+    double h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, assemble = 0;
+    double total() const { return h + msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2 + assemble; }
+};
+
+// Thrown when the witness does not fit the parameters; what() names the mismatch.
+class ProverError : public std::invalid_argument {
+   public:
+    using std::invalid_argument::invalid_argument;
+};
+
+// One proof. `density` is the circuit shape's (r1cs::Shape::density()); it says which
+// aux variables have points in the a / b queries.
+Proof prove(const Parameters& params, const r1cs::Density& density, const Witness& w, const Randomness& rs,
+            ProverBackend& backend, ProofTimings* timings = nullptr);
+
+// Several assignments of one circuit (partitions), each with its own randomness.
+std::vector<Proof> prove_batch(const Parameters& params, const r1cs::Density& density,
+                               std::span<const Witness> witnesses, std::span<const Randomness> rs,
+                               ProverBackend& backend, std::vector<ProofTimings>* timings = nullptr);
+
+}  // namespace cuzk::groth16

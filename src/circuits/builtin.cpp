@@ -1,0 +1,58 @@
+#include "cuzk/circuits/builtin.hpp"
+
+#include <stdexcept>
+
+#include "cuzk/r1cs/sha256_bytes.hpp"
+
+namespace cuzk::circuits {
+
+std::vector<Fr> Sha256Chain::public_inputs() const {
+    std::array<uint8_t, 64> block = preimage;
+    std::array<uint8_t, 32> digest{};
+    for (size_t k = 0; k < blocks; ++k) {
+        std::array<uint32_t, 8> st = r1cs::kSha256Iv;
+        r1cs::sha256_compress(st, block.data());
+        for (size_t w = 0; w < 8; ++w)
+            for (size_t b = 0; b < 4; ++b) digest[4 * w + b] = uint8_t(st[w] >> (24 - 8 * b));
+        std::copy(digest.begin(), digest.end(), block.begin());
+        std::copy(digest.begin(), digest.end(), block.begin() + 32);
+    }
+    return gadgets::compute_multipacking(gadgets::bytes_to_bits(digest));
+}
+
+std::vector<Fr> RandomDense::public_inputs() const {
+    std::mt19937_64 rng(seed);
+    std::vector<Fr> x;
+    for (size_t i = 0; i < inputs; ++i) x.push_back(Fr::random(rng));
+    return x;
+}
+
+size_t sha256_blocks_for(size_t constraints) { return std::max<size_t>(1, (constraints + 12800) / 25600); }
+
+std::vector<std::string> builtin_names() { return {"sha256-chain", "random-dense"}; }
+
+BuiltinCircuit make_builtin(const std::string& name, size_t size, uint64_t seed, size_t inputs) {
+    if (size == 0 || size > (size_t(1) << 28))
+        throw std::invalid_argument("circuit size must be in [1, 2^28], got " + std::to_string(size));
+    if (name == "sha256-chain") {
+        Sha256Chain c;
+        c.blocks = size;
+        std::mt19937_64 rng(seed);
+        for (auto& b : c.preimage) b = uint8_t(rng());
+        auto x = c.public_inputs();
+        return {groth16::make_circuit(c, "sha256-chain(" + std::to_string(size) + ")"), std::move(x)};
+    }
+    if (name == "random-dense") {
+        RandomDense c;
+        c.constraints = size;
+        c.inputs = inputs;
+        c.seed = seed;
+        auto x = c.public_inputs();
+        return {groth16::make_circuit(c, "random-dense(" + std::to_string(size) + ")"), std::move(x)};
+    }
+    std::string known;
+    for (const auto& n : builtin_names()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown circuit '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace cuzk::circuits
