@@ -10,8 +10,8 @@ std::vector<Fr> Sha256Chain::public_inputs() const {
     std::array<uint8_t, 64> block = preimage;
     std::array<uint8_t, 32> digest{};
     for (size_t k = 0; k < blocks; ++k) {
-        std::array<uint32_t, 8> st = r1cs::kSha256Iv;
-        r1cs::sha256_compress(st, block.data());
+        std::array<uint32_t, 8> st = kSha256Iv;
+        sha256_compress(st, block.data());
         for (size_t w = 0; w < 8; ++w)
             for (size_t b = 0; b < 4; ++b) digest[4 * w + b] = uint8_t(st[w] >> (24 - 8 * b));
         std::copy(digest.begin(), digest.end(), block.begin());

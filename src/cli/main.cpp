@@ -6,6 +6,7 @@
 
 #include "cuzk/ff/mont_x86_adx.hpp"
 #include "cuzk/gpu/device.hpp"
+#include "prove_demo.hpp"
 #include "selfcheck.hpp"
 
 namespace {
@@ -30,9 +31,16 @@ int main(int argc, char** argv) {
     auto* selfcheck = app.add_subcommand("selfcheck", "Known-answer checks of the field, curve and pairing arithmetic");
     auto* bench = app.add_subcommand("bench", "Short single-thread benchmark of the arithmetic");
     bench->add_option("--seconds", bench_seconds, "Time spent on each operation")->check(CLI::PositiveNumber);
-    auto* demo = app.add_subcommand("demo", "The default job: info, selfcheck, then a short benchmark");
+    std::string demo_circuit = "sha256-chain";
+    size_t demo_size = 1, demo_proofs = 2;
+    auto* demo = app.add_subcommand(
+        "demo", "The default job: info, self-check, a short benchmark, then setup -> prove -> verify");
     demo->add_option("--seconds", bench_seconds, "Time spent on each benchmarked operation")
         ->check(CLI::PositiveNumber);
+    demo->add_option("--circuit", demo_circuit, "Built-in circuit: sha256-chain or random-dense");
+    demo->add_option("--size", demo_size, "Circuit size: SHA-256 blocks, or constraints for random-dense")
+        ->check(CLI::PositiveNumber);
+    demo->add_option("--proofs", demo_proofs, "Number of proofs to make")->check(CLI::PositiveNumber);
 
     CLI11_PARSE(app, argc, argv);
 
@@ -56,5 +64,11 @@ int main(int argc, char** argv) {
     }
     std::printf("\nbenchmark (one thread)\n");
     cuzk::cli::run_arith_bench(bench_seconds);
-    return 0;
+    std::printf("\nGroth16: setup -> prove -> verify\n");
+    try {
+        return cuzk::cli::run_prove_demo(demo_circuit, demo_size, demo_proofs);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuzk demo: %s\n", e.what());
+        return 1;
+    }
 }

@@ -6,10 +6,14 @@ namespace cuzk::groth16 {
 
 const char* query_name(G1Query q) {
     switch (q) {
-        case G1Query::H: return "h";
-        case G1Query::L: return "l";
-        case G1Query::A: return "a";
-        case G1Query::BG1: return "b_g1";
+        case G1Query::H:
+            return "h";
+        case G1Query::L:
+            return "l";
+        case G1Query::A:
+            return "a";
+        case G1Query::BG1:
+            return "b_g1";
     }
     return "?";
 }
@@ -17,7 +21,7 @@ const char* query_name(G1Query q) {
 namespace {
 
 class CpuBackend final : public ProverBackend {
-   public:
+ public:
     std::string name() const override { return "cpu"; }
     std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
         return ntt::compute_h(std::move(a), std::move(b), std::move(c));

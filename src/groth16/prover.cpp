@@ -46,7 +46,8 @@ void check_shapes(const Parameters& p, const r1cs::Density& d, const Witness& w)
         mismatch("domain size of the constraint count", ntt::EvaluationDomain::size_for(w.a.size()), m);
     if (d.a_aux.size() != w.aux.size() || d.b_aux.size() != w.aux.size() || d.b_input.size() != ni)
         throw ProverError("prove: the density does not match the witness sizes (wrong circuit shape?)");
-    if (p.a.size() != ni + d.a_aux.count()) mismatch("a query length vs the shape's A density", ni + d.a_aux.count(), p.a.size());
+    if (p.a.size() != ni + d.a_aux.count())
+        mismatch("a query length vs the shape's A density", ni + d.a_aux.count(), p.a.size());
     const size_t nb = d.b_input.count() + d.b_aux.count();
     if (p.b_g1.size() != nb) mismatch("b_g1 query length vs the shape's B density", nb, p.b_g1.size());
     if (p.b_g2.size() != nb) mismatch("b_g2 query length vs the shape's B density", nb, p.b_g2.size());
@@ -63,8 +64,8 @@ Randomness random_randomness() {
     return rs;
 }
 
-Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs,
-            ProverBackend& backend, ProofTimings* timings) {
+Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs, ProverBackend& backend,
+            ProofTimings* timings) {
     check_shapes(p, d, w);
     ProofTimings t;
     auto t0 = Clock::now();

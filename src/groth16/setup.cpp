@@ -19,7 +19,7 @@ namespace {
 // so k*G is at most 32 mixed additions and no doublings.
 template <class Curve>
 class FixedBase {
-   public:
+ public:
     static constexpr unsigned kWindowBits = 8;
     static constexpr unsigned kWindows = 256 / kWindowBits;
     static constexpr unsigned kEntries = (1u << kWindowBits) - 1;
@@ -71,7 +71,7 @@ class FixedBase {
         return out;
     }
 
-   private:
+ private:
     std::vector<Affine<Curve>> table_;
 };
 
@@ -109,9 +109,10 @@ Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProg
     if (ni == 0) throw std::invalid_argument("setup: the shape has no inputs (ONE is missing)");
     if (shape.num_constraints < ni)
         throw std::invalid_argument("setup: the shape lacks the input*0=0 constraints (" +
-                                    std::to_string(shape.num_constraints) + " constraints for " +
-                                    std::to_string(ni) + " inputs)");
-    if (tw.gamma.is_zero() || tw.delta.is_zero()) throw std::invalid_argument("setup: gamma and delta must be non-zero");
+                                    std::to_string(shape.num_constraints) + " constraints for " + std::to_string(ni) +
+                                    " inputs)");
+    if (tw.gamma.is_zero() || tw.delta.is_zero())
+        throw std::invalid_argument("setup: gamma and delta must be non-zero");
     const size_t m = ntt::EvaluationDomain::size_for(size_t(shape.num_constraints));
     const unsigned log_m = ntt::checked_log_size(m, "setup domain");
     (void)log_m;

@@ -42,10 +42,7 @@ Fr random_coefficient(std::random_device& rng) {
 }  // namespace
 
 PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& key)
-    : vk(key),
-      alpha_beta(pairing(key.alpha_g1, key.beta_g2)),
-      neg_gamma(-key.gamma_g2),
-      neg_delta(-key.delta_g2) {}
+    : vk(key), alpha_beta(pairing(key.alpha_g1, key.beta_g2)), neg_gamma(-key.gamma_g2), neg_delta(-key.delta_g2) {}
 
 VerifyResult verify(const PreparedVerifyingKey& pvk, const Proof& proof, std::span<const Fr> public_inputs) {
     G1Jacobian ic;

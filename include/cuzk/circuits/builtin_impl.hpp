@@ -37,6 +37,7 @@ void Sha256Chain::synthesize(CS& cs) const {
 template <class CS>
 void RandomDense::synthesize(CS& cs) const {
     std::mt19937_64 rng(seed);
+    using r1cs::Variable;
     std::vector<Variable> vars;
     std::vector<Fr> vals;  // meaningful only where CS has values; cheap to keep anyway
     vars.push_back(Variable::one());

@@ -18,7 +18,7 @@ enum class G1Query { H, L, A, BG1 };
 const char* query_name(G1Query q);
 
 class ProverBackend {
-   public:
+ public:
     virtual ~ProverBackend() = default;
     virtual std::string name() const = 0;
     // Coefficients of h = (a·b − c) / Z, from the evaluations of A·z, B·z, C·z on the

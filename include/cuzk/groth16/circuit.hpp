@@ -29,7 +29,7 @@ struct Witness {
 };
 
 class Circuit {
-   public:
+ public:
     virtual ~Circuit() = default;
     virtual std::string name() const = 0;
     // Shape mode: the R1CS matrices (with the input constraints).
@@ -42,7 +42,7 @@ class Circuit {
 
 template <class C>
 class CircuitOf final : public Circuit {
-   public:
+ public:
     explicit CircuitOf(C c, std::string name) : c_(std::move(c)), name_(std::move(name)) {}
     std::string name() const override { return name_; }
     r1cs::Shape shape() const override {
@@ -74,7 +74,7 @@ class CircuitOf final : public Circuit {
     }
     const C& inner() const { return c_; }
 
-   private:
+ private:
     C c_;
     std::string name_;
 };

@@ -30,7 +30,7 @@ struct ProofTimings {
 
 // Thrown when the witness does not fit the parameters; what() names the mismatch.
 class ProverError : public std::invalid_argument {
-   public:
+ public:
     using std::invalid_argument::invalid_argument;
 };
 

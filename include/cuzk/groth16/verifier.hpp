@@ -15,8 +15,8 @@ namespace cuzk::groth16 {
 struct PreparedVerifyingKey {
     explicit PreparedVerifyingKey(const VerifyingKey& vk);
     VerifyingKey vk;
-    Fp12 alpha_beta;                   // e(alpha_g1, beta_g2)
-    G2Prepared neg_gamma, neg_delta;   // -gamma_g2, -delta_g2 with their line coefficients
+    Fp12 alpha_beta;                  // e(alpha_g1, beta_g2)
+    G2Prepared neg_gamma, neg_delta;  // -gamma_g2, -delta_g2 with their line coefficients
 };
 
 // Outcome of a verification; `error` says why a proof was rejected.
