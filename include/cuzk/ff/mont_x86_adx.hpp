@@ -1,6 +1,26 @@
 // x86-64 Montgomery multiplication with MULX/ADCX/ADOX (two independent carry chains).
 // Chosen at compile time when the compiler targets BMI2 and ADX; the portable CIOS in
-// mont_portable.hpp stays built and is the reference it is tested against.
+// mont_portable.hpp stays built and is the reference it is tested against
+// (tests/ff/test_mont_adx.cpp).
+//
+// Algorithm: no-carry CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
+// multiplication algorithms", 1996, with the carry word dropped as in gnark-crypto,
+// "Faster big-integer modular multiplication for most moduli", 2020), which needs
+// p[N-1] < 2^63 - 1; both BLS12-381 moduli qualify (Field static_asserts it).
+// Per row i (N rows):
+//   t += a * b[i]:            N MULX; the low words go on the OF chain (ADOX) and the
+//                             high words on the CF chain (ADCX), so the two additions
+//                             run in parallel instead of serialising on one carry flag.
+//   m = t[0] * inv, t = (t + m*p) >> 64:  1 IMUL, N MULX, same two chains.
+// The register that held t[0] becomes the next row's top word, so nothing moves.
+// t < 2p at the end; one subtraction and CMOVs (no branch) reduce it to [0, p).
+// Cost: 2N^2 MULX, 1 IMUL per row, ~4N^2 ADCX/ADOX. All inputs stay in memory
+// (MULX takes a memory operand), so N + 6 registers suffice (no frame pointer needed).
+//
+// The asm text is regular (rows differ only in which register is the top word);
+// it was emitted by a small script and then commented. Output registers may not alias
+// the inputs: a and b are read through pointers and r is written after the asm, so
+// r == a or r == b is fine.
 #pragma once
 
 #include <cstddef>
@@ -8,12 +28,480 @@
 
 #if defined(__x86_64__) && defined(__BMI2__) && defined(__ADX__) && !defined(__CUDA_ARCH__) && \
     !defined(CUZK_FF_FORCE_PORTABLE)
-#define CUZK_FF_HAVE_ADX 0  // set to 1 once the assembly routines below exist
+#define CUZK_FF_HAVE_ADX 1
 #else
 #define CUZK_FF_HAVE_ADX 0
 #endif
 
 namespace cuzk::ff_detail {
+
 template <size_t N>
 inline constexpr bool kHaveAdxMul = false;
+
+#if CUZK_FF_HAVE_ADX
+
+template <>
+inline constexpr bool kHaveAdxMul<4> = true;
+template <>
+inline constexpr bool kHaveAdxMul<6> = true;
+
+// r = a*b*R^-1 mod p for a, b < p; r in [0, p). p[N-1] < 2^63 - 1, inv = -p^-1 mod 2^64.
+template <size_t N>
+void mont_mul_adx(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, uint64_t inv);
+
+template <>
+inline void mont_mul_adx<4>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, uint64_t inv) {
+    uint64_t x0, x1, x2, x3, x4, lo, hi, dx;
+    const uint64_t* pa = a;
+    const uint64_t* pb = b;
+    __asm__(
+        "movq 0(%[b]), %%rdx\n\t"  // row 0: t = a * b[0] (one ADD chain, t starts at zero)
+        "mulxq 0(%[a]), %[x0], %[x1]\n\t"
+        "mulxq 8(%[a]), %[lo], %[x2]\n\t"
+        "addq %[lo], %[x1]\n\t"
+        "mulxq 16(%[a]), %[lo], %[x3]\n\t"
+        "adcq %[lo], %[x2]\n\t"
+        "mulxq 24(%[a]), %[lo], %[x4]\n\t"
+        "adcq %[lo], %[x3]\n\t"
+        "adcq $0, %[x4]\n\t"
+        "movq %[x0], %%rdx\n\t"  // row 0: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x0], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x1]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x1]\n\t"
+        "adoxq %[hi], %[x2]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "adcxq %[lo], %[x4]\n\t"   // no carry out: p has a spare top bit
+        "movq 8(%[b]), %%rdx\n\t"  // row 1: t += a * b[1]; lo words on OF, hi words on CF
+        "xorl %k[x0], %k[x0]\n\t"  // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "adcxq %[hi], %[x2]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "adcxq %[hi], %[x3]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "adcxq %[hi], %[x4]\n\t"
+        "mulxq 24(%[a]), %[lo], %[x0]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x0]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "movq %[x1], %%rdx\n\t"  // row 1: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x1], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x2]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "adcxq %[lo], %[x0]\n\t"    // no carry out: p has a spare top bit
+        "movq 16(%[b]), %%rdx\n\t"  // row 2: t += a * b[2]; lo words on OF, hi words on CF
+        "xorl %k[x1], %k[x1]\n\t"   // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "adcxq %[hi], %[x3]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "adcxq %[hi], %[x4]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "adcxq %[hi], %[x0]\n\t"
+        "mulxq 24(%[a]), %[lo], %[x1]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x1]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "movq %[x2], %%rdx\n\t"  // row 2: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x2], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x0]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "adcxq %[lo], %[x1]\n\t"    // no carry out: p has a spare top bit
+        "movq 24(%[b]), %%rdx\n\t"  // row 3: t += a * b[3]; lo words on OF, hi words on CF
+        "xorl %k[x2], %k[x2]\n\t"   // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "adcxq %[hi], %[x4]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "adcxq %[hi], %[x0]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "adcxq %[hi], %[x1]\n\t"
+        "mulxq 24(%[a]), %[lo], %[x2]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "movq %[x3], %%rdx\n\t"  // row 3: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x3], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x0]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x1]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x2]\n\t"
+        "adcxq %[lo], %[x2]\n\t"  // no carry out: p has a spare top bit
+        "movq %[x4], %[x3]\n\t"   // s = t - p
+        "movq %[x0], %[lo]\n\t"
+        "movq %[x1], %[hi]\n\t"
+        "movq %[x2], %%rdx\n\t"
+        "subq %[p0], %[x3]\n\t"
+        "sbbq %[p1], %[lo]\n\t"
+        "sbbq %[p2], %[hi]\n\t"
+        "sbbq %[p3], %%rdx\n\t"
+        "cmovcq %[x4], %[x3]\n\t"  // borrow: t was already below p
+        "cmovcq %[x0], %[lo]\n\t"
+        "cmovcq %[x1], %[hi]\n\t"
+        "cmovcq %[x2], %%rdx\n\t"
+        : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4), [lo] "=&r"(lo),
+          [hi] "=&r"(hi), "=&d"(dx), [a] "+&r"(pa), [b] "+&r"(pb)
+        : [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]), [inv] "rm"(inv),
+          "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)), "m"(*reinterpret_cast<const uint64_t(*)[4]>(b))
+        : "cc");
+    r[0] = x3;
+    r[1] = lo;
+    r[2] = hi;
+    r[3] = dx;
+}
+
+template <>
+inline void mont_mul_adx<6>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, uint64_t inv) {
+    uint64_t x0, x1, x2, x3, x4, x5, x6, lo, hi, dx;
+    const uint64_t* pa = a;
+    const uint64_t* pb = b;
+    __asm__(
+        "movq 0(%[b]), %%rdx\n\t"  // row 0: t = a * b[0] (one ADD chain, t starts at zero)
+        "mulxq 0(%[a]), %[x0], %[x1]\n\t"
+        "mulxq 8(%[a]), %[lo], %[x2]\n\t"
+        "addq %[lo], %[x1]\n\t"
+        "mulxq 16(%[a]), %[lo], %[x3]\n\t"
+        "adcq %[lo], %[x2]\n\t"
+        "mulxq 24(%[a]), %[lo], %[x4]\n\t"
+        "adcq %[lo], %[x3]\n\t"
+        "mulxq 32(%[a]), %[lo], %[x5]\n\t"
+        "adcq %[lo], %[x4]\n\t"
+        "mulxq 40(%[a]), %[lo], %[x6]\n\t"
+        "adcq %[lo], %[x5]\n\t"
+        "adcq $0, %[x6]\n\t"
+        "movq %[x0], %%rdx\n\t"  // row 0: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x0], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x1]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x1]\n\t"
+        "adoxq %[hi], %[x2]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[hi], %[x5]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x5]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x6]\n\t"
+        "adcxq %[lo], %[x6]\n\t"   // no carry out: p has a spare top bit
+        "movq 8(%[b]), %%rdx\n\t"  // row 1: t += a * b[1]; lo words on OF, hi words on CF
+        "xorl %k[x0], %k[x0]\n\t"  // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "adcxq %[hi], %[x2]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "adcxq %[hi], %[x3]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "adcxq %[hi], %[x4]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "adcxq %[hi], %[x5]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x5]\n\t"
+        "adcxq %[hi], %[x6]\n\t"
+        "mulxq 40(%[a]), %[lo], %[x0]\n\t"
+        "adoxq %[lo], %[x6]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x0]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "movq %[x1], %%rdx\n\t"  // row 1: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x1], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x2]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[hi], %[x5]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x5]\n\t"
+        "adoxq %[hi], %[x6]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x6]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "adcxq %[lo], %[x0]\n\t"    // no carry out: p has a spare top bit
+        "movq 16(%[b]), %%rdx\n\t"  // row 2: t += a * b[2]; lo words on OF, hi words on CF
+        "xorl %k[x1], %k[x1]\n\t"   // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "adcxq %[hi], %[x3]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "adcxq %[hi], %[x4]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "adcxq %[hi], %[x5]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x5]\n\t"
+        "adcxq %[hi], %[x6]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x6]\n\t"
+        "adcxq %[hi], %[x0]\n\t"
+        "mulxq 40(%[a]), %[lo], %[x1]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x1]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "movq %[x2], %%rdx\n\t"  // row 2: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x2], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[hi], %[x5]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x5]\n\t"
+        "adoxq %[hi], %[x6]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x6]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x0]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "adcxq %[lo], %[x1]\n\t"    // no carry out: p has a spare top bit
+        "movq 24(%[b]), %%rdx\n\t"  // row 3: t += a * b[3]; lo words on OF, hi words on CF
+        "xorl %k[x2], %k[x2]\n\t"   // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "adcxq %[hi], %[x4]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "adcxq %[hi], %[x5]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x5]\n\t"
+        "adcxq %[hi], %[x6]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x6]\n\t"
+        "adcxq %[hi], %[x0]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "adcxq %[hi], %[x1]\n\t"
+        "mulxq 40(%[a]), %[lo], %[x2]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "movq %[x3], %%rdx\n\t"  // row 3: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x3], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x4]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[hi], %[x5]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x5]\n\t"
+        "adoxq %[hi], %[x6]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x6]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x0]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x1]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x2]\n\t"
+        "adcxq %[lo], %[x2]\n\t"    // no carry out: p has a spare top bit
+        "movq 32(%[b]), %%rdx\n\t"  // row 4: t += a * b[4]; lo words on OF, hi words on CF
+        "xorl %k[x3], %k[x3]\n\t"   // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "adcxq %[hi], %[x5]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x5]\n\t"
+        "adcxq %[hi], %[x6]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x6]\n\t"
+        "adcxq %[hi], %[x0]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "adcxq %[hi], %[x1]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "adcxq %[hi], %[x2]\n\t"
+        "mulxq 40(%[a]), %[lo], %[x3]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x3]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "movq %[x4], %%rdx\n\t"  // row 4: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x4], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x5]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x5]\n\t"
+        "adoxq %[hi], %[x6]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x6]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x0]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x1]\n\t"
+        "adoxq %[hi], %[x2]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x2]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x3]\n\t"
+        "adcxq %[lo], %[x3]\n\t"    // no carry out: p has a spare top bit
+        "movq 40(%[b]), %%rdx\n\t"  // row 5: t += a * b[5]; lo words on OF, hi words on CF
+        "xorl %k[x4], %k[x4]\n\t"   // clears CF and OF
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x5]\n\t"
+        "adcxq %[hi], %[x6]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x6]\n\t"
+        "adcxq %[hi], %[x0]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x0]\n\t"
+        "adcxq %[hi], %[x1]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x1]\n\t"
+        "adcxq %[hi], %[x2]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[x2]\n\t"
+        "adcxq %[hi], %[x3]\n\t"
+        "mulxq 40(%[a]), %[lo], %[x4]\n\t"
+        "adoxq %[lo], %[x3]\n\t"
+        "movq $0, %[lo]\n\t"  // mov keeps the flags
+        "adcxq %[lo], %[x4]\n\t"
+        "adoxq %[lo], %[x4]\n\t"
+        "movq %[x5], %%rdx\n\t"  // row 5: m = t[0] * inv; t = (t + m * p) / 2^64
+        "imulq %[inv], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"  // clears CF and OF
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[x5], %[lo]\n\t"  // low word becomes zero, only the carry is kept
+        "adoxq %[hi], %[x6]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x6]\n\t"
+        "adoxq %[hi], %[x0]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x0]\n\t"
+        "adoxq %[hi], %[x1]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x1]\n\t"
+        "adoxq %[hi], %[x2]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x2]\n\t"
+        "adoxq %[hi], %[x3]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[x3]\n\t"
+        "movq $0, %[lo]\n\t"
+        "adoxq %[hi], %[x4]\n\t"
+        "adcxq %[lo], %[x4]\n\t"  // no carry out: p has a spare top bit
+        "movq %[x6], %[x5]\n\t"   // s = t - p
+        "movq %[x0], %[lo]\n\t"
+        "movq %[x1], %[hi]\n\t"
+        "movq %[x2], %%rdx\n\t"
+        "movq %[x3], %[a]\n\t"
+        "movq %[x4], %[b]\n\t"
+        "subq %[p0], %[x5]\n\t"
+        "sbbq %[p1], %[lo]\n\t"
+        "sbbq %[p2], %[hi]\n\t"
+        "sbbq %[p3], %%rdx\n\t"
+        "sbbq %[p4], %[a]\n\t"
+        "sbbq %[p5], %[b]\n\t"
+        "cmovcq %[x6], %[x5]\n\t"  // borrow: t was already below p
+        "cmovcq %[x0], %[lo]\n\t"
+        "cmovcq %[x1], %[hi]\n\t"
+        "cmovcq %[x2], %%rdx\n\t"
+        "cmovcq %[x3], %[a]\n\t"
+        "cmovcq %[x4], %[b]\n\t"
+        : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4), [x5] "=&r"(x5),
+          [x6] "=&r"(x6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(dx), [a] "+&r"(pa), [b] "+&r"(pb)
+        : [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5]),
+          [inv] "rm"(inv), "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)),
+          "m"(*reinterpret_cast<const uint64_t(*)[6]>(b))
+        : "cc");
+    r[0] = x5;
+    r[1] = lo;
+    r[2] = hi;
+    r[3] = dx;
+    r[4] = uint64_t(pa);
+    r[5] = uint64_t(pb);
+}
+
+#endif  // CUZK_FF_HAVE_ADX
+
 }  // namespace cuzk::ff_detail
