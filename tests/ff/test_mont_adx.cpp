@@ -4,6 +4,8 @@
 // ADX) the fast-path tests skip; the squaring and inverse tests run on every build.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -168,6 +170,67 @@ TYPED_TEST(MontAdxTest, MatchesGmp) {
         Mpz want = this->mont_ref(a, b);
         ASSERT_EQ(mpz_cmp(test::to_mpz(this->raw_of(r)).v, want.v), 0)
             << "a=" << a.to_hex() << " b=" << b.to_hex() << " want " << want.hex();
+    }
+}
+
+TYPED_TEST(MontAdxTest, SquareMatchesMul) {
+    using F = TypeParam;
+    std::mt19937_64 rng(test::seed());
+    std::vector<F> xs = this->edges();
+    for (int i = 0; i < 20000; ++i) xs.push_back(F::random(rng));
+    for (const F& a : xs) {
+        F port;
+        F::mul_portable(port, a, a);
+        ASSERT_EQ(a.square(), port) << "a=" << a.to_hex();
+    }
+}
+
+// The binary-GCD inverse against Fermat, GMP and the defining property a * a^-1 = 1.
+TYPED_TEST(MontAdxTest, InverseMatchesFermatAndGmp) {
+    using F = TypeParam;
+    std::mt19937_64 rng(test::seed());
+    std::vector<F> xs = this->edges();
+    // Canonical (not just raw) edge values too: 1, 2, -1, -2, small and large powers of 2.
+    xs.push_back(F::one());
+    xs.push_back(F::from_u64(2));
+    xs.push_back(-F::one());
+    xs.push_back(-F::from_u64(2));
+    F two_k = F::one();
+    for (int k = 0; k < 400; ++k, two_k = two_k.dbl()) xs.push_back(two_k);
+    for (int i = 0; i < 3000; ++i) xs.push_back(F::random(rng));
+    Mpz p = test::to_mpz(F::kP), want;
+    size_t max_steps = 0;
+    for (const F& a : xs) {
+        const F inv = a.inverse();
+        if (a.is_zero()) {
+            ASSERT_TRUE(inv.is_zero());
+            continue;
+        }
+        ASSERT_TRUE(this->raw_of(inv) < F::kP) << "not fully reduced";
+        // The GCD itself converged (inverse() would otherwise fall back to Fermat and
+        // the comparisons below could not tell).
+        typename F::Big v;
+        const size_t k = ff_detail::bingcd_core<F::N>(v, this->raw_of(a), F::kP, F::kInv, F::kBinGcdMaxOuter);
+        ASSERT_NE(k, 0u) << "binary GCD did not converge for a=" << a.to_hex();
+        max_steps = std::max(max_steps, k);
+        ASSERT_EQ(a * inv, F::one()) << "a=" << a.to_hex();
+        ASSERT_EQ(inv, a.inverse_fermat()) << "a=" << a.to_hex();
+        Mpz ra = test::to_mpz(a.to_bigint());
+        ASSERT_NE(mpz_invert(want.v, ra.v, p.v), 0);
+        ASSERT_EQ(mpz_cmp(test::to_mpz(inv.to_bigint()).v, want.v), 0) << "a=" << a.to_hex();
+    }
+    std::printf("[ info     ] %zu-bit field: at most %zu outer binary-GCD steps of %zu allowed\n", F::kBits, max_steps,
+                F::kBinGcdMaxOuter);
+}
+
+// Many more random inverses, checked by a * a^-1 = 1 only (cheap).
+TYPED_TEST(MontAdxTest, InverseRandom) {
+    using F = TypeParam;
+    std::mt19937_64 rng(test::seed());
+    for (int i = 0; i < 100000; ++i) {
+        F a = F::random(rng);
+        if (a.is_zero()) continue;
+        ASSERT_EQ(a * a.inverse(), F::one()) << "a=" << a.to_hex();
     }
 }
 
