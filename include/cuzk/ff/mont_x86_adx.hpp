@@ -25,11 +25,12 @@
 // and materialises the zero with MOV (which, unlike XOR, leaves the flags alone).
 //
 // Measured on the 2-core AMD EPYC (Zen 4) dev VM, dependent chain a = a*b, min of 30
-// runs of 20k: Fp 91 TSC ticks (35.2 ns; portable CIOS 156), Fr 48.5 ticks (18.7 ns;
-// portable 84). Fp is bound by the ALU ports (~340 uops, 144 of them MULX halves) plus
-// the final subtraction and the store-to-load round trip between dependent calls;
-// dropping the IMUL (timing experiment) changed nothing, dropping the final
-// subtraction saved 6 ticks.
+// runs of 20k (TSC at 2.6 GHz): Fp 91.3 ticks (35.1 ns; portable CIOS 156), Fr 46-50
+// ticks (18-19 ns; portable 84). blst (supranational/blst master, its mulx assembly)
+// in the same harness: Fp 92.1, Fr 49.9 ticks. Fp is bound by the ALU ports (~340 uops,
+// 144 of them MULX halves) plus the final subtraction and the store-to-load round trip
+// between dependent calls: dropping the IMUL (timing experiment) changed nothing,
+// dropping the final subtraction saved 6 ticks.
 //
 // The asm text is regular (rows differ only in which register is the top word); it
 // was emitted by a short script, then commented.
