@@ -144,9 +144,8 @@ inline void bingcd_update_uv(BigInt<N>& r, const BigInt<N>& u, int64_t f, const 
         s[j] = uint64_t(x);
         c = x >> 64;
     }
-    // Top: signed w[N] plus the unsigned carry c (< 2^64).
-    // c < 2^64 and |w[N]| < 2^63, so the signed sum does not overflow 65 bits; its sign is
-    // that of w[N] + c taken as a 65-bit number.
+    // Top limb: w[N] is signed, the carry c unsigned (< 2^64); their sum fits 65 bits and
+    // its sign is the sign of w + m*p.
     const __int128 carry = __int128(int64_t(w[N])) + __int128(c);
     s[N] = uint64_t(carry);
     const bool neg = carry < 0;
