@@ -17,6 +17,7 @@
 
 #include "cuzk/common/hd.hpp"
 #include "cuzk/ff/bigint.hpp"
+#include "cuzk/ff/inverse_bingcd.hpp"
 #include "cuzk/ff/mont_portable.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
 
@@ -40,6 +41,10 @@ class Field {
     static_assert(kP.l[0] & 1, "modulus must be odd");
     static_assert(kP.l[N - 1] < (uint64_t(1) << 63) - 1, "no-carry CIOS needs a spare top bit");
     static_assert(uint64_t(kP.l[0] * (~kInv + 1)) == 1, "kInv must be -p^-1 mod 2^64");
+    // Binary-GCD inversion: step budget and the fix-up factors 2^(192N + 33k) mod p.
+    static constexpr size_t kBinGcdMaxOuter = ff_detail::kBinGcdMaxOuter<kBits>;
+    static constexpr std::array<Big, kBinGcdMaxOuter + 1> kBinGcdFix =
+        ff_detail::bingcd_fix_table<N, kBinGcdMaxOuter + 1>(kP);
 
     uint64_t l[N];  // Montgomery representation a*R mod p, little-endian limbs
 
@@ -184,7 +189,17 @@ class Field {
     CUZK_HD_INLINE Field& operator+=(const Field& b) { return *this = *this + b; }
     CUZK_HD_INLINE Field& operator-=(const Field& b) { return *this = *this - b; }
     CUZK_HD_INLINE Field dbl() const { return *this + *this; }
-    CUZK_HD_INLINE Field square() const { return *this * *this; }
+    // a^2; on x86-64 with ADX a dedicated squaring (mont_x86_adx.hpp) with fewer MULX.
+    CUZK_HD_INLINE Field square() const {
+#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+        if constexpr (ff_detail::kHaveAdxSqr<N>) {
+            Field r;
+            ff_detail::mont_sqr_adx<N>(r.l, l, kP.l, kInv);
+            return r;
+        }
+#endif
+        return *this * *this;
+    }
     CUZK_HD_INLINE Field neg() const { return -*this; }
 
     // a^e for a little-endian multi-limb exponent (left-to-right square and multiply).
@@ -199,8 +214,25 @@ class Field {
     }
     CUZK_HD Field pow(uint64_t e) const { return pow(BigInt<1>::from_u64(e)); }
 
-    // Multiplicative inverse by Fermat (a^(p-2)); the inverse of zero is zero.
+    // Multiplicative inverse; the inverse of zero is zero. On the host: Pornin's binary
+    // GCD (inverse_bingcd.hpp), variable-time; on the device: Fermat.
     CUZK_HD Field inverse() const {
+#if CUZK_IN_DEVICE
+        return inverse_fermat();
+#else
+        if (is_zero()) return zero();
+        Big y, v;
+        for (size_t i = 0; i < N; ++i) y.l[i] = l[i];
+        const size_t k = ff_detail::bingcd_core<N>(v, y, kP, kInv, kBinGcdMaxOuter);
+        if (k == 0) return inverse_fermat();  // not reached for a prime p; kept as a safety net
+        Field r;
+        mont_mul(r, from_raw_montgomery(v), from_raw_montgomery(kBinGcdFix[k]));
+        return r;
+#endif
+    }
+
+    // Multiplicative inverse by Fermat (a^(p-2)), constant-time; the inverse of zero is zero.
+    CUZK_HD Field inverse_fermat() const {
         constexpr Big e = [] {
             Big x = kP;
             Big two = Big::from_u64(2);
