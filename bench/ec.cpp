@@ -34,6 +34,16 @@ void BM_FpMul(benchmark::State& state) {
 }
 BENCHMARK(BM_FpMul)->Name("ref/Fp/mul");
 
+void BM_FpAdd(benchmark::State& state) {
+    std::mt19937_64 rng(kSeed);
+    Fp a = Fp::random(rng), b = Fp::random(rng);
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+BENCHMARK(BM_FpAdd)->Name("ref/Fp/add");
+
 void BM_Fp2Mul(benchmark::State& state) {
     std::mt19937_64 rng(kSeed);
     Fp2 a = Fp2::random(rng), b = Fp2::random(rng);
