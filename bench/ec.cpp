@@ -23,6 +23,37 @@ Jacobian<Curve> random_jacobian(std::mt19937_64& rng) {
     return {a.x * l2, a.y * l2 * l, l};
 }
 
+// Field multiplies for scale: a point operation costs about (M + S) of these.
+void BM_FpMul(benchmark::State& state) {
+    std::mt19937_64 rng(kSeed);
+    Fp a = Fp::random(rng), b = Fp::random(rng);
+    for (auto _ : state) {
+        a = a * b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+BENCHMARK(BM_FpMul)->Name("ref/Fp/mul");
+
+void BM_FpAdd(benchmark::State& state) {
+    std::mt19937_64 rng(kSeed);
+    Fp a = Fp::random(rng), b = Fp::random(rng);
+    for (auto _ : state) {
+        a = a + b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+BENCHMARK(BM_FpAdd)->Name("ref/Fp/add");
+
+void BM_Fp2Mul(benchmark::State& state) {
+    std::mt19937_64 rng(kSeed);
+    Fp2 a = Fp2::random(rng), b = Fp2::random(rng);
+    for (auto _ : state) {
+        a = a * b;
+        benchmark::DoNotOptimize(a);
+    }
+}
+BENCHMARK(BM_Fp2Mul)->Name("ref/Fp2/mul");
+
 // Chained: each result feeds the next operation, so the loop measures latency.
 template <class Curve>
 void BM_JacobianAdd(benchmark::State& state) {

@@ -125,8 +125,7 @@ TYPED_TEST(EncodingTest, EveryMalformedClassIsRejectedWithItsOwnError) {
     const Bytes ci = enc(A::identity(), true), ui = enc(A::identity(), false);
     auto expect = [&](const Bytes& b, DecodeError e, const char* what) {
         auto r = decode(p, b);
-        EXPECT_EQ(r.error, e) << what << ": got \"" << r.message() << "\", want \"" << decode_error_message(e)
-                              << "\"";
+        EXPECT_EQ(r.error, e) << what << ": got \"" << r.message() << "\", want \"" << decode_error_message(e) << "\"";
         EXPECT_FALSE(r.ok()) << what;
         EXPECT_THROW((void)r.value(), std::invalid_argument) << what;
     };
@@ -215,7 +214,8 @@ TYPED_TEST(EncodingTest, EveryMalformedClassIsRejectedWithItsOwnError) {
     const A raw = random_curve_point<TypeParam>(rng);
     ASSERT_FALSE(is_in_subgroup(raw));
     for (bool cmp : {true, false}) {
-        expect(enc(raw, cmp), DecodeError::kNotInSubgroup, cmp ? "compressed non-subgroup" : "uncompressed non-subgroup");
+        expect(enc(raw, cmp), DecodeError::kNotInSubgroup,
+               cmp ? "compressed non-subgroup" : "uncompressed non-subgroup");
         auto r = decode(raw, enc(raw, cmp), Validation::kNoSubgroupCheck);
         ASSERT_TRUE(r.ok()) << r.message();
         EXPECT_EQ(r.point, raw);

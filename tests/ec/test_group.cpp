@@ -50,8 +50,8 @@ TYPED_TEST(GroupTest, IdentityCases) {
     EXPECT_TRUE(O.dbl().is_identity());
     EXPECT_EQ(O.add(pa), J::from_affine(pa));
     EXPECT_EQ(p.add(A::identity()), p);
-    EXPECT_EQ(p + p, p.dbl());       // add falls to double
-    EXPECT_EQ(p.add(pa), p.dbl());   // mixed add falls to double
+    EXPECT_EQ(p + p, p.dbl());      // add falls to double
+    EXPECT_EQ(p.add(pa), p.dbl());  // mixed add falls to double
     EXPECT_NE(p.dbl(), p);
     EXPECT_TRUE(O.to_affine().is_identity());
     EXPECT_TRUE(J::from_affine(A::identity()).is_identity());

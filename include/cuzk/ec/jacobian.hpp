@@ -53,16 +53,16 @@ struct Jacobian {
     // dbl-2009-l (a = 0): 2M + 5S.
     CUZK_HD Jacobian dbl() const {
         if (is_identity()) return *this;
-        F A = X.square();                     // A = X1^2
-        F B = Y.square();                     // B = Y1^2
-        F C = B.square();                     // C = B^2
+        F A = X.square();                        // A = X1^2
+        F B = Y.square();                        // B = Y1^2
+        F C = B.square();                        // C = B^2
         F D = ((X + B).square() - A - C).dbl();  // D = 2((X1+B)^2 - A - C) = 4 X1 Y1^2
-        F E = A.dbl() + A;                    // E = 3A
-        F Fv = E.square();                    // F = E^2
+        F E = A.dbl() + A;                       // E = 3A
+        F Fv = E.square();                       // F = E^2
         Jacobian r;
-        r.Z = (Y * Z).dbl();                              // Z3 = 2 Y1 Z1 (before X, Y are overwritten)
-        r.X = Fv - D.dbl();                               // X3 = F - 2D
-        r.Y = E * (D - r.X) - C.dbl().dbl().dbl();        // Y3 = E (D - X3) - 8C
+        r.Z = (Y * Z).dbl();                        // Z3 = 2 Y1 Z1 (before X, Y are overwritten)
+        r.X = Fv - D.dbl();                         // X3 = F - 2D
+        r.Y = E * (D - r.X) - C.dbl().dbl().dbl();  // Y3 = E (D - X3) - 8C
         return r;
     }
 
@@ -71,25 +71,25 @@ struct Jacobian {
     CUZK_HD Jacobian add(const Jacobian& q) const {
         if (is_identity()) return q;
         if (q.is_identity()) return *this;
-        F Z1Z1 = Z.square();                 // Z1Z1 = Z1^2
-        F Z2Z2 = q.Z.square();               // Z2Z2 = Z2^2
-        F U1 = X * Z2Z2;                     // U1 = X1 Z2Z2
-        F U2 = q.X * Z1Z1;                   // U2 = X2 Z1Z1
-        F S1 = Y * q.Z * Z2Z2;               // S1 = Y1 Z2 Z2Z2
-        F S2 = q.Y * Z * Z1Z1;               // S2 = Y2 Z1 Z1Z1
-        F H = U2 - U1;                       // H = U2 - U1
-        F r = (S2 - S1).dbl();               // r = 2 (S2 - S1)
+        F Z1Z1 = Z.square();    // Z1Z1 = Z1^2
+        F Z2Z2 = q.Z.square();  // Z2Z2 = Z2^2
+        F U1 = X * Z2Z2;        // U1 = X1 Z2Z2
+        F U2 = q.X * Z1Z1;      // U2 = X2 Z1Z1
+        F S1 = Y * q.Z * Z2Z2;  // S1 = Y1 Z2 Z2Z2
+        F S2 = q.Y * Z * Z1Z1;  // S2 = Y2 Z1 Z1Z1
+        F H = U2 - U1;          // H = U2 - U1
+        F r = (S2 - S1).dbl();  // r = 2 (S2 - S1)
         if (H.is_zero()) {
             if (r.is_zero()) return dbl();
             return identity();
         }
-        F I = H.dbl().square();              // I = (2H)^2
-        F J = H * I;                         // J = H I
-        F V = U1 * I;                        // V = U1 I
+        F I = H.dbl().square();  // I = (2H)^2
+        F J = H * I;             // J = H I
+        F V = U1 * I;            // V = U1 I
         Jacobian out;
-        out.X = r.square() - J - V.dbl();                     // X3 = r^2 - J - 2V
-        out.Y = r * (V - out.X) - (S1 * J).dbl();             // Y3 = r (V - X3) - 2 S1 J
-        out.Z = ((Z + q.Z).square() - Z1Z1 - Z2Z2) * H;       // Z3 = ((Z1+Z2)^2 - Z1Z1 - Z2Z2) H
+        out.X = r.square() - J - V.dbl();                // X3 = r^2 - J - 2V
+        out.Y = r * (V - out.X) - (S1 * J).dbl();        // Y3 = r (V - X3) - 2 S1 J
+        out.Z = ((Z + q.Z).square() - Z1Z1 - Z2Z2) * H;  // Z3 = ((Z1+Z2)^2 - Z1Z1 - Z2Z2) H
         return out;
     }
 
@@ -97,23 +97,23 @@ struct Jacobian {
     CUZK_HD Jacobian add(const AffinePoint& q) const {
         if (q.infinity) return *this;
         if (is_identity()) return from_affine(q);
-        F Z1Z1 = Z.square();                 // Z1Z1 = Z1^2
-        F U2 = q.x * Z1Z1;                   // U2 = X2 Z1Z1
-        F S2 = q.y * Z * Z1Z1;               // S2 = Y2 Z1 Z1Z1
-        F H = U2 - X;                        // H = U2 - X1
-        F r = (S2 - Y).dbl();                // r = 2 (S2 - Y1)
+        F Z1Z1 = Z.square();    // Z1Z1 = Z1^2
+        F U2 = q.x * Z1Z1;      // U2 = X2 Z1Z1
+        F S2 = q.y * Z * Z1Z1;  // S2 = Y2 Z1 Z1Z1
+        F H = U2 - X;           // H = U2 - X1
+        F r = (S2 - Y).dbl();   // r = 2 (S2 - Y1)
         if (H.is_zero()) {
             if (r.is_zero()) return dbl();
             return identity();
         }
-        F HH = H.square();                   // HH = H^2
-        F I = HH.dbl().dbl();                // I = 4 HH
-        F J = H * I;                         // J = H I
-        F V = X * I;                         // V = X1 I
+        F HH = H.square();     // HH = H^2
+        F I = HH.dbl().dbl();  // I = 4 HH
+        F J = H * I;           // J = H I
+        F V = X * I;           // V = X1 I
         Jacobian out;
-        out.X = r.square() - J - V.dbl();                // X3 = r^2 - J - 2V
-        out.Y = r * (V - out.X) - (Y * J).dbl();         // Y3 = r (V - X3) - 2 Y1 J
-        out.Z = (Z + H).square() - Z1Z1 - HH;            // Z3 = (Z1 + H)^2 - Z1Z1 - HH
+        out.X = r.square() - J - V.dbl();         // X3 = r^2 - J - 2V
+        out.Y = r * (V - out.X) - (Y * J).dbl();  // Y3 = r (V - X3) - 2 Y1 J
+        out.Z = (Z + H).square() - Z1Z1 - HH;     // Z3 = (Z1 + H)^2 - Z1Z1 - HH
         return out;
     }
 
@@ -155,7 +155,7 @@ void batch_to_affine(std::span<const Jacobian<Curve>> in, std::span<Affine<Curve
             continue;
         }
         F zi = inv * prefix[i];  // 1/Z_i
-        inv *= in[i].Z;           // drop Z_i from the running inverse
+        inv *= in[i].Z;          // drop Z_i from the running inverse
         F zi2 = zi.square();
         out[i] = {in[i].X * zi2, in[i].Y * zi2 * zi, false};
     }

@@ -48,17 +48,17 @@ struct XYZZ {
     // dbl-2008-s-1 with a = 0: 6M + 3S.
     CUZK_HD XYZZ dbl() const {
         if (is_identity()) return *this;
-        F U = Y.dbl();                 // U = 2 Y1
-        F V = U.square();              // V = U^2
-        F W = U * V;                   // W = U V
-        F S = X * V;                   // S = X1 V
+        F U = Y.dbl();     // U = 2 Y1
+        F V = U.square();  // V = U^2
+        F W = U * V;       // W = U V
+        F S = X * V;       // S = X1 V
         F X2 = X.square();
-        F M = X2.dbl() + X2;           // M = 3 X1^2 (+ a ZZ1^2, a = 0)
+        F M = X2.dbl() + X2;  // M = 3 X1^2 (+ a ZZ1^2, a = 0)
         XYZZ r;
-        r.X = M.square() - S.dbl();            // X3 = M^2 - 2S
-        r.Y = M * (S - r.X) - W * Y;           // Y3 = M (S - X3) - W Y1
-        r.ZZ = V * ZZ;                         // ZZ3 = V ZZ1
-        r.ZZZ = W * ZZZ;                       // ZZZ3 = W ZZZ1
+        r.X = M.square() - S.dbl();   // X3 = M^2 - 2S
+        r.Y = M * (S - r.X) - W * Y;  // Y3 = M (S - X3) - W Y1
+        r.ZZ = V * ZZ;                // ZZ3 = V ZZ1
+        r.ZZZ = W * ZZZ;              // ZZZ3 = W ZZZ1
         return r;
     }
 
@@ -66,24 +66,24 @@ struct XYZZ {
     CUZK_HD XYZZ add(const XYZZ& q) const {
         if (is_identity()) return q;
         if (q.is_identity()) return *this;
-        F U1 = X * q.ZZ;               // U1 = X1 ZZ2
-        F U2 = q.X * ZZ;               // U2 = X2 ZZ1
-        F S1 = Y * q.ZZZ;              // S1 = Y1 ZZZ2
-        F S2 = q.Y * ZZZ;              // S2 = Y2 ZZZ1
-        F P = U2 - U1;                 // P = U2 - U1
-        F R = S2 - S1;                 // R = S2 - S1
+        F U1 = X * q.ZZ;   // U1 = X1 ZZ2
+        F U2 = q.X * ZZ;   // U2 = X2 ZZ1
+        F S1 = Y * q.ZZZ;  // S1 = Y1 ZZZ2
+        F S2 = q.Y * ZZZ;  // S2 = Y2 ZZZ1
+        F P = U2 - U1;     // P = U2 - U1
+        F R = S2 - S1;     // R = S2 - S1
         if (P.is_zero()) {
             if (R.is_zero()) return dbl();
             return identity();
         }
-        F PP = P.square();             // PP = P^2
-        F PPP = P * PP;                // PPP = P PP
-        F Q = U1 * PP;                 // Q = U1 PP
+        F PP = P.square();  // PP = P^2
+        F PPP = P * PP;     // PPP = P PP
+        F Q = U1 * PP;      // Q = U1 PP
         XYZZ r;
-        r.X = R.square() - PPP - Q.dbl();      // X3 = R^2 - PPP - 2Q
-        r.Y = R * (Q - r.X) - S1 * PPP;        // Y3 = R (Q - X3) - S1 PPP
-        r.ZZ = ZZ * q.ZZ * PP;                 // ZZ3 = ZZ1 ZZ2 PP
-        r.ZZZ = ZZZ * q.ZZZ * PPP;             // ZZZ3 = ZZZ1 ZZZ2 PPP
+        r.X = R.square() - PPP - Q.dbl();  // X3 = R^2 - PPP - 2Q
+        r.Y = R * (Q - r.X) - S1 * PPP;    // Y3 = R (Q - X3) - S1 PPP
+        r.ZZ = ZZ * q.ZZ * PP;             // ZZ3 = ZZ1 ZZ2 PP
+        r.ZZZ = ZZZ * q.ZZZ * PPP;         // ZZZ3 = ZZZ1 ZZZ2 PPP
         return r;
     }
 
@@ -91,22 +91,22 @@ struct XYZZ {
     CUZK_HD XYZZ add(const AffinePoint& q) const {
         if (q.infinity) return *this;
         if (is_identity()) return from_affine(q);
-        F U2 = q.x * ZZ;               // U2 = X2 ZZ1
-        F S2 = q.y * ZZZ;              // S2 = Y2 ZZZ1
-        F P = U2 - X;                  // P = U2 - X1
-        F R = S2 - Y;                  // R = S2 - Y1
+        F U2 = q.x * ZZ;   // U2 = X2 ZZ1
+        F S2 = q.y * ZZZ;  // S2 = Y2 ZZZ1
+        F P = U2 - X;      // P = U2 - X1
+        F R = S2 - Y;      // R = S2 - Y1
         if (P.is_zero()) {
             if (R.is_zero()) return dbl();
             return identity();
         }
-        F PP = P.square();             // PP = P^2
-        F PPP = P * PP;                // PPP = P PP
-        F Q = X * PP;                  // Q = X1 PP
+        F PP = P.square();  // PP = P^2
+        F PPP = P * PP;     // PPP = P PP
+        F Q = X * PP;       // Q = X1 PP
         XYZZ r;
-        r.X = R.square() - PPP - Q.dbl();      // X3 = R^2 - PPP - 2Q
-        r.Y = R * (Q - r.X) - Y * PPP;         // Y3 = R (Q - X3) - Y1 PPP
-        r.ZZ = ZZ * PP;                        // ZZ3 = ZZ1 PP
-        r.ZZZ = ZZZ * PPP;                     // ZZZ3 = ZZZ1 PPP
+        r.X = R.square() - PPP - Q.dbl();  // X3 = R^2 - PPP - 2Q
+        r.Y = R * (Q - r.X) - Y * PPP;     // Y3 = R (Q - X3) - Y1 PPP
+        r.ZZ = ZZ * PP;                    // ZZ3 = ZZ1 PP
+        r.ZZZ = ZZZ * PPP;                 // ZZZ3 = ZZZ1 PPP
         return r;
     }
 
