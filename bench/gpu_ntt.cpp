@@ -146,12 +146,17 @@ void BM_Transform(benchmark::State& state) {
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
     Events ev;
-    // Warm-up (builds the tables) doubles as the correctness check.
-    const auto before = d.to_host();
-    run_op(op, d.ptr, n, s);
-    check(cudaStreamSynchronize(s), "warm-up");
-    check_op(op, before, d, s);
+    // Warm-up (builds the tables); the first repetition also checks the result.
     auto& out = samples()[{op_name(op), k}];
+    if (out.empty()) {
+        const auto before = d.to_host();
+        run_op(op, d.ptr, n, s);
+        check(cudaStreamSynchronize(s), "warm-up");
+        check_op(op, before, d, s);
+    } else {
+        run_op(op, d.ptr, n, s);
+        check(cudaStreamSynchronize(s), "warm-up");
+    }
     for (auto _ : state) {
         check(cudaEventRecord(ev.start, s), "cudaEventRecord");
         run_op(op, d.ptr, n, s);
@@ -166,7 +171,8 @@ void BM_Transform(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(state.iterations()) << k);
 }
 
-// compute_h on m = 2^k evaluations (a, b, c refilled before each call, outside the timing).
+// compute_h on m = 2^k evaluations. Later calls run on the previous call's outputs: the
+// arithmetic takes the same time on any values.
 void BM_ComputeH(benchmark::State& state) {
     if (!have_gpu(state)) return;
     const int k = int(state.range(0));
@@ -175,13 +181,11 @@ void BM_ComputeH(benchmark::State& state) {
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
     Events ev;
-    auto refill = [&] {
-        a.fill(1);
-        b.fill(2);
-        c.fill(3);
-    };
-    refill();
-    if (k <= 20) {  // checked against the CPU
+    auto& out = samples()[{"compute_h", k}];
+    a.fill(1);
+    b.fill(2);
+    c.fill(3);
+    if (k <= 20 && out.empty()) {  // checked against the CPU once
         auto ha = a.to_host(), hb = b.to_host(), hc = c.to_host();
         gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s);
         check(cudaStreamSynchronize(s), "warm-up");
@@ -191,11 +195,7 @@ void BM_ComputeH(benchmark::State& state) {
         gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s);
         check(cudaStreamSynchronize(s), "warm-up");
     }
-    auto& out = samples()[{"compute_h", k}];
     for (auto _ : state) {
-        state.PauseTiming();
-        refill();
-        state.ResumeTiming();
         check(cudaEventRecord(ev.start, s), "cudaEventRecord");
         gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s);
         check(cudaEventRecord(ev.stop, s), "cudaEventRecord");
