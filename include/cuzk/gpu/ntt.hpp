@@ -1,0 +1,67 @@
+// Number-theoretic transforms over Fr and Groth16's quotient H on a CUDA device.
+//
+// Same semantics as the CPU layer (cuzk/ntt/ntt.hpp, cuzk/ntt/domain.hpp), element for
+// element: n = 2^k elements (0 <= k <= ntt::kMaxLogSize), natural order in and out,
+// Montgomery-form Fr limbs exactly as on the host, so buffers copy byte for byte.
+//
+// Two entry points per operation:
+//   - device pointers + a CUDA stream: the data stays on the device; the call enqueues
+//     work on the stream and returns (it may block briefly the first time a size is seen,
+//     while it builds that size's twiddle table on the current device);
+//   - host vectors: copies in, runs on the current device, copies out (for tests, tools).
+// Every call checks its arguments (size a power of two, non-null pointers) and throws
+// std::invalid_argument naming the problem; a failing CUDA call throws
+// std::runtime_error naming the call. Without the CUDA backend every entry point throws
+// std::runtime_error("cuzk was built without CUDA").
+//
+// Device memory: one twiddle table per log-size and device (w^j for j < n/2, 16 bytes
+// per transformed element: 2 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
+// clear_twiddle_cache().
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "cuzk/ff/bls12_381.hpp"
+
+struct CUstream_st;  // cudaStream_t is CUstream_st*; this header needs no CUDA headers
+
+namespace cuzk::gpu::ntt {
+
+using Stream = CUstream_st*;  // nullptr: the legacy default stream
+
+// Which kernels run the butterfly stages. kFast: several stages per kernel on
+// 1024-element tiles in shared memory; kReference: one plain radix-2 kernel per stage
+// (slow, obviously correct; the tests compare the two).
+enum class Impl { kFast, kReference };
+
+// Transforms in place on d_data[0 .. n) in device memory (see cuzk/ntt/ntt.hpp for the
+// formulas): forward DFT, inverse, and the coset versions with shift g = 7.
+void forward(Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void inverse(Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void coset_forward(Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void coset_inverse(Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+
+// Host-vector versions: copy to the current device, transform, copy back (synchronous).
+void forward(std::span<Fr> a, Impl impl = Impl::kFast);
+void inverse(std::span<Fr> a, Impl impl = Impl::kFast);
+void coset_forward(std::span<Fr> a, Impl impl = Impl::kFast);
+void coset_inverse(std::span<Fr> a, Impl impl = Impl::kFast);
+
+// Groth16's H exactly as cuzk::ntt::compute_h: for n evaluations a, b, c on the domain of
+// m = EvaluationDomain::size_for(n) points, a, b, c <- iNTT, coset NTT; h = (a b - c)/Z
+// on the coset; h <- coset iNTT. d_a, d_b, d_c each hold m elements of device memory, the
+// first n being the evaluations ([n, m) is zeroed here). On return d_a holds the m
+// coefficients of h (left on the device for the H MSM); d_b and d_c are clobbered.
+void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl = Impl::kFast);
+
+// Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
+std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c,
+                          Impl impl = Impl::kFast);
+
+// Frees the cached twiddle and coset-power tables of every device. Call it only while
+// no transform is in flight.
+void clear_twiddle_cache();
+
+}  // namespace cuzk::gpu::ntt

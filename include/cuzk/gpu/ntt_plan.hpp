@@ -1,0 +1,109 @@
+// Index arithmetic of the device NTT (src/gpu/ntt.cu), kept apart from the kernels so
+// that host code (tests/gpu/test_gpu_ntt.cpp) can run the same plan in plain C++.
+//
+// The transform is radix-2 decimation in time (Cooley-Tukey) after a bit-reversal
+// permutation. Stage u' (half-size h = 2^u') pairs elements x and x + h, x mod 2h < h,
+// with twiddle w_{2h}^(x mod h) = w_n^((x mod h) n/2h): (x, y) <- (x + w y, x - w y).
+//
+// Stages are grouped into passes. A pass runs s consecutive stages starting at
+// h0 = 2^lh0; viewed as rows of h0 elements, a block of h0 2^s elements holds 2^s rows,
+// and the pass's stages only mix elements of the same column r (0 <= r < h0) of one
+// block. A tile is C = 2^log_c adjacent columns of one block (2^s C <= 2^kTileLog
+// elements); it is loaded into shared memory, run through its s stages and stored back.
+// Inside the tile, element (t, c) (row t, column c) sits at index t C + c, and stage u
+// (h = h0 2^u) pairs rows t and t + 2^u (t mod 2^(u+1) < 2^u) with twiddle index
+//   ((r0 + c) + h0 (t mod 2^u)) * n/(2h)   into the table w_n^j, j < n/2.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/common/hd.hpp"
+
+namespace cuzk::gpu::ntt::plan {
+
+inline constexpr unsigned kTileLog = 10;  // 1024 Fr = 32 KiB of shared memory per tile
+inline constexpr unsigned kMaxPasses = 8;
+
+struct Pass {
+    unsigned lh0;    // log2 of the first stage's half-size
+    unsigned s;      // stages in this pass (>= 1)
+    unsigned log_c;  // log2 of the columns per tile
+};
+
+// Splits the log_n stages into ceil(log_n / kTileLog) passes of near-equal length
+// (2^27: 9 + 9 + 9, so later passes still get C = 2 columns). Returns the pass count.
+CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out) {
+    if (log_n == 0) return 0;
+    const unsigned np = (log_n + kTileLog - 1) / kTileLog;
+    unsigned lh0 = 0;
+    for (unsigned i = 0; i < np; ++i) {
+        const unsigned s = log_n / np + (i < log_n % np ? 1 : 0);
+        const unsigned room = kTileLog - s;
+        out[i] = Pass{lh0, s, lh0 < room ? lh0 : room};
+        lh0 += s;
+    }
+    return np;
+}
+
+// Tiles in a pass: n / (2^s C).
+CUZK_HD inline size_t tile_count(unsigned log_n, const Pass& p) { return size_t(1) << (log_n - p.s - p.log_c); }
+
+// First column r0 of a tile and the global index of its element (row 0, column 0).
+CUZK_HD inline size_t tile_r0(const Pass& p, size_t tile) {
+    const unsigned groups_log = p.lh0 - p.log_c;  // tiles per block = h0 / C
+    return (tile & ((size_t(1) << groups_log) - 1)) << p.log_c;
+}
+CUZK_HD inline size_t tile_base(const Pass& p, size_t tile) {
+    const unsigned groups_log = p.lh0 - p.log_c;
+    return ((tile >> groups_log) << (p.lh0 + p.s)) + tile_r0(p, tile);
+}
+
+// Global index (relative to tile_base) of the tile's element e = t C + c.
+CUZK_HD inline size_t tile_offset(const Pass& p, unsigned e) {
+    const unsigned t = e >> p.log_c;
+    const unsigned c = e & ((1u << p.log_c) - 1);
+    return (size_t(t) << p.lh0) + c;
+}
+
+// Butterfly q (0 <= q < 2^(s-1) C) of stage u inside a tile: the tile indices of its
+// two elements and the index of its twiddle in the table w_n^j.
+struct Butterfly {
+    unsigned i0, i1;
+    size_t tw;
+};
+CUZK_HD inline Butterfly tile_butterfly(unsigned log_n, const Pass& p, size_t r0, unsigned u, unsigned q) {
+    const unsigned c = q & ((1u << p.log_c) - 1);
+    const unsigned pr = q >> p.log_c;         // pair number among the column's 2^(s-1)
+    const unsigned m = pr & ((1u << u) - 1);  // t mod 2^u
+    const unsigned t = ((pr >> u) << (u + 1)) | m;
+    Butterfly b;
+    b.i0 = (t << p.log_c) | c;
+    b.i1 = ((t + (1u << u)) << p.log_c) | c;
+    b.tw = ((r0 + c) + (size_t(m) << p.lh0)) << (log_n - 1 - (p.lh0 + u));
+    return b;
+}
+
+// Plain radix-2 stage (the reference kernel): butterfly q < n/2 of stage log_h.
+CUZK_HD inline void stage_butterfly(unsigned log_n, unsigned log_h, size_t q, size_t& x, size_t& y, size_t& tw) {
+    const size_t k = q & ((size_t(1) << log_h) - 1);
+    x = ((q >> log_h) << (log_h + 1)) + k;
+    y = x + (size_t(1) << log_h);
+    tw = k << (log_n - 1 - log_h);
+}
+
+// The low `bits` bits of x in reverse order (bits <= 32).
+CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
+    if (bits == 0) return 0;
+#if CUZK_IN_DEVICE
+    return __brev(x) >> (32 - bits);
+#else
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = __builtin_bswap32(x);
+    return x >> (32 - bits);
+#endif
+}
+
+}  // namespace cuzk::gpu::ntt::plan

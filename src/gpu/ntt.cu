@@ -1,0 +1,439 @@
+// Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
+//
+// Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp):
+//   1. bit-reversal permutation, in place (pairs i < rev(i) swapped by one thread), with
+//      the coset shift a_i *= g^i fused into it for coset_forward;
+//   2. the k radix-2 DIT stages, either one kernel per stage (Impl::kReference) or in
+//      ceil(k/10) passes of up to 10 stages on 1024-element tiles in shared memory
+//      (Impl::kFast; 2^27: 3 passes over memory instead of 27);
+//   3. for the inverses, one pass that reverses a_j <-> a_{n-j} and scales by
+//      c s^i (c = n^-1, s = 1 or g^-1): sum_j A_j w^(-ij) is forward(A) read at -i mod n,
+//      exactly as the CPU code does it.
+// Each butterfly costs one Fr multiplication (portable 64-bit CIOS from field.hpp) plus
+// an addition and a subtraction; twiddles w_n^j (j < n/2) come from a per-size table in
+// global memory, read through the read-only cache.
+// Powers s^i of the coset shifts are lo[i mod 1024] * hi[i / 1024] (two small tables per
+// shift, 8 MiB in all), so a scaling pass costs 2 multiplications per element.
+#include <cuda_runtime.h>
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/gpu/ntt.hpp"
+#include "cuzk/gpu/ntt_plan.hpp"
+#include "cuzk/ntt/domain.hpp"
+#include "cuzk/ntt/ntt.hpp"
+
+namespace cuzk::gpu::ntt {
+namespace {
+
+namespace cpu = cuzk::ntt;
+
+constexpr unsigned kPowLoLog = 10;  // s^i = lo[i & 1023] * hi[i >> 10]
+constexpr size_t kPowLo = size_t(1) << kPowLoLog;
+constexpr size_t kPowHi = size_t(1) << (cpu::kMaxLogSize - kPowLoLog);
+constexpr unsigned kThreads = 256;       // elementwise kernels
+constexpr unsigned kMaxGrid = 1u << 20;  // grid-stride loops beyond this
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("gpu::ntt: ") + what + ": " + cudaGetErrorString(e));
+}
+void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
+
+unsigned grid_for(size_t work, unsigned threads) {
+    size_t g = (work + threads - 1) / threads;
+    if (g == 0) g = 1;
+    return unsigned(g < kMaxGrid ? g : kMaxGrid);
+}
+
+// --- kernels ------------------------------------------------------------------------
+
+__device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
+    const Fr t = y * w;
+    y = x - t;
+    x = x + t;
+}
+
+// out[k] = s^(k step) for k < count (one exponentiation per entry; tables only).
+__global__ void powers_kernel(Fr* out, size_t count, Fr s, uint64_t step) {
+    for (size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += size_t(gridDim.x) * blockDim.x)
+        out[k] = s.pow(uint64_t(k) * step);
+}
+
+// out[j] = lo[j mod 1024] * hi[j / 1024] * c (c folded in when given).
+__global__ void combine_kernel(Fr* out, size_t count, const Fr* lo, const Fr* hi) {
+    for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x)
+        out[j] = lo[j & (kPowLo - 1)] * hi[j >> kPowLoLog];
+}
+
+__global__ void scale_table_kernel(Fr* out, const Fr* in, size_t count, Fr c) {
+    for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x)
+        out[j] = in[j] * c;
+}
+
+// The factor c s^i of a scaling pass: lo/hi_c given (hi_c already multiplied by c), or
+// the constant c alone (s = 1).
+struct Scale {
+    const Fr* lo;    // s^i, i < 1024; nullptr for s = 1
+    const Fr* hi_c;  // c s^(1024 k)
+    Fr c;            // used when lo is nullptr
+    bool none;       // no scaling at all
+};
+__device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
+    if (sc.none) return x;
+    if (sc.lo == nullptr) return x * sc.c;
+    return x * sc.lo[i & (kPowLo - 1)] * sc.hi_c[i >> kPowLoLog];
+}
+
+// Bit-reversal permutation with an optional scaling by c s^i of the element that starts
+// at index i (i.e. the coset shift happens before the permutation, as on the CPU).
+__global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
+    const size_t n = size_t(1) << log_n;
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        const size_t r = plan::reverse_bits(uint32_t(i), log_n);
+        if (i < r) {
+            const Fr x = a[i], y = a[r];
+            a[r] = scaled(sc, i, x);
+            a[i] = scaled(sc, r, y);
+        } else if (i == r) {
+            a[i] = scaled(sc, i, a[i]);
+        }
+    }
+}
+
+// a_j <-> a_{(n-j) mod n} (when `reverse`), then a_i *= c s^i.
+__global__ void reverse_scale_kernel(Fr* a, size_t n, bool reverse, Scale sc) {
+    const size_t work = reverse ? n / 2 + 1 : n;
+    for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < work; j += size_t(gridDim.x) * blockDim.x) {
+        const size_t k = reverse ? (n - j) & (n - 1) : j;
+        if (k == j) {
+            a[j] = scaled(sc, j, a[j]);
+        } else {
+            const Fr x = a[j], y = a[k];
+            a[j] = scaled(sc, j, y);
+            a[k] = scaled(sc, k, x);
+        }
+    }
+}
+
+// One radix-2 DIT stage (the reference path): n/2 butterflies.
+__global__ void stage_kernel(Fr* a, unsigned log_n, unsigned log_h, const Fr* __restrict__ tw) {
+    const size_t half = size_t(1) << (log_n - 1);
+    for (size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x; q < half; q += size_t(gridDim.x) * blockDim.x) {
+        size_t x, y, t;
+        plan::stage_butterfly(log_n, log_h, q, x, y, t);
+        butterfly(a[x], a[y], tw[t]);
+    }
+}
+
+// One pass of p.s stages on the tiles of 2^s C <= 1024 elements (ntt_plan.hpp); one
+// block per tile, one butterfly per thread per stage (blockDim = 2^(s-1) C <= 512).
+__global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw) {
+    __shared__ Fr sh[1u << plan::kTileLog];
+    const size_t tile = blockIdx.x;
+    const size_t base = plan::tile_base(p, tile);
+    const size_t r0 = plan::tile_r0(p, tile);
+    const unsigned elems = 1u << (p.s + p.log_c);
+    for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) sh[e] = a[base + plan::tile_offset(p, e)];
+    __syncthreads();
+    for (unsigned u = 0; u < p.s; ++u) {
+        for (unsigned q = threadIdx.x; q < elems / 2; q += blockDim.x) {
+            const plan::Butterfly b = plan::tile_butterfly(log_n, p, r0, u, q);
+            butterfly(sh[b.i0], sh[b.i1], tw[b.tw]);
+        }
+        __syncthreads();
+    }
+    for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) a[base + plan::tile_offset(p, e)] = sh[e];
+}
+
+// h_i = a_i b_i - c_i.
+__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        a[i] = a[i] * b[i] - c[i];
+}
+
+// --- cached tables ------------------------------------------------------------------
+
+struct PowTable {
+    Fr* lo = nullptr;  // s^i, i < 1024
+    Fr* hi = nullptr;  // s^(1024 k), k < 2^(kMaxLogSize - 10)
+};
+
+struct DeviceTables {
+    std::mutex mu;
+    std::array<Fr*, cpu::kMaxLogSize + 1> twiddles{};  // w_n^j, j < n/2, per log n >= 1
+    PowTable g, g_inv;
+};
+
+std::mutex& registry_mutex() {
+    static std::mutex m;
+    return m;
+}
+std::map<int, DeviceTables>& registry() {
+    static std::map<int, DeviceTables> r;
+    return r;
+}
+
+DeviceTables& tables_of_current_device() {
+    int dev = 0;
+    check(cudaGetDevice(&dev), "cudaGetDevice");
+    std::lock_guard lk(registry_mutex());
+    return registry()[dev];  // std::map: references stay valid
+}
+
+// RAII device allocation for the tables (cudaMalloc, synchronous free).
+struct DeviceBuffer {
+    Fr* ptr = nullptr;
+    explicit DeviceBuffer(size_t n) {
+        if (n) check(cudaMalloc(&ptr, n * sizeof(Fr)), "cudaMalloc");
+    }
+    ~DeviceBuffer() {
+        if (ptr) cudaFree(ptr);
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    Fr* release() {
+        Fr* p = ptr;
+        ptr = nullptr;
+        return p;
+    }
+};
+
+// Stream-ordered scratch (cudaMallocAsync / cudaFreeAsync): freed after the work
+// enqueued before its destruction, without blocking the host.
+struct StreamScratch {
+    Fr* ptr = nullptr;
+    cudaStream_t stream;
+    explicit StreamScratch(cudaStream_t s) : stream(s) {}
+    void allocate(size_t n) {
+        check(cudaMallocAsync(reinterpret_cast<void**>(&ptr), n * sizeof(Fr), stream), "cudaMallocAsync");
+    }
+    ~StreamScratch() {
+        if (ptr) cudaFreeAsync(ptr, stream);
+    }
+    StreamScratch(const StreamScratch&) = delete;
+    StreamScratch& operator=(const StreamScratch&) = delete;
+};
+
+// lo = s^i (i < 1024), hi = s^(1024 k) (k < hi_count); synchronous on `stream`.
+void build_pow(Fr* lo, Fr* hi, size_t hi_count, const Fr& s, cudaStream_t stream) {
+    powers_kernel<<<grid_for(kPowLo, kThreads), kThreads, 0, stream>>>(lo, kPowLo, s, 1);
+    check_launch("powers_kernel (lo)");
+    powers_kernel<<<grid_for(hi_count, kThreads), kThreads, 0, stream>>>(hi, hi_count, s, kPowLo);
+    check_launch("powers_kernel (hi)");
+}
+
+const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
+    DeviceTables& t = tables_of_current_device();
+    std::lock_guard lk(t.mu);
+    if (!t.twiddles[log_n]) {
+        const size_t count = size_t(1) << (log_n - 1);
+        const size_t hi_count = (count + kPowLo - 1) / kPowLo;
+        DeviceBuffer lo(kPowLo), hi(hi_count), table(count);
+        build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
+        combine_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, count, lo.ptr, hi.ptr);
+        check_launch("combine_kernel");
+        check(cudaStreamSynchronize(stream), "building the twiddle table");
+        t.twiddles[log_n] = table.release();
+    }
+    return t.twiddles[log_n];
+}
+
+const PowTable& coset_powers(bool inverse_shift, cudaStream_t stream) {
+    DeviceTables& t = tables_of_current_device();
+    std::lock_guard lk(t.mu);
+    PowTable& pt = inverse_shift ? t.g_inv : t.g;
+    if (!pt.lo) {
+        DeviceBuffer lo(kPowLo), hi(kPowHi);
+        build_pow(lo.ptr, hi.ptr, kPowHi, inverse_shift ? cpu::coset_generator_inverse() : cpu::coset_generator(),
+                  stream);
+        check(cudaStreamSynchronize(stream), "building the coset powers");
+        pt.hi = hi.release();
+        pt.lo = lo.release();
+    }
+    return pt;
+}
+
+// --- transform pieces ---------------------------------------------------------------
+
+unsigned checked(Fr* d, size_t n, const char* what) {
+    const unsigned log_n = cpu::checked_log_size(n, what);  // invalid_argument on a bad size
+    if (d == nullptr) throw std::invalid_argument(std::string(what) + ": null device pointer");
+    return log_n;
+}
+
+Scale no_scale() { return Scale{nullptr, nullptr, Fr::one(), true}; }
+Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false}; }
+
+// The factor c s^i with s = g or g^-1 for i < n. When c != 1 the hi table is multiplied
+// by c into `scratch` (n/1024 entries, enqueued on the stream).
+Scale coset_scale(bool inverse_shift, const Fr& c, size_t n, StreamScratch& scratch, cudaStream_t stream) {
+    const PowTable& pt = coset_powers(inverse_shift, stream);
+    if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false};
+    const size_t hi_count = (n + kPowLo - 1) / kPowLo;
+    scratch.allocate(hi_count);
+    scale_table_kernel<<<grid_for(hi_count, kThreads), kThreads, 0, stream>>>(scratch.ptr, pt.hi, hi_count, c);
+    check_launch("scale_table_kernel");
+    return Scale{pt.lo, scratch.ptr, c, false};
+}
+
+// Bit reversal (with the given pre-scaling) and the log_n stages: the unscaled forward DFT.
+void dft(Fr* a, unsigned log_n, const Scale& pre, Impl impl, cudaStream_t stream) {
+    const size_t n = size_t(1) << log_n;
+    if (log_n == 0) {
+        if (!pre.none) {
+            reverse_scale_kernel<<<1, 1, 0, stream>>>(a, 1, false, pre);
+            check_launch("reverse_scale_kernel");
+        }
+        return;
+    }
+    bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
+    check_launch("bitrev_kernel");
+    const Fr* tw = twiddles(log_n, stream);
+    if (impl == Impl::kReference) {
+        for (unsigned lh = 0; lh < log_n; ++lh) {
+            stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
+            check_launch("stage_kernel");
+        }
+        return;
+    }
+    plan::Pass passes[plan::kMaxPasses];
+    const unsigned np = plan::make_passes(log_n, passes);
+    for (unsigned i = 0; i < np; ++i) {
+        const plan::Pass& p = passes[i];
+        const size_t tiles = plan::tile_count(log_n, p);
+        const unsigned threads = 1u << (p.s + p.log_c - 1);
+        if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+        pass_kernel<<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw);
+        check_launch("pass_kernel");
+    }
+}
+
+void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t stream) {
+    reverse_scale_kernel<<<grid_for(reverse ? n / 2 + 1 : n, kThreads), kThreads, 0, stream>>>(a, n, reverse, sc);
+    check_launch("reverse_scale_kernel");
+}
+
+// 2^k and (2^k)^-1, built without Field::from_u64 (whose host-device body reads the
+// modulus constant, which device code may not; the .cu file would instantiate it).
+Fr pow2(unsigned k) { return (Fr::one() + Fr::one()).pow(uint64_t(k)); }
+Fr inverse_of_size(size_t n) { return pow2(unsigned(__builtin_ctzll(n))).inverse(); }
+
+// Host-vector wrapper: copy in, run f on the default stream, copy out.
+template <class F>
+void on_host_vector(std::span<Fr> a, const char* what, F&& f) {
+    cpu::checked_log_size(a.size(), what);
+    DeviceBuffer d(a.size());
+    check(cudaMemcpy(d.ptr, a.data(), a.size_bytes(), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+    f(d.ptr, a.size());
+    check(cudaStreamSynchronize(nullptr), what);
+    check(cudaMemcpy(a.data(), d.ptr, a.size_bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+}
+
+}  // namespace
+
+void forward(Fr* d, size_t n, Stream stream, Impl impl) {
+    const unsigned log_n = checked(d, n, "gpu::ntt::forward");
+    dft(d, log_n, no_scale(), impl, stream);
+}
+
+void inverse(Fr* d, size_t n, Stream stream, Impl impl) {
+    const unsigned log_n = checked(d, n, "gpu::ntt::inverse");
+    dft(d, log_n, no_scale(), impl, stream);
+    reverse_scale(d, n, true, const_scale(inverse_of_size(n)), stream);
+}
+
+void coset_forward(Fr* d, size_t n, Stream stream, Impl impl) {
+    const unsigned log_n = checked(d, n, "gpu::ntt::coset_forward");
+    StreamScratch scratch(stream);  // unused: c = 1 needs no scaled table
+    dft(d, log_n, coset_scale(false, Fr::one(), n, scratch, stream), impl, stream);
+}
+
+void coset_inverse(Fr* d, size_t n, Stream stream, Impl impl) {
+    const unsigned log_n = checked(d, n, "gpu::ntt::coset_inverse");
+    dft(d, log_n, no_scale(), impl, stream);
+    StreamScratch scratch(stream);
+    reverse_scale(d, n, true, coset_scale(true, inverse_of_size(n), n, scratch, stream), stream);
+}
+
+void forward(std::span<Fr> a, Impl impl) {
+    on_host_vector(a, "gpu::ntt::forward", [&](Fr* d, size_t n) { forward(d, n, nullptr, impl); });
+}
+void inverse(std::span<Fr> a, Impl impl) {
+    on_host_vector(a, "gpu::ntt::inverse", [&](Fr* d, size_t n) { inverse(d, n, nullptr, impl); });
+}
+void coset_forward(std::span<Fr> a, Impl impl) {
+    on_host_vector(a, "gpu::ntt::coset_forward", [&](Fr* d, size_t n) { coset_forward(d, n, nullptr, impl); });
+}
+void coset_inverse(std::span<Fr> a, Impl impl) {
+    on_host_vector(a, "gpu::ntt::coset_inverse", [&](Fr* d, size_t n) { coset_inverse(d, n, nullptr, impl); });
+}
+
+void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl) {
+    const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
+    if (!d_a || !d_b || !d_c) throw std::invalid_argument("gpu::ntt::compute_h_device: null device pointer");
+    const unsigned log_m = unsigned(__builtin_ctzll(m));
+    // Zero padding of [n, m): the all-zero limbs are Fr zero in Montgomery form too.
+    for (Fr* v : {d_a, d_b, d_c})
+        if (m > n) check(cudaMemsetAsync(v + n, 0, (m - n) * sizeof(Fr), stream), "cudaMemsetAsync");
+    // Evaluations on H -> evaluations on gH: the unscaled iDFT, a_i *= m^-1 g^i, the DFT.
+    StreamScratch scratch(stream);
+    const Scale to_coset = coset_scale(false, inverse_of_size(m), m, scratch, stream);
+    for (Fr* v : {d_a, d_b, d_c}) {
+        dft(v, log_m, no_scale(), impl, stream);
+        reverse_scale(v, m, true, to_coset, stream);
+        dft(v, log_m, no_scale(), impl, stream);
+    }
+    ab_minus_c_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(d_a, d_b, d_c, m);
+    check_launch("ab_minus_c_kernel");
+    // Coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i iDFT_unscaled(h)_i, Z = g^m - 1.
+    const Fr zg = cpu::coset_generator().pow(uint64_t(m)) - Fr::one();
+    StreamScratch scratch2(stream);
+    const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch2, stream);
+    dft(d_a, log_m, no_scale(), impl, stream);
+    reverse_scale(d_a, m, true, from_coset, stream);
+}
+
+std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c, Impl impl) {
+    if (a.size() != b.size() || a.size() != c.size())
+        throw std::invalid_argument("gpu::ntt::compute_h: a, b, c must have one value per constraint each (got " +
+                                    std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
+                                    std::to_string(c.size()) + ")");
+    const size_t n = a.size();
+    const size_t m = cpu::EvaluationDomain::size_for(n);
+    DeviceBuffer da(m), db(m), dc(m);
+    check(cudaMemcpy(da.ptr, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy a");
+    check(cudaMemcpy(db.ptr, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy b");
+    check(cudaMemcpy(dc.ptr, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy c");
+    compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl);
+    check(cudaStreamSynchronize(nullptr), "gpu::ntt::compute_h");
+    std::vector<Fr> h(m);
+    check(cudaMemcpy(h.data(), da.ptr, m * sizeof(Fr), cudaMemcpyDeviceToHost), "cudaMemcpy h");
+    return h;
+}
+
+void clear_twiddle_cache() {
+    std::lock_guard lk(registry_mutex());
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    for (auto& [dev, t] : registry()) {
+        std::lock_guard tl(t.mu);
+        check(cudaSetDevice(dev), "cudaSetDevice");
+        for (Fr*& p : t.twiddles) {
+            if (p) cudaFree(p);
+            p = nullptr;
+        }
+        for (PowTable* pt : {&t.g, &t.g_inv}) {
+            if (pt->lo) cudaFree(pt->lo);
+            if (pt->hi) cudaFree(pt->hi);
+            *pt = PowTable{};
+        }
+    }
+    check(cudaSetDevice(current), "cudaSetDevice");
+}
+
+}  // namespace cuzk::gpu::ntt

@@ -1,0 +1,279 @@
+// The device NTT and H computation equal the CPU's (cuzk::ntt) element for element.
+// GPU tests are skipped (not passed) without CUDA or without a GPU; the plan tests run the
+// device kernels' index arithmetic (cuzk/gpu/ntt_plan.hpp) on the host and always run.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/gpu/device.hpp"
+#include "cuzk/gpu/ntt.hpp"
+#include "cuzk/gpu/ntt_plan.hpp"
+#include "cuzk/ntt/domain.hpp"
+#include "cuzk/ntt/ntt.hpp"
+#include "support/seed.hpp"
+
+namespace cuzk {
+namespace {
+
+namespace gntt = gpu::ntt;
+
+std::vector<Fr> random_vector(size_t n, std::mt19937_64& rng) {
+    std::vector<Fr> v(n);
+    for (auto& x : v) x = Fr::random(rng);
+    return v;
+}
+
+// --- host emulation of the device plan ------------------------------------------------
+
+// Runs the fast path's plan (bit reversal, passes of tiles, butterflies) in plain C++.
+std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
+    const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
+    const size_t n = a.size();
+    if (log_n == 0) return a;
+    for (size_t i = 0; i < n; ++i) {
+        size_t r = gntt::plan::reverse_bits(uint32_t(i), log_n);
+        if (i < r) std::swap(a[i], a[r]);
+    }
+    std::vector<Fr> tw(n / 2);
+    const Fr w = ntt::root_of_unity(log_n);
+    Fr x = Fr::one();
+    for (auto& t : tw) {
+        t = x;
+        x *= w;
+    }
+    gntt::plan::Pass passes[gntt::plan::kMaxPasses];
+    const unsigned np = gntt::plan::make_passes(log_n, passes);
+    unsigned stages = 0;
+    for (unsigned i = 0; i < np; ++i) {
+        const auto& p = passes[i];
+        EXPECT_EQ(p.lh0, stages);
+        EXPECT_LE(p.s + p.log_c, gntt::plan::kTileLog);
+        stages += p.s;
+        std::vector<bool> touched(n, false);
+        for (size_t tile = 0; tile < gntt::plan::tile_count(log_n, p); ++tile) {
+            const size_t base = gntt::plan::tile_base(p, tile), r0 = gntt::plan::tile_r0(p, tile);
+            const unsigned elems = 1u << (p.s + p.log_c);
+            std::vector<Fr> sh(elems);
+            for (unsigned e = 0; e < elems; ++e) {
+                const size_t g = base + gntt::plan::tile_offset(p, e);
+                EXPECT_LT(g, n);
+                EXPECT_FALSE(touched[g]) << "element " << g << " in two tiles";
+                touched[g] = true;
+                sh[e] = a[g];
+            }
+            for (unsigned u = 0; u < p.s; ++u)
+                for (unsigned q = 0; q < elems / 2; ++q) {
+                    const auto b = gntt::plan::tile_butterfly(log_n, p, r0, u, q);
+                    EXPECT_LT(b.tw, n / 2);
+                    const Fr t = sh[b.i1] * tw[b.tw];
+                    sh[b.i1] = sh[b.i0] - t;
+                    sh[b.i0] = sh[b.i0] + t;
+                }
+            for (unsigned e = 0; e < elems; ++e) a[base + gntt::plan::tile_offset(p, e)] = sh[e];
+        }
+        for (size_t g = 0; g < n; ++g) EXPECT_TRUE(touched[g]) << "element " << g << " in no tile";
+    }
+    EXPECT_EQ(stages, log_n);
+    return a;
+}
+
+// Same for the reference path (one radix-2 stage at a time).
+std::vector<Fr> emulate_reference_forward(std::vector<Fr> a) {
+    const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
+    const size_t n = a.size();
+    if (log_n == 0) return a;
+    for (size_t i = 0; i < n; ++i) {
+        size_t r = gntt::plan::reverse_bits(uint32_t(i), log_n);
+        if (i < r) std::swap(a[i], a[r]);
+    }
+    const Fr w = ntt::root_of_unity(log_n);
+    for (unsigned lh = 0; lh < log_n; ++lh)
+        for (size_t q = 0; q < n / 2; ++q) {
+            size_t x, y, t;
+            gntt::plan::stage_butterfly(log_n, lh, q, x, y, t);
+            const Fr tt = a[y] * w.pow(uint64_t(t));
+            a[y] = a[x] - tt;
+            a[x] = a[x] + tt;
+        }
+    return a;
+}
+
+TEST(GpuNttPlan, PassesCoverEveryStage) {
+    for (unsigned log_n = 0; log_n <= ntt::kMaxLogSize; ++log_n) {
+        gntt::plan::Pass p[gntt::plan::kMaxPasses];
+        const unsigned np = gntt::plan::make_passes(log_n, p);
+        unsigned total = 0;
+        for (unsigned i = 0; i < np; ++i) {
+            EXPECT_EQ(p[i].lh0, total) << "log_n=" << log_n;
+            EXPECT_GE(p[i].s, 1u);
+            EXPECT_LE(p[i].s + p[i].log_c, gntt::plan::kTileLog);
+            EXPECT_LE(p[i].log_c, p[i].lh0);
+            total += p[i].s;
+        }
+        EXPECT_EQ(total, log_n);
+    }
+    gntt::plan::Pass p[gntt::plan::kMaxPasses];
+    ASSERT_EQ(gntt::plan::make_passes(27, p), 3u);
+    EXPECT_EQ(p[2].s, 9u);
+    EXPECT_EQ(p[2].log_c, 1u);
+}
+
+TEST(GpuNttPlan, ReverseBits) {
+    EXPECT_EQ(gntt::plan::reverse_bits(1, 1), 1u);
+    EXPECT_EQ(gntt::plan::reverse_bits(1, 3), 4u);
+    EXPECT_EQ(gntt::plan::reverse_bits(6, 3), 3u);
+    EXPECT_EQ(gntt::plan::reverse_bits(1, 28), 1u << 27);
+    EXPECT_EQ(gntt::plan::reverse_bits(0x0abcdef, 28), 0xf7b3d50u);
+}
+
+TEST(GpuNttPlan, HostEmulationMatchesCpu) {
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k : {0u, 1u, 2u, 3u, 5u, 9u, 10u, 11u, 12u, 13u, 15u, 17u}) {
+        auto a = random_vector(size_t(1) << k, rng);
+        auto want = a;
+        ntt::forward(want);
+        ASSERT_EQ(emulate_fast_forward(a), want) << "fast plan, k=" << k;
+        if (k <= 10) {
+            ASSERT_EQ(emulate_reference_forward(a), want) << "reference plan, k=" << k;
+        }
+    }
+}
+
+// --- on the device ------------------------------------------------------------------
+
+#define SKIP_WITHOUT_GPU()                                                   \
+    do {                                                                     \
+        std::string why;                                                     \
+        if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why; \
+    } while (0)
+
+struct Transform {
+    const char* name;
+    void (*cpu)(std::span<Fr>);
+    void (*gpu)(std::span<Fr>, gntt::Impl);
+};
+const Transform kTransforms[] = {
+    {"forward", ntt::forward, gntt::forward},
+    {"inverse", ntt::inverse, gntt::inverse},
+    {"coset_forward", ntt::coset_forward, gntt::coset_forward},
+    {"coset_inverse", ntt::coset_inverse, gntt::coset_inverse},
+};
+
+void check_transforms(unsigned k, std::mt19937_64& rng) {
+    const auto input = random_vector(size_t(1) << k, rng);
+    for (const Transform& t : kTransforms) {
+        auto want = input;
+        t.cpu(want);
+        for (auto impl : {gntt::Impl::kFast, gntt::Impl::kReference}) {
+            auto got = input;
+            t.gpu(got, impl);
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t i = 0; i < got.size(); ++i)
+                ASSERT_EQ(got[i], want[i])
+                    << t.name << (impl == gntt::Impl::kFast ? " fast" : " reference") << " k=" << k << " i=" << i;
+        }
+    }
+}
+
+TEST(GpuNtt, MatchesCpuSizes2To0Through12) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k = 0; k <= 12; ++k) check_transforms(k, rng);
+}
+
+TEST(GpuNtt, MatchesCpu2To16) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    check_transforms(16, rng);
+}
+
+TEST(SlowGpuNtt, MatchesCpu2To20) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    check_transforms(20, rng);
+}
+
+TEST(GpuNtt, EdgeValues) {
+    SKIP_WITHOUT_GPU();
+    for (const Transform& t : kTransforms) {
+        std::vector<Fr> zeros(1024, Fr::zero()), ones(1024, Fr::one()), minus(1024, -Fr::one());
+        for (auto* v : {&zeros, &ones, &minus}) {
+            auto want = *v, got = *v;
+            t.cpu(want);
+            t.gpu(got, gntt::Impl::kFast);
+            ASSERT_EQ(got, want) << t.name;
+        }
+    }
+}
+
+TEST(GpuNtt, RejectsBadSizes) {
+    SKIP_WITHOUT_GPU();
+    for (size_t n : {size_t(0), size_t(3), size_t(1000), size_t(1) << 29}) {
+        std::vector<Fr> v(n < 2000 ? n : 0);
+        if (n < 2000) {
+            EXPECT_THROW(gntt::forward(v), std::invalid_argument) << "n=" << n;
+        }
+        // The size is checked before the pointer is touched.
+        EXPECT_THROW(gntt::forward(nullptr, n, nullptr), std::invalid_argument) << "n=" << n;
+        EXPECT_THROW(gntt::coset_inverse(nullptr, n, nullptr), std::invalid_argument) << "n=" << n;
+    }
+    EXPECT_THROW(gntt::inverse(nullptr, 16, nullptr), std::invalid_argument);
+    try {
+        std::vector<Fr> v(12);
+        gntt::coset_forward(v);
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("not a power of two"), std::string::npos) << e.what();
+    }
+}
+
+void check_h(size_t n, std::mt19937_64& rng) {
+    const auto a = random_vector(n, rng), b = random_vector(n, rng), c = random_vector(n, rng);
+    const auto want = ntt::compute_h(a, b, c);
+    for (auto impl : {gntt::Impl::kFast, gntt::Impl::kReference}) {
+        const auto got = gntt::compute_h(a, b, c, impl);
+        ASSERT_EQ(got.size(), want.size()) << "n=" << n;
+        for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "n=" << n << " i=" << i;
+    }
+}
+
+TEST(GpuComputeH, MatchesCpu2To10) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : {size_t(1), size_t(2), size_t(5), size_t(1000), size_t(1023), size_t(1024)}) check_h(n, rng);
+}
+
+TEST(SlowGpuComputeH, MatchesCpu2To18) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    check_h((size_t(1) << 18) - 5, rng);
+}
+
+// A satisfied "circuit": a_i b_i = c_i on H, so (AB - C) vanishes on H, Z divides it and
+// h has degree < m - 1: its top coefficient is zero.
+TEST(GpuComputeH, SatisfiedConstraintsGiveZeroTopCoefficient) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = 4096;
+    auto a = random_vector(n, rng), b = random_vector(n, rng);
+    std::vector<Fr> c(n);
+    for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
+    const auto h = gntt::compute_h(a, b, c);
+    ASSERT_EQ(h.size(), n);
+    EXPECT_TRUE(h[n - 1].is_zero());
+    EXPECT_EQ(h, ntt::compute_h(a, b, c));
+}
+
+TEST(GpuComputeH, RejectsBadInput) {
+    SKIP_WITHOUT_GPU();
+    std::vector<Fr> a(8), b(8), c(7), none;
+    EXPECT_THROW(gntt::compute_h(a, b, c), std::invalid_argument);
+    EXPECT_THROW(gntt::compute_h(none, none, none), std::invalid_argument);
+    EXPECT_THROW(gntt::compute_h_device(nullptr, nullptr, nullptr, 8, nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk
