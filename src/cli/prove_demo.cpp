@@ -1,6 +1,8 @@
 #include "prove_demo.hpp"
 
+#include <unistd.h>
 #include <chrono>
+
 #include <cstdio>
 
 #include "cuzk/circuits/builtin.hpp"
@@ -28,15 +30,17 @@ int run_prove_demo(const std::string& name, size_t size, size_t proofs) {
                 (unsigned long long)shape.num_inputs, (unsigned long long)shape.num_aux);
 
     t0 = Clock::now();
+    // Progress: a self-updating line on a terminal, a line per finished stage otherwise.
+    const bool tty = isatty(2);
     int last_pct = -1;
     Parameters params = setup(shape, ToxicWaste::random(), [&](const char* stage, size_t done, size_t total) {
         int pct = int(100 * done / total);
-        if (pct / 25 != last_pct / 25 || done == total) {
+        if (tty && (pct / 10 != last_pct / 10 || done == total))
             std::fprintf(stderr, "\r  setup: %-5s %3d%%", stage, pct);
-            last_pct = pct;
-        }
+        if (!tty && done == total) std::fprintf(stderr, "  setup: %s done (%zu points)\n", stage, total);
+        last_pct = pct;
     });
-    std::fprintf(stderr, "\r%40s\r", "");
+    if (tty) std::fprintf(stderr, "\r%40s\r", "");
     row("setup (development keys)", ms(t0));
 
     auto backend = make_cpu_backend();
