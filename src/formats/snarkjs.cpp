@@ -87,6 +87,10 @@ ojson parse_json(std::string_view text, std::string_view file) {
         // e.byte is 1-based; the message after "parse error at ..." names the token.
         throw FormatError(std::string(file), "", e.byte > 0 ? e.byte - 1 : 0,
                           std::string("malformed JSON: ") + e.what());
+    } catch (const ojson::exception& e) {
+        // Also thrown while parsing: out_of_range for a number too large for a double
+        // (found by fuzz_snarkjs: 4303.3E180984...).
+        throw FormatError(std::string(file), "", FormatError::kNoOffset, std::string("malformed JSON: ") + e.what());
     }
 }
 

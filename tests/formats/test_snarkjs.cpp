@@ -134,6 +134,7 @@ TEST_F(SnarkjsJson, InfinityForm) {
 TEST_F(SnarkjsJson, MalformedRejected) {
     expect_error([] { parse_proof("{\"pi_a\": [1, 2"); }, {"malformed JSON"});
     expect_error([] { parse_proof(""); }, {"malformed JSON"});
+    expect_error([] { parse_public("[\"1\", 4303.3E180984]"); }, {"malformed JSON", "number overflow"});
     expect_error([] { parse_proof("[]"); }, {"expected a JSON object"});
     expect_error([] { parse_public("{}"); }, {"expected an array"});
     expect_error([] { parse_public("[\"12\", 5]"); }, {"[1]", "expected a string, found number"});
