@@ -408,7 +408,7 @@ FileLayout inspect_vk(const std::filesystem::path& file) {
 std::string describe(const FileLayout& layout) {
     std::ostringstream o;
     char line[160];
-    std::snprintf(line, sizeof line, "%-6s %12s %14s %16s\n", "section", "points", "offset", "bytes");
+    std::snprintf(line, sizeof line, "%-7s %12s %14s %16s\n", "section", "points", "offset", "bytes");
     o << line;
     for (const SectionInfo& s : layout.sections) {
         std::snprintf(line, sizeof line, "%-7s %12llu %14llu %16llu\n", s.name.c_str(),

@@ -145,6 +145,7 @@ TEST_F(ParamsFile, RoundTripThroughFiles) {
     EXPECT_EQ(layout.num_aux(), 5u);
     EXPECT_EQ(layout.domain_size(), 8u);
     EXPECT_NE(describe(layout).find("b_g2"), std::string::npos);
+    std::printf("%s", describe(layout).c_str());
     EXPECT_EQ(inspect_vk(dir / "k.vk").find("ic")->count, 3u);
 
     expect_error([&] { read_params(dir / "missing.params"); }, {"missing.params", "cannot open"});
