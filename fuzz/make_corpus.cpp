@@ -1,0 +1,95 @@
+// Writes the seed corpora of the fuzz targets: valid encodings of known points and
+// small valid files, plus a few near-misses. Deterministic (fixed seed).
+//   cuzk_fuzz_make_corpus <dir>   ->  <dir>/fuzz_<target>/seed_<n>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuzk/ec/ec.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/snarkjs.hpp"
+
+namespace {
+
+using namespace cuzk;
+using Bytes = std::vector<uint8_t>;
+
+std::mt19937_64 rng(20240611);
+
+template <class Curve>
+Affine<Curve> point() {
+    return mul(Affine<Curve>::generator(), Fr::random(rng)).to_affine();
+}
+template <class Curve>
+std::vector<Affine<Curve>> points(size_t n) {
+    std::vector<Affine<Curve>> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(point<Curve>());
+    return v;
+}
+
+void put(const std::filesystem::path& dir, const std::string& target, size_t& n, const Bytes& b) {
+    std::filesystem::create_directories(dir / target);
+    std::ofstream(dir / target / ("seed_" + std::to_string(n++)), std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+template <size_t N>
+Bytes bytes(const std::array<uint8_t, N>& a) {
+    return Bytes(a.begin(), a.end());
+}
+Bytes text(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s <corpus dir>\n", argv[0]);
+        return 2;
+    }
+    const std::filesystem::path dir = argv[1];
+    size_t n = 0;
+    for (int i = 0; i < 4; ++i) {
+        const G1Affine p = i == 0 ? G1Affine::identity() : point<G1Curve>();
+        const G2Affine q = i == 0 ? G2Affine::identity() : point<G2Curve>();
+        put(dir, "fuzz_g1", n, bytes(to_compressed(p)));
+        put(dir, "fuzz_g1", n, bytes(to_uncompressed(p)));
+        put(dir, "fuzz_g2", n, bytes(to_compressed(q)));
+        put(dir, "fuzz_g2", n, bytes(to_uncompressed(q)));
+    }
+    // Curve points outside the subgroups.
+    put(dir, "fuzz_g1", n, bytes(to_uncompressed(random_curve_point<G1Curve>(rng))));
+    put(dir, "fuzz_g2", n, bytes(to_compressed(random_curve_point<G2Curve>(rng))));
+
+    std::vector<groth16::Proof> proofs;
+    for (int i = 0; i < 2; ++i) proofs.push_back({point<G1Curve>(), point<G2Curve>(), point<G1Curve>()});
+    put(dir, "fuzz_proof", n, formats::proofs_to_bytes({proofs.data(), 1}));
+    put(dir, "fuzz_proof", n, formats::proofs_to_bytes(proofs));
+
+    groth16::Parameters p;
+    p.vk = {point<G1Curve>(), point<G1Curve>(), point<G2Curve>(),  point<G2Curve>(),
+            point<G1Curve>(), point<G2Curve>(), points<G1Curve>(2)};
+    p.h = points<G1Curve>(3);
+    p.l = points<G1Curve>(1);
+    p.a = points<G1Curve>(2);
+    p.b_g1 = points<G1Curve>(1);
+    p.b_g2 = points<G2Curve>(1);
+    put(dir, "fuzz_vk", n, formats::vk_to_bytes(p.vk));
+    groth16::VerifyingKey vk0 = p.vk;
+    vk0.ic.clear();
+    put(dir, "fuzz_vk", n, formats::vk_to_bytes(vk0));
+    put(dir, "fuzz_params", n, formats::params_to_bytes(p));
+    groth16::Parameters empty;
+    empty.vk = vk0;
+    put(dir, "fuzz_params", n, formats::params_to_bytes(empty));
+
+    Fp12 ab;  // any value: the reader does not recompute it
+    ab.c0 = ab.c1 = Fp6(Fp2::one(), Fp2::one(), Fp2::one());
+    put(dir, "fuzz_snarkjs", n, text(formats::snarkjs::vk_to_json(p.vk, ab)));
+    put(dir, "fuzz_snarkjs", n, text(formats::snarkjs::proof_to_json(proofs[0])));
+    const std::vector<Fr> inputs = {Fr::from_u64(1), Fr::random(rng)};
+    put(dir, "fuzz_snarkjs", n, text(formats::snarkjs::public_to_json(inputs)));
+    std::printf("cuzk_fuzz_make_corpus: %zu seeds in %s\n", n, dir.c_str());
+    return 0;
+}
