@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "commands.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "prove_demo.hpp"
@@ -42,7 +43,20 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     demo->add_option("--proofs", demo_proofs, "Number of proofs to make")->check(CLI::PositiveNumber);
 
+    std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
+    cuzk::cli::add_proving_commands(app, commands);
+
     CLI11_PARSE(app, argc, argv);
+
+    for (auto& [cmd, run] : commands) {
+        if (!*cmd) continue;
+        try {
+            return run();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "cuzk %s: %s\n", cmd->get_name().c_str(), e.what());
+            return 1;
+        }
+    }
 
     if (*info) {
         print_info();
