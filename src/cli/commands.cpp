@@ -11,6 +11,7 @@
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/snarkjs.hpp"
+#include "cuzk/gpu/backend.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -120,7 +121,8 @@ int run_setup(const CircuitSpec& spec, const fs::path& dir) {
     return 0;
 }
 
-int run_prove(const fs::path& dir, size_t partitions, const fs::path& out, const std::string& format) {
+int run_prove(const fs::path& dir, size_t partitions, const fs::path& out, const std::string& format,
+              const std::string& backend_name) {
     if (format != "bellperson" && format != "snarkjs")
         throw std::runtime_error("unknown --format '" + format + "' (bellperson or snarkjs)");
     if (format == "snarkjs" && partitions != 1)
@@ -133,7 +135,9 @@ int run_prove(const fs::path& dir, size_t partitions, const fs::path& out, const
     const groth16::Parameters params = formats::read_params(dir / "params", ropt);
     std::printf("loaded keys and shape in %.0f ms\n", ms(t0));
     const r1cs::Density density = shape.density();
-    auto backend = groth16::make_cpu_backend();
+    std::string why;
+    auto backend = gpu::select_backend(backend_name, &why);
+    std::printf("backend %s\n", why.c_str());
     std::vector<groth16::Proof> proofs;
     std::vector<std::vector<Fr>> inputs;
     for (size_t k = 0; k < partitions; ++k) {
@@ -199,7 +203,8 @@ int run_inspect(const fs::path& file) {
 
 void add_proving_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::function<int()>>>& commands) {
     static CircuitSpec spec;
-    static std::string dir = "cuzk-keys", out = "proof.bin", format = "bellperson", vk, proof, pub, file;
+    static std::string dir = "cuzk-keys", out = "proof.bin", format = "bellperson", backend = "auto", vk, proof, pub,
+                       file;
     static size_t partitions = 1;
 
     auto* setup = app.add_subcommand("setup", "Development keys for a built-in circuit (bellperson .params/.vk)");
@@ -219,7 +224,9 @@ void add_proving_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::f
         ->capture_default_str();
     prove->add_option("--out", out, "Proof file (bellperson) or directory (snarkjs)")->capture_default_str();
     prove->add_option("--format", format, "bellperson or snarkjs")->capture_default_str();
-    commands.push_back({prove, [] { return run_prove(dir, partitions, out, format); }});
+    prove->add_option("--backend", backend, "cpu, cuda or auto (CUDA when built with it and a GPU is present)")
+        ->capture_default_str();
+    commands.push_back({prove, [] { return run_prove(dir, partitions, out, format, backend); }});
 
     auto* verify = app.add_subcommand("verify", "Verify bellperson proofs against a .vk and public inputs");
     verify->add_option("--vk", vk, "Verifying key (.vk)")->required();

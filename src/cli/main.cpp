@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
     demo->add_option("--size", demo_size, "Circuit size: SHA-256 blocks, or constraints for random-dense")
         ->check(CLI::PositiveNumber);
     demo->add_option("--proofs", demo_proofs, "Number of proofs to make")->check(CLI::PositiveNumber);
+    std::string demo_backend = "auto";
+    demo->add_option("--backend", demo_backend, "cpu, cuda or auto")->capture_default_str();
 
     std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
     cuzk::cli::add_proving_commands(app, commands);
@@ -80,7 +82,7 @@ int main(int argc, char** argv) {
     cuzk::cli::run_arith_bench(bench_seconds);
     std::printf("\nGroth16: setup -> prove -> verify\n");
     try {
-        return cuzk::cli::run_prove_demo(demo_circuit, demo_size, demo_proofs);
+        return cuzk::cli::run_prove_demo(demo_circuit, demo_size, demo_proofs, demo_backend);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuzk demo: %s\n", e.what());
         return 1;

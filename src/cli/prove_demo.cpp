@@ -7,6 +7,7 @@
 
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/common/parallel.hpp"
+#include "cuzk/gpu/backend.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -18,7 +19,7 @@ double ms(Clock::time_point t0) { return std::chrono::duration<double, std::mill
 void row(const char* phase, double t) { std::printf("  %-26s %10.1f ms\n", phase, t); }
 }  // namespace
 
-int run_prove_demo(const std::string& name, size_t size, size_t proofs) {
+int run_prove_demo(const std::string& name, size_t size, size_t proofs, const std::string& backend_name) {
     using namespace groth16;
     auto built = circuits::make_builtin(name, size);
     std::printf("circuit %s, %zu thread(s)\n", built.circuit->name().c_str(), num_threads());
@@ -43,7 +44,9 @@ int run_prove_demo(const std::string& name, size_t size, size_t proofs) {
     if (tty) std::fprintf(stderr, "\r%40s\r", "");
     row("setup (development keys)", ms(t0));
 
-    auto backend = make_cpu_backend();
+    std::string why;
+    auto backend = gpu::select_backend(backend_name, &why);
+    std::printf("backend %s\n", why.c_str());
     const r1cs::Density density = shape.density();
     PreparedVerifyingKey pvk(params.vk);
     int failures = 0;

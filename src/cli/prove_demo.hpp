@@ -7,5 +7,5 @@
 
 namespace cuzk::cli {
 // Returns 0 when the proof verifies (and a tampered input is rejected), 1 otherwise.
-int run_prove_demo(const std::string& circuit, size_t size, size_t proofs);
+int run_prove_demo(const std::string& circuit, size_t size, size_t proofs, const std::string& backend);
 }  // namespace cuzk::cli

@@ -36,3 +36,12 @@ std::vector<Fr> compute_h(const std::vector<Fr>&, const std::vector<Fr>&, const 
 void clear_twiddle_cache() {}
 }  // namespace cuzk::gpu::ntt
 #endif
+
+#if !CUZK_HAVE_CUDA
+#include "cuzk/gpu/backend.hpp"
+namespace cuzk::gpu {
+std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
+    throw std::runtime_error("cuzk was built without CUDA");
+}
+}  // namespace cuzk::gpu
+#endif
