@@ -107,18 +107,22 @@ const Fr* device_scalars(int kind, size_t n_max) {
 
 // Warm-up, then events around each run; reports the median as manual time.
 template <class Curve>
-void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, size_t n, const char* label) {
+void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, size_t n, const char* label,
+               unsigned window_bits = 0) {
     cudaEvent_t a, b;
     check(cudaEventCreate(&a), "cudaEventCreate");
     check(cudaEventCreate(&b), "cudaEventCreate");
     MsmStats st;
     gpu::GpuMsmOptions o;
     o.stats = &st;
+    o.window_bits = window_bits;
     m.run_device(scalars, n, o);  // warm-up: scratch allocation, module load
+    gpu::GpuMsmOptions timed;
+    timed.window_bits = window_bits;
     std::vector<double> ms;
     for (auto _ : state) {
         check(cudaEventRecord(a), "cudaEventRecord");
-        auto r = m.run_device(scalars, n);
+        auto r = m.run_device(scalars, n, timed);
         check(cudaEventRecord(b), "cudaEventRecord");
         check(cudaEventSynchronize(b), "cudaEventSynchronize");
         float t = 0;
@@ -163,6 +167,24 @@ void BM_GpuMsmG1(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_GpuMsmG1)->DenseRange(20, 26, 2)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// Window-size sweep behind gpu_msm_window_bits().
+void BM_GpuMsmG1Window(benchmark::State& state) {
+    try {
+        const size_t n = size_t(1) << state.range(0);
+        time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1),
+                           device_scalars(0, size_t(1) << kMaxLogG1), n, "G1 window sweep", unsigned(state.range(1)));
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1Window)
+    ->ArgsProduct({{20}, {13, 14, 15, 17}})
+    ->ArgsProduct({{22}, {15, 16, 17, 19}})
+    ->ArgsProduct({{26}, {16, 17, 18, 19}})
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 void BM_GpuMsmG1ZeroOne(benchmark::State& state) {
     try {
