@@ -45,3 +45,50 @@ std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
 }
 }  // namespace cuzk::gpu
 #endif
+
+// The MSM entry points (cuzk/gpu/msm.hpp).
+#include "cuzk/gpu/msm.hpp"
+
+#if !CUZK_HAVE_CUDA
+namespace cuzk::gpu {
+namespace {
+[[noreturn]] void no_cuda() { throw std::runtime_error("cuzk was built without CUDA"); }
+}  // namespace
+template <class Curve>
+struct Msm<Curve>::Impl {};
+template <class Curve>
+Msm<Curve>::Msm(std::span<const AffinePoint>, int) {
+    no_cuda();
+}
+template <class Curve>
+Msm<Curve>::Msm(FromDevice, const AffinePoint*, size_t, int) {
+    no_cuda();
+}
+template <class Curve>
+Msm<Curve>::~Msm() = default;
+template <class Curve>
+Msm<Curve>::Msm(Msm&&) noexcept = default;
+template <class Curve>
+Msm<Curve>& Msm<Curve>::operator=(Msm&&) noexcept = default;
+template <class Curve>
+size_t Msm<Curve>::size() const {
+    return 0;
+}
+template <class Curve>
+int Msm<Curve>::device() const {
+    return -1;
+}
+template <class Curve>
+Jacobian<Curve> Msm<Curve>::run(std::span<const Fr>, const GpuMsmOptions&) {
+    no_cuda();
+}
+template <class Curve>
+Jacobian<Curve> Msm<Curve>::run_device(const Fr*, size_t, const GpuMsmOptions&) {
+    no_cuda();
+}
+template class Msm<G1Curve>;
+template class Msm<G2Curve>;
+G1Jacobian msm_g1(std::span<const G1Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }
+G2Jacobian msm_g2(std::span<const G2Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }
+}  // namespace cuzk::gpu
+#endif

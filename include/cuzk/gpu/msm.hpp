@@ -1,0 +1,253 @@
+// Multi-scalar multiplication on the GPU: sum_i k_i * P_i for G1 and G2, with the
+// semantics of the CPU msm (cuzk/msm/msm.hpp): an optional density bitmap says which
+// scalars have a base (bases then holds only those points, in order); scalars 0 are
+// skipped, scalars 1 are summed apart from Pippenger, the rest go through Pippenger with
+// signed digits ("k + H" recoding) and XYZZ buckets.
+//
+// The bases stay resident on the device between calls (the Groth16 parameters are
+// uploaded once per circuit): build one Msm per base set and call run() per proof.
+//
+// Pipeline on the device (src/gpu/msm.cu says why each step is shaped as it is):
+//   classify scalars (from Montgomery, 0 / 1 / full, base index through the density)
+//   -> compact the 1s and the full scalars (CUB DeviceSelect)
+//   -> per group of windows: (bucket, signed point index) pairs, CUB radix sort by bucket,
+//      bucket accumulation over equal-length segments of the sorted list with mixed XYZZ
+//      additions, segment boundaries combined level by level
+//   -> bucket reduction (ranges of buckets by running sums, weighted correction)
+//   -> window sums to the host, Horner over windows on the host; the 1s summed by a
+//      tree of XYZZ additions.
+// Every entry point throws std::runtime_error naming the failing CUDA call, and
+// std::invalid_argument for inputs that do not fit (length mismatch, too many bases).
+// Built without CUDA, every entry point throws "cuzk was built without CUDA".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/xyzz.hpp"
+#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/msm/msm.hpp"
+
+namespace cuzk::gpu {
+
+struct GpuMsmOptions {
+    // Bit i of density[i / 64] (host memory) says whether scalar i has a base; see
+    // MsmOptions::density.
+    const uint64_t* density = nullptr;
+    // 0 picks the window size from gpu_msm_window_bits(); otherwise 2..20.
+    unsigned window_bits = 0;
+    // Filled with the split (zeros / ones / full), window bits and windows; `chunks`
+    // holds the number of level-1 accumulation segments of the last window group.
+    MsmStats* stats = nullptr;
+};
+
+// Window size for m full scalars on the device: minimises W(c) * (m + 4 * 2^(c-1) + 2^14)
+// over c in [4, 20], W(c) = ceil(257 / c) windows. The 2^(c-1) term is the bucket
+// reduction (a running-sum step costs ~2 full additions, ~3 mixed ones, plus the weighted
+// correction); 2^14 stands for the fixed cost of a window (launches, sort passes).
+// m = 2^16 -> 13, 2^20 -> 16, 2^22 -> 18, 2^24 and 2^26 -> 20. Not yet tuned by measurement.
+unsigned gpu_msm_window_bits(size_t m);  // defined below
+
+template <class Curve>
+class Msm {
+ public:
+    using AffinePoint = Affine<Curve>;
+    using Result = Jacobian<Curve>;
+
+    // Uploads the bases (host memory) to `device`. Throws std::invalid_argument for
+    // 2^31 - 1 or more bases.
+    explicit Msm(std::span<const AffinePoint> bases, int device = 0);
+    // Copies n bases already on `device` (device pointer), e.g. parameters loaded by
+    // another component or generated there.
+    struct FromDevice {};
+    Msm(FromDevice, const AffinePoint* device_bases, size_t n, int device = 0);
+    ~Msm();
+    Msm(Msm&&) noexcept;
+    Msm& operator=(Msm&&) noexcept;
+    Msm(const Msm&) = delete;
+    Msm& operator=(const Msm&) = delete;
+
+    size_t size() const;
+    int device() const;
+
+    // sum_i scalars[i] * base(i), scalars in host memory (copied to the device).
+    Result run(std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
+    // Same with n scalars (Montgomery form, as Fr stores them) already on the device.
+    Result run_device(const Fr* device_scalars, size_t n, const GpuMsmOptions& opt = {});
+
+ private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+using MsmG1 = Msm<G1Curve>;
+using MsmG2 = Msm<G2Curve>;
+
+// One-shot: uploads the bases, runs once, frees.
+G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
+G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
+
+namespace msm_detail {
+// The per-element logic of the device pipeline, CUZK_HD so that the kernels and the
+// host self-check (tests/gpu/test_gpu_msm.cpp emulates the whole pipeline on the CPU
+// with these functions) run the same code.
+
+// Marks a sorted entry whose digit is 0: it is carried through the sort but adds nothing.
+inline constexpr uint32_t kSkip = 0xffffffffu;
+// Bases are addressed by 31 bits; the top bit of an entry is the digit's sign.
+inline constexpr uint64_t kMaxBases = (uint64_t(1) << 31) - 1;
+
+// Number of windows for c-bit digits of k + H (k < 2^255): ceil(257 / c) (see recode in
+// src/msm/msm.cpp: W c >= 257 makes k + H fit in W windows).
+CUZK_HD inline unsigned num_windows(unsigned c) { return (257 + c - 1) / c; }
+
+// H = sum_j 2^(c-1) 2^(jc) over the W windows; the j-th c-bit window of k + H minus
+// 2^(c-1) is the signed digit d_j in [-2^(c-1), 2^(c-1) - 1], k = sum_j d_j 2^(jc).
+inline BigInt<5> recode_offset(unsigned c) {
+    BigInt<5> h = BigInt<5>::zero();
+    for (unsigned j = 0; j < num_windows(c); ++j) {
+        size_t bit = size_t(j) * c + (c - 1);
+        h.l[bit / 64] |= uint64_t(1) << (bit % 64);
+    }
+    return h;
+}
+
+// Signed digit of window w of the canonical scalar k.
+CUZK_HD inline int32_t digit(const BigInt<4>& k, const BigInt<5>& h, unsigned w, unsigned c) {
+    BigInt<5> kk, r;
+    for (size_t i = 0; i < 4; ++i) kk.l[i] = k.l[i];
+    kk.l[4] = 0;
+    BigInt<5>::add(r, kk, h);
+    return int32_t(r.bits(size_t(w) * c, c)) - int32_t(uint32_t(1) << (c - 1));
+}
+
+// Sort key and value of (window-in-group wl, digit d, base index): buckets are numbered
+// |d| in 0..2^(c-1) within a window, (2^(c-1) + 1) per window, so one sort orders a whole
+// group of windows; bucket |d| = 0 collects the skipped entries.
+struct Entry {
+    uint32_t key, val;
+};
+CUZK_HD inline Entry make_entry(unsigned wl, int32_t d, uint32_t base, unsigned c) {
+    const uint32_t per_window = (uint32_t(1) << (c - 1)) + 1;
+    if (d == 0) return {wl * per_window, kSkip};
+    const uint32_t mag = uint32_t(d < 0 ? -d : d);
+    return {wl * per_window + mag, base | (d < 0 ? 0x80000000u : 0u)};
+}
+
+// Index of the base of scalar i through a density bitmap, given the exclusive prefix
+// popcounts of its 64-bit words.
+CUZK_HD inline uint32_t base_index(const uint64_t* density, const uint32_t* word_prefix, size_t i) {
+    const uint64_t below = density[i / 64] & ((uint64_t(1) << (i % 64)) - 1);
+#if CUZK_IN_DEVICE
+    return word_prefix[i / 64] + uint32_t(__popcll(below));
+#else
+    return word_prefix[i / 64] + uint32_t(__builtin_popcountll(below));
+#endif
+}
+
+// Segments of equal length over `len` sorted entries: at least min_len long, about
+// target_threads of them.
+struct SegmentPlan {
+    size_t seg_len = 1;
+    size_t segments = 0;
+};
+inline SegmentPlan plan_segments(size_t len, size_t target_threads, size_t min_len) {
+    SegmentPlan p;
+    if (len == 0) return p;
+    p.seg_len = (len + target_threads - 1) / target_threads;
+    if (p.seg_len < min_len) p.seg_len = min_len;
+    p.segments = (len + p.seg_len - 1) / p.seg_len;
+    return p;
+}
+
+// Sums the runs of equal keys in the sorted entries [begin, end) of one segment. Runs
+// strictly inside the segment belong to no other segment: their sum goes straight to
+// buckets[key]. The first and the last run may continue in the neighbours: they go to
+// carry slots 2s and 2s+1 (a segment of one run puts it first and the identity last,
+// with the same key, so that the carry keys stay sorted). add(i, acc) adds entry i.
+template <class P, class KeyAt, class Add>
+CUZK_HD void accumulate_segment(size_t begin, size_t end, size_t s, KeyAt key_at, Add add, P* buckets,
+                                uint32_t* carry_key, P* carry_pt) {
+    uint32_t cur = key_at(begin);
+    P acc = P::identity();
+    bool first = true;
+    for (size_t i = begin; i < end; ++i) {
+        const uint32_t k = key_at(i);
+        if (k != cur) {
+            if (first) {
+                carry_key[2 * s] = cur;
+                carry_pt[2 * s] = acc;
+                first = false;
+            } else {
+                buckets[cur] = acc;
+            }
+            cur = k;
+            acc = P::identity();
+        }
+        add(i, acc);
+    }
+    if (first) {
+        carry_key[2 * s] = cur;
+        carry_pt[2 * s] = acc;
+        carry_key[2 * s + 1] = cur;
+        carry_pt[2 * s + 1] = P::identity();
+    } else {
+        carry_key[2 * s + 1] = cur;
+        carry_pt[2 * s + 1] = acc;
+    }
+}
+
+// Last combining step over few sorted carries: the first carry of each key sums its run.
+template <class P>
+CUZK_HD void combine_head(size_t t, size_t len, const uint32_t* key, const P* pt, P* buckets) {
+    if (t > 0 && key[t - 1] == key[t]) return;
+    P acc = pt[t];
+    for (size_t u = t + 1; u < len && key[u] == key[t]; ++u) acc += pt[u];
+    buckets[key[t]] = acc;
+}
+
+// k * p for a small k by double-and-add from the top bit.
+template <class P>
+CUZK_HD P mul_small(const P& p, uint64_t k) {
+    P r = P::identity();
+    for (int b = 63; b >= 0; --b) {
+        r = r.dbl();
+        if ((k >> b) & 1) r += p;
+    }
+    return r;
+}
+
+// sum_{i in [lo, hi)} i * b[i] for buckets b: running sums from the top give
+// inner = sum_i (i - lo) b[i] and tot = sum_i b[i]; the range's share is then
+// inner + lo * tot. 2 (hi - lo) full additions plus a small scalar multiplication.
+template <class P>
+CUZK_HD P reduce_range(const P* b, size_t lo, size_t hi) {
+    P running = P::identity(), inner = P::identity();
+    for (size_t i = hi; i-- > lo + 1;) {
+        running += b[i];
+        inner += running;
+    }
+    if (hi > lo) running += b[lo];
+    if (lo == 0) return inner;
+    return inner + mul_small(running, lo);
+}
+}  // namespace msm_detail
+
+inline unsigned gpu_msm_window_bits(size_t m) {
+    unsigned best = 4;
+    double best_cost = 1e300;
+    for (unsigned c = 4; c <= 20; ++c) {
+        const double cost = double(msm_detail::num_windows(c)) * (double(m) + 4.0 * double(1u << (c - 1)) + 16384.0);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+}  // namespace cuzk::gpu

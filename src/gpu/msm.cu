@@ -1,0 +1,484 @@
+// Pippenger MSM on the device (see include/cuzk/gpu/msm.hpp for the pipeline).
+//
+// Shape of the work and why:
+// - Scalars are classified once (0 / 1 / full) and compacted with CUB DeviceSelect, so a
+//   mostly-0/1 Filecoin assignment pays Pippenger only for its few full scalars.
+// - Digits: signed c-bit windows of k + H (no carry chain between windows; msm_detail::
+//   digit). Window w's digit d goes to bucket |d| in 1..2^(c-1), its sign negates the base.
+// - Buckets of a group of windows are filled from one radix sort of (bucket, base)
+//   pairs: the sorted list is cut into equal-length segments (one thread each), so a
+//   large bucket costs no more than its share of the list (load balance does not depend
+//   on the scalar distribution). Runs inside a segment are written straight to their
+//   bucket; the two boundary runs of each segment go to a carry list, itself sorted, that
+//   is combined by the same segment walk (16x shorter each level) until a few remain.
+// - Bucket reduction sum_b b * B_b: T ranges of R buckets per window, each by running
+//   sums (2R full additions) plus lo * total (a short double-and-add), then a tree of
+//   plain sums. All windows at once, so the latency-bound tail is paid once.
+// - Horner over the W window sums on the host (W * c doublings: microseconds there).
+// The field arithmetic is the portable 64-bit-limb CIOS of cuzk/ff (u128 products); a
+// 32-bit PTX multiply is the main speed-up left (see the report in bench/gpu_msm.cu).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <bit>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/gpu/msm.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using namespace msm_detail;
+using Scalar = BigInt<4>;
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("gpu msm: ") + what + ": " + cudaGetErrorString(e));
+}
+void check_launch(const char* what) { check(cudaGetLastError(), what); }
+
+constexpr unsigned kThreads = 128;
+// Entries (window x full scalar) sorted at once; bounds the scratch memory at
+// 2^28 x (key + value) x 2 (double buffer) = 4 GiB.
+constexpr size_t kGroupEntries = size_t(1) << 28;
+// Carry lists at most this long are combined directly (one thread per run head).
+constexpr size_t kCombineDirect = 64;
+// Points summed by one thread in a plain-sum tree level.
+constexpr size_t kSumPerThread = 16;
+
+__device__ inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+
+unsigned blocks_for(size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
+
+// A device allocation that only grows; freed on destruction.
+template <class T>
+struct DevBuf {
+    T* p = nullptr;
+    size_t cap = 0;
+    DevBuf() = default;
+    DevBuf(const DevBuf&) = delete;
+    DevBuf& operator=(const DevBuf&) = delete;
+    ~DevBuf() {
+        if (p) cudaFree(p);
+    }
+    T* reserve(size_t n, const char* what) {
+        if (n <= cap && p) return p;
+        if (p) cudaFree(p);
+        p = nullptr;
+        cap = 0;
+        check(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)), what);
+        cap = std::max<size_t>(n, 1);
+        return p;
+    }
+};
+
+// ---- kernels ------------------------------------------------------------------------
+
+// Scalar i: canonical value, base index through the density, and its class.
+__global__ void __launch_bounds__(kThreads)
+    classify_kernel(const Fr* s, size_t n, const uint64_t* density, const uint32_t* word_prefix, Scalar* canon,
+                    uint32_t* bidx, uint8_t* is_one, uint8_t* is_full) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    bool has = true;
+    uint32_t b = uint32_t(i);
+    if (density) {
+        has = (density[i / 64] >> (i % 64)) & 1;
+        b = base_index(density, word_prefix, i);
+    }
+    const Scalar k = s[i].to_bigint();
+    const bool zero = !has || k.is_zero();
+    const bool one = has && k == Scalar::from_u64(1);
+    canon[i] = k;
+    bidx[i] = b;
+    is_one[i] = one ? 1 : 0;
+    is_full[i] = (!zero && !one) ? 1 : 0;
+}
+
+// Entries of windows [w0, w0 + g) for full scalar j: keys[wl * m + j], vals[wl * m + j].
+__global__ void __launch_bounds__(kThreads)
+    entries_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<5> h, unsigned c, unsigned w0, unsigned g,
+                   uint32_t* keys, uint32_t* vals) {
+    const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j >= m) return;
+    const Scalar kj = k[j];
+    const uint32_t bj = base[j];
+    for (unsigned wl = 0; wl < g; ++wl) {
+        const Entry e = make_entry(wl, digit(kj, h, w0 + wl, c), bj, c);
+        keys[size_t(wl) * m + j] = e.key;
+        vals[size_t(wl) * m + j] = e.val;
+    }
+}
+
+// Level 1: segments of the sorted (bucket, signed base) list, mixed additions.
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, size_t len, size_t seg_len, size_t segs,
+                            const Affine<Curve>* bases, XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
+    const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= segs) return;
+    const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
+    accumulate_segment<XYZZ<Curve>>(
+        b, e, s, [&](size_t i) { return keys[i]; },
+        [&](size_t i, XYZZ<Curve>& acc) {
+            const uint32_t v = vals[i];
+            if (v == kSkip) return;
+            const Affine<Curve> p = bases[v & 0x7fffffffu];
+            acc += (v >> 31) ? -p : p;
+        },
+        buckets, ck, cp);
+}
+
+// Levels 2+: the carry list of the level below, full additions.
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    accumulate_carries_kernel(const uint32_t* in_key, const XYZZ<Curve>* in_pt, size_t len, size_t seg_len, size_t segs,
+                              XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
+    const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= segs) return;
+    const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
+    accumulate_segment<XYZZ<Curve>>(
+        b, e, s, [&](size_t i) { return in_key[i]; }, [&](size_t i, XYZZ<Curve>& acc) { acc += in_pt[i]; }, buckets, ck,
+        cp);
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    combine_kernel(const uint32_t* key, const XYZZ<Curve>* pt, size_t len, XYZZ<Curve>* buckets) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t < len) combine_head(t, len, key, pt, buckets);
+}
+
+// out[w * T + r] = sum_{i in range r} i * buckets[w][i], ranges of R of the nb buckets.
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    reduce_ranges_kernel(const XYZZ<Curve>* buckets, size_t nb, size_t windows, size_t R, size_t T, XYZZ<Curve>* out) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= windows * T) return;
+    const size_t w = t / T, r = t % T;
+    const size_t lo = r * R, hi = min_sz(nb, lo + R);
+    out[t] = reduce_range(buckets + w * nb, lo, hi);
+}
+
+// out[sg * len2 + k] = sum of in[sg * len + k * pt .. + pt), len2 = ceil(len / pt).
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    sum_kernel(const XYZZ<Curve>* in, size_t segs, size_t len, size_t pt, size_t len2, XYZZ<Curve>* out) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= segs * len2) return;
+    const size_t sg = t / len2, k = t % len2;
+    const size_t b = k * pt, e = min_sz(len, b + pt);
+    XYZZ<Curve> acc = XYZZ<Curve>::identity();
+    for (size_t i = b; i < e; ++i) acc += in[sg * len + i];
+    out[t] = acc;
+}
+
+// Scalars equal to 1: thread t sums the bases of ones [t L, (t+1) L) (mixed additions).
+template <class Curve>
+__global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, size_t n1, size_t L, size_t threads,
+                                                        const Affine<Curve>* bases, XYZZ<Curve>* out) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    const size_t b = t * L, e = min_sz(n1, b + L);
+    XYZZ<Curve> acc = XYZZ<Curve>::identity();
+    for (size_t i = b; i < e; ++i) acc += bases[idx[i]];
+    out[t] = acc;
+}
+
+}  // namespace
+
+// ---- the resident-bases object ---------------------------------------------------------
+
+template <class Curve>
+struct Msm<Curve>::Impl {
+    using P = XYZZ<Curve>;
+    using A = Affine<Curve>;
+    int device = 0;
+    size_t n_bases = 0;
+    int sms = 132;
+    cudaStream_t stream = nullptr;
+    DevBuf<A> bases;
+    // Per-run scratch, grown on demand and kept for the next run.
+    DevBuf<Fr> scalars;
+    DevBuf<uint64_t> density;
+    DevBuf<uint32_t> word_prefix;
+    DevBuf<Scalar> canon, full_k;
+    DevBuf<uint32_t> bidx, ones_idx, full_b;
+    DevBuf<uint8_t> is_one, is_full;
+    DevBuf<int> counts;
+    DevBuf<uint32_t> keys[2], vals[2];
+    DevBuf<P> buckets, carry_pt[2], ranges[2];
+    DevBuf<uint32_t> carry_key[2];
+    DevBuf<unsigned char> temp;
+
+    Impl(int dev, size_t n) : device(dev), n_bases(n) {
+        if (n > kMaxBases)
+            throw std::invalid_argument("gpu msm: " + std::to_string(n) + " bases; at most 2^31 - 2 supported");
+        check(cudaSetDevice(device), "cudaSetDevice");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+        check(cudaStreamCreate(&stream), "cudaStreamCreate");
+        bases.reserve(n, "cudaMalloc bases");
+    }
+    ~Impl() {
+        if (stream) cudaStreamDestroy(stream);
+    }
+
+    void* temp_for(size_t bytes) { return temp.reserve(bytes, "cudaMalloc CUB temp"); }
+
+    // Sum of `len` XYZZ points per segment (segs segments, contiguous) down to one each,
+    // starting in ranges[from]; returns the buffer index holding the result.
+    int sum_tree(int from, size_t segs, size_t len) {
+        while (len > 1) {
+            const size_t len2 = (len + kSumPerThread - 1) / kSumPerThread;
+            P* out = ranges[1 - from].reserve(segs * len2, "cudaMalloc sums");
+            sum_kernel<Curve>
+                <<<blocks_for(segs * len2), kThreads, 0, stream>>>(ranges[from].p, segs, len, kSumPerThread, len2, out);
+            check_launch("sum_kernel");
+            from = 1 - from;
+            len = len2;
+        }
+        return from;
+    }
+
+    Jacobian<Curve> run(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        if (n > size_t(INT32_MAX)) throw std::invalid_argument("gpu msm: more than 2^31 - 1 scalars");
+        // Density: prefix popcounts on the host (n / 64 words), which also checks the length.
+        size_t expect = n;
+        std::vector<uint32_t> prefix;
+        if (opt.density) {
+            const size_t words = (n + 63) / 64;
+            prefix.resize(words);
+            size_t c = 0;
+            for (size_t w = 0; w < words; ++w) {
+                prefix[w] = uint32_t(c);
+                uint64_t word = opt.density[w];
+                if (w == words - 1 && n % 64) word &= (uint64_t(1) << (n % 64)) - 1;
+                c += size_t(std::popcount(word));
+            }
+            expect = c;
+        }
+        if (expect > n_bases) {
+            throw std::invalid_argument("gpu msm: " + std::to_string(expect) + " scalars" +
+                                        (opt.density ? " with a base (density)" : "") + " but only " +
+                                        std::to_string(n_bases) + " resident bases");
+        }
+        unsigned c = opt.window_bits;
+        if (c != 0 && (c < 2 || c > 20)) throw std::invalid_argument("gpu msm: window bits must be in [2, 20]");
+        if (opt.stats) *opt.stats = MsmStats{};
+        if (n == 0) return Jacobian<Curve>::identity();
+
+        const uint64_t* d_density = nullptr;
+        const uint32_t* d_prefix = nullptr;
+        if (opt.density) {
+            const size_t words = prefix.size();
+            check(cudaMemcpyAsync(density.reserve(words, "cudaMalloc density"), opt.density, words * 8,
+                                  cudaMemcpyHostToDevice, stream),
+                  "cudaMemcpy density");
+            check(cudaMemcpyAsync(word_prefix.reserve(words, "cudaMalloc prefix"), prefix.data(), words * 4,
+                                  cudaMemcpyHostToDevice, stream),
+                  "cudaMemcpy prefix");
+            d_density = density.p;
+            d_prefix = word_prefix.p;
+        }
+
+        // 1. Classify and compact.
+        canon.reserve(n, "cudaMalloc canon");
+        bidx.reserve(n, "cudaMalloc bidx");
+        is_one.reserve(n, "cudaMalloc flags");
+        is_full.reserve(n, "cudaMalloc flags");
+        ones_idx.reserve(n, "cudaMalloc ones");
+        full_k.reserve(n, "cudaMalloc full_k");
+        full_b.reserve(n, "cudaMalloc full_b");
+        counts.reserve(3, "cudaMalloc counts");
+        classify_kernel<<<blocks_for(n), kThreads, 0, stream>>>(d_scalars, n, d_density, d_prefix, canon.p, bidx.p,
+                                                                is_one.p, is_full.p);
+        check_launch("classify_kernel");
+        const int ni = int(n);
+        size_t bytes = 0, need = 0;
+        check(cub::DeviceSelect::Flagged(nullptr, need, bidx.p, is_one.p, ones_idx.p, counts.p, ni, stream),
+              "cub Flagged size");
+        bytes = std::max(bytes, need);
+        check(cub::DeviceSelect::Flagged(nullptr, need, canon.p, is_full.p, full_k.p, counts.p + 1, ni, stream),
+              "cub Flagged size");
+        bytes = std::max(bytes, need);
+        check(cub::DeviceSelect::Flagged(nullptr, need, bidx.p, is_full.p, full_b.p, counts.p + 2, ni, stream),
+              "cub Flagged size");
+        bytes = std::max(bytes, need);
+        void* tmp = temp_for(bytes);
+        check(cub::DeviceSelect::Flagged(tmp, bytes, bidx.p, is_one.p, ones_idx.p, counts.p, ni, stream),
+              "cub Flagged ones");
+        check(cub::DeviceSelect::Flagged(tmp, bytes, canon.p, is_full.p, full_k.p, counts.p + 1, ni, stream),
+              "cub Flagged full scalars");
+        check(cub::DeviceSelect::Flagged(tmp, bytes, bidx.p, is_full.p, full_b.p, counts.p + 2, ni, stream),
+              "cub Flagged full bases");
+        int host_counts[3] = {0, 0, 0};
+        check(cudaMemcpyAsync(host_counts, counts.p, sizeof(host_counts), cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpy counts");
+        check(cudaStreamSynchronize(stream), "classify/compact");
+        const size_t n1 = size_t(host_counts[0]), m = size_t(host_counts[1]);
+        if (c == 0) c = gpu_msm_window_bits(m);
+        const unsigned W = num_windows(c);
+        if (opt.stats) {
+            opt.stats->ones = n1;
+            opt.stats->full = m;
+            opt.stats->zeros = n - n1 - m;
+            opt.stats->window_bits = c;
+            opt.stats->windows = W;
+        }
+
+        // 2. The 1s: per-thread chunks of mixed additions, then a tree of sums.
+        Jacobian<Curve> ones_sum = Jacobian<Curve>::identity();
+        P ones_host = P::identity();
+        if (n1 > 0) {
+            const SegmentPlan sp = plan_segments(n1, size_t(sms) * 512, 1);
+            ranges[0].reserve(sp.segments, "cudaMalloc ones partials");
+            ones_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(ones_idx.p, n1, sp.seg_len,
+                                                                                 sp.segments, bases.p, ranges[0].p);
+            check_launch("ones_kernel");
+            const int r = sum_tree(0, 1, sp.segments);
+            check(cudaMemcpyAsync(&ones_host, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
+                  "cudaMemcpy ones sum");
+        }
+
+        // 3. Pippenger over the m full scalars, windows in groups.
+        std::vector<P> window_sums(W, P::identity());
+        if (m > 0) {
+            const size_t nb = (size_t(1) << (c - 1)) + 1;  // buckets per window, |d| = 0..2^(c-1)
+            check(cudaMemsetAsync(buckets.reserve(W * nb, "cudaMalloc buckets"), 0, W * nb * sizeof(P), stream),
+                  "cudaMemset buckets");  // all zero = ZZ 0 = the identity
+            const BigInt<5> h = recode_offset(c);
+            const unsigned G = unsigned(std::clamp<size_t>(kGroupEntries / m, 1, W));
+            const size_t max_entries = size_t(G) * m;
+            for (int i = 0; i < 2; ++i) {
+                keys[i].reserve(max_entries, "cudaMalloc keys");
+                vals[i].reserve(max_entries, "cudaMalloc vals");
+            }
+            for (unsigned w0 = 0; w0 < W; w0 += G) {
+                const unsigned g = std::min(G, W - w0);
+                const size_t len = size_t(g) * m;
+                entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_k.p, full_b.p, m, h, c, w0, g, keys[0].p,
+                                                                       vals[0].p);
+                check_launch("entries_kernel");
+                const int key_bits = std::bit_width(uint64_t(g) * nb - 1);
+                cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
+                check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
+                      "cub SortPairs size");
+                check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
+                      "cub SortPairs");
+                P* group_buckets = buckets.p + size_t(w0) * nb;
+                // Level 1: segments of the sorted list.
+                SegmentPlan sp = plan_segments(len, size_t(sms) * 512, 4);
+                if (opt.stats) opt.stats->chunks = sp.segments;
+                size_t clen = 2 * sp.segments;
+                for (int i = 0; i < 2; ++i) {
+                    carry_key[i].reserve(clen, "cudaMalloc carries");
+                    carry_pt[i].reserve(clen, "cudaMalloc carries");
+                }
+                accumulate_bases_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                    dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets, carry_key[0].p,
+                    carry_pt[0].p);
+                check_launch("accumulate_bases_kernel");
+                // Levels 2+: the carry list shrinks ~16x a level.
+                int cur = 0;
+                while (clen > kCombineDirect) {
+                    const SegmentPlan cp = plan_segments(clen, size_t(sms) * 512, 32);
+                    accumulate_carries_kernel<Curve><<<blocks_for(cp.segments), kThreads, 0, stream>>>(
+                        carry_key[cur].p, carry_pt[cur].p, clen, cp.seg_len, cp.segments, group_buckets,
+                        carry_key[1 - cur].p, carry_pt[1 - cur].p);
+                    check_launch("accumulate_carries_kernel");
+                    cur = 1 - cur;
+                    clen = 2 * cp.segments;
+                }
+                combine_kernel<Curve>
+                    <<<blocks_for(clen), kThreads, 0, stream>>>(carry_key[cur].p, carry_pt[cur].p, clen, group_buckets);
+                check_launch("combine_kernel");
+            }
+            // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
+            const size_t target = size_t(sms) * 512;
+            size_t R = std::max<size_t>(4, (W * nb + target - 1) / target);
+            const size_t T = (nb + R - 1) / R;
+            ranges[0].reserve(W * T, "cudaMalloc ranges");
+            reduce_ranges_kernel<Curve>
+                <<<blocks_for(W * T), kThreads, 0, stream>>>(buckets.p, nb, W, R, T, ranges[0].p);
+            check_launch("reduce_ranges_kernel");
+            const int r = sum_tree(0, W, T);
+            check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, W * sizeof(P), cudaMemcpyDeviceToHost, stream),
+                  "cudaMemcpy window sums");
+        }
+        check(cudaStreamSynchronize(stream), "msm kernels");
+        ones_sum = ones_host.to_jacobian();
+
+        // 5. Horner over windows, top first: acc = acc * 2^c + window sum.
+        Jacobian<Curve> acc = Jacobian<Curve>::identity();
+        for (unsigned w = W; w-- > 0;) {
+            for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
+            acc += window_sums[w].to_jacobian();
+        }
+        return acc + ones_sum;
+    }
+};
+
+template <class Curve>
+Msm<Curve>::Msm(std::span<const AffinePoint> b, int device) : impl_(std::make_unique<Impl>(device, b.size())) {
+    if (!b.empty())
+        check(cudaMemcpy(impl_->bases.p, b.data(), b.size() * sizeof(AffinePoint), cudaMemcpyHostToDevice),
+              "cudaMemcpy bases");
+}
+
+template <class Curve>
+Msm<Curve>::Msm(FromDevice, const AffinePoint* device_bases, size_t n, int device)
+    : impl_(std::make_unique<Impl>(device, n)) {
+    if (n > 0)
+        check(cudaMemcpy(impl_->bases.p, device_bases, n * sizeof(AffinePoint), cudaMemcpyDeviceToDevice),
+              "cudaMemcpy bases (device to device)");
+}
+
+template <class Curve>
+Msm<Curve>::~Msm() = default;
+template <class Curve>
+Msm<Curve>::Msm(Msm&&) noexcept = default;
+template <class Curve>
+Msm<Curve>& Msm<Curve>::operator=(Msm&&) noexcept = default;
+
+template <class Curve>
+size_t Msm<Curve>::size() const {
+    return impl_->n_bases;
+}
+template <class Curve>
+int Msm<Curve>::device() const {
+    return impl_->device;
+}
+
+template <class Curve>
+Jacobian<Curve> Msm<Curve>::run(std::span<const Fr> scalars, const GpuMsmOptions& opt) {
+    Impl& im = *impl_;
+    check(cudaSetDevice(im.device), "cudaSetDevice");
+    Fr* d = im.scalars.reserve(scalars.size(), "cudaMalloc scalars");
+    if (!scalars.empty())
+        check(cudaMemcpyAsync(d, scalars.data(), scalars.size() * sizeof(Fr), cudaMemcpyHostToDevice, im.stream),
+              "cudaMemcpy scalars");
+    return im.run(d, scalars.size(), opt);
+}
+
+template <class Curve>
+Jacobian<Curve> Msm<Curve>::run_device(const Fr* device_scalars, size_t n, const GpuMsmOptions& opt) {
+    return impl_->run(device_scalars, n, opt);
+}
+
+template class Msm<G1Curve>;
+template class Msm<G2Curve>;
+
+G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
+    MsmG1 m(bases);
+    return m.run(scalars, opt);
+}
+G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
+    MsmG2 m(bases);
+    return m.run(scalars, opt);
+}
+
+}  // namespace cuzk::gpu
