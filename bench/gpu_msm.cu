@@ -32,16 +32,6 @@ void check(cudaError_t e, const char* what) {
 constexpr size_t kMaxLogG1 = 26, kMaxLogG2 = 24;
 constexpr size_t kDistinctG1 = size_t(1) << 20, kDistinctG2 = size_t(1) << 18;
 
-template <class Curve>
-std::vector<Affine<Curve>> multiples_of_generator(size_t n) {
-    std::vector<Jacobian<Curve>> js(n);
-    Jacobian<Curve> g = Jacobian<Curve>::generator(), acc = g;
-    for (size_t i = 0; i < n; ++i) {
-        js[i] = acc;
-        acc += g;
-    }
-    return batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js));
-}
 
 // Uniform Fr values written directly in Montgomery form (a uniform value below r is a
 // uniform Montgomery representative), which avoids 2^26 conversions.
@@ -75,7 +65,7 @@ struct DevArray {
 template <class Curve>
 gpu::Msm<Curve>& resident(size_t max_log, size_t distinct) {
     static gpu::Msm<Curve>* m = [&] {
-        auto b = multiples_of_generator<Curve>(distinct);
+        auto b = generator_multiples<Curve>(distinct);
         const size_t n = size_t(1) << max_log;
         DevArray<Affine<Curve>> tiled(n);
         for (size_t off = 0; off < n; off += distinct)
@@ -148,7 +138,7 @@ void check_once() {
     done = true;
     const size_t n = size_t(1) << 20;
     auto& m = resident<G1Curve>(kMaxLogG1, kDistinctG1);
-    auto bases = multiples_of_generator<G1Curve>(n);
+    auto bases = generator_multiples<G1Curve>(n);
     auto s = random_scalars(n, 1);  // the same values as the device buffer's first 2^20
     const auto cpu = msm<G1Curve>(bases, s);
     const auto gpu = m.run_device(device_scalars(0, size_t(1) << kMaxLogG1), n);

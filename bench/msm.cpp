@@ -18,15 +18,7 @@ namespace {
 template <class Curve>
 const std::vector<Affine<Curve>>& bases(size_t n) {
     static std::vector<Affine<Curve>> cache;
-    if (cache.size() < n) {
-        std::vector<Jacobian<Curve>> js(n);
-        Jacobian<Curve> g = Jacobian<Curve>::generator(), acc = g;
-        for (size_t i = 0; i < n; ++i) {
-            js[i] = acc;
-            acc += g;
-        }
-        cache = batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js));
-    }
+    if (cache.size() < n) cache = generator_multiples<Curve>(n);
     return cache;
 }
 

@@ -21,17 +21,6 @@ namespace {
 
 using namespace gpu::msm_detail;
 
-// P_i = (i + 1) * G by repeated addition and one batch conversion.
-template <class Curve>
-std::vector<Affine<Curve>> multiples_of_generator(size_t n) {
-    std::vector<Jacobian<Curve>> js(n);
-    Jacobian<Curve> g = Jacobian<Curve>::generator(), acc = g;
-    for (size_t i = 0; i < n; ++i) {
-        js[i] = acc;
-        acc += g;
-    }
-    return batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js));
-}
 
 // 0, 1, -1, small, full random, and a repeated value (one large bucket in every window).
 std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
@@ -216,7 +205,7 @@ TEST(GpuMsmHost, EntriesAndBaseIndex) {
 TEST(GpuMsmHost, EmulatedPipelineMatchesCpu) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : {1u, 7u, 300u, 2000u}) {
-        auto bases = multiples_of_generator<G1Curve>(n);
+        auto bases = generator_multiples<G1Curve>(n);
         put_infinities(bases);
         auto scalars = mixed_scalars(n, rng);
         auto expect = msm<G1Curve>(bases, scalars);
@@ -233,7 +222,7 @@ TEST(GpuMsmHost, EmulatedPipelineMatchesCpu) {
         o.density = dens.data();
         ASSERT_EQ((emulate<G1Curve>(sub, scalars, dens.data(), 6, 7)), msm<G1Curve>(sub, scalars, o)) << "n=" << n;
     }
-    auto b2 = multiples_of_generator<G2Curve>(50);
+    auto b2 = generator_multiples<G2Curve>(50);
     auto s2 = mixed_scalars(50, rng);
     ASSERT_EQ((emulate<G2Curve>(b2, s2, nullptr, 4, 3)), msm<G2Curve>(b2, s2));
 }
@@ -250,7 +239,7 @@ template <class Curve>
 void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsigned> windows) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : sizes) {
-        auto bases = multiples_of_generator<Curve>(n);
+        auto bases = generator_multiples<Curve>(n);
         put_infinities(bases);
         auto scalars = mixed_scalars(n, rng);
         const auto expect = msm<Curve>(bases, scalars);
@@ -291,7 +280,7 @@ TEST(GpuMsm, G2MatchesCpu) {
 
 TEST(GpuMsm, EmptyAndBadInput) {
     SKIP_WITHOUT_GPU();
-    auto bases = multiples_of_generator<G1Curve>(10);
+    auto bases = generator_multiples<G1Curve>(10);
     gpu::MsmG1 g(bases);
     EXPECT_EQ(g.size(), 10u);
     EXPECT_TRUE(g.run({}).is_identity());
@@ -313,10 +302,10 @@ TEST(SlowGpuMsm, G1Large) {
 TEST(GpuMsm, OneShot) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
-    auto bases = multiples_of_generator<G1Curve>(333);
+    auto bases = generator_multiples<G1Curve>(333);
     auto scalars = mixed_scalars(333, rng);
     EXPECT_EQ(gpu::msm_g1(bases, scalars), msm<G1Curve>(bases, scalars));
-    auto b2 = multiples_of_generator<G2Curve>(33);
+    auto b2 = generator_multiples<G2Curve>(33);
     auto s2 = mixed_scalars(33, rng);
     EXPECT_EQ(gpu::msm_g2(b2, s2), msm<G2Curve>(b2, s2));
 }

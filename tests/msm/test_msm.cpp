@@ -14,17 +14,6 @@
 namespace cuzk {
 namespace {
 
-// P_i = i * G for i = 1..n (index 0 holds G), built by repeated addition.
-template <class Curve>
-std::vector<Affine<Curve>> multiples_of_generator(size_t n) {
-    std::vector<Jacobian<Curve>> js(n);
-    Jacobian<Curve> g = Jacobian<Curve>::generator(), acc = g;
-    for (size_t i = 0; i < n; ++i) {
-        js[i] = acc;
-        acc += g;
-    }
-    return batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js));
-}
 
 // Scalars: a mix of 0, 1, -1, small and random full-size values.
 std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
@@ -43,7 +32,7 @@ std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void check_closed_form(size_t n, unsigned window_bits, std::mt19937_64& rng) {
-    auto bases = multiples_of_generator<Curve>(n);
+    auto bases = generator_multiples<Curve>(n);
     auto scalars = mixed_scalars(n, rng);
     Fr expect = Fr::zero();
     for (size_t i = 0; i < n; ++i) expect += scalars[i] * Fr::from_u64(i + 1);
@@ -63,7 +52,7 @@ TEST(Msm, ClosedFormEveryWindowSize) {
 TEST(Msm, NaiveSumAtOddSizesWithZerosOnesAndInfinity) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : {0u, 1u, 2u, 3u, 1000u, 4097u}) {
-        auto bases = multiples_of_generator<G1Curve>(n);
+        auto bases = generator_multiples<G1Curve>(n);
         // Random multiples instead of i*G, and some points at infinity.
         for (size_t i = 0; i < n; ++i) {
             if (i % 11 == 5) bases[i] = G1Affine::identity();
@@ -86,7 +75,7 @@ TEST(Msm, DensitySelectsWhichScalarsHaveBases) {
     std::vector<uint64_t> density((n + 63) / 64, 0);
     std::vector<G1Affine> dense_bases;
     std::vector<Fr> dense_scalars;
-    auto all = multiples_of_generator<G1Curve>(n);
+    auto all = generator_multiples<G1Curve>(n);
     for (size_t i = 0; i < n; ++i) {
         if (rng() % 3) {
             density[i / 64] |= uint64_t(1) << (i % 64);
@@ -106,7 +95,7 @@ TEST(Msm, DensitySelectsWhichScalarsHaveBases) {
 
 TEST(Msm, BatchAffineSumHandlesDoublingAndCancellation) {
     std::mt19937_64 rng(test::seed());
-    auto base = multiples_of_generator<G1Curve>(200);
+    auto base = generator_multiples<G1Curve>(200);
     std::vector<G1Affine> pts;
     Jacobian<G1Curve> expect = Jacobian<G1Curve>::identity();
     for (size_t i = 0; i < 200; ++i) {
@@ -125,7 +114,7 @@ TEST(Msm, BatchAffineSumHandlesDoublingAndCancellation) {
 
 TEST(Msm, ThreadCountDoesNotChangeTheResult) {
     std::mt19937_64 rng(test::seed());
-    auto bases = multiples_of_generator<G1Curve>(5000);
+    auto bases = generator_multiples<G1Curve>(5000);
     std::vector<Fr> scalars(bases.size());
     for (auto& s : scalars) s = Fr::random(rng);
     Jacobian<G1Curve> one_thread, two_threads;

@@ -168,6 +168,19 @@ std::vector<Affine<Curve>> batch_to_affine(std::span<const Jacobian<Curve>> in) 
     return out;
 }
 
+// The distinct points (i + 1) * G for i < n, by repeated addition and one batch
+// conversion: cheap bases for MSM tests and benchmarks (about 1 us a point on the CPU).
+template <class Curve>
+std::vector<Affine<Curve>> generator_multiples(size_t n) {
+    std::vector<Jacobian<Curve>> js(n);
+    Jacobian<Curve> g = Jacobian<Curve>::generator(), acc = g;
+    for (size_t i = 0; i < n; ++i) {
+        js[i] = acc;
+        acc += g;
+    }
+    return batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js));
+}
+
 using G1Jacobian = Jacobian<G1Curve>;
 using G2Jacobian = Jacobian<G2Curve>;
 
