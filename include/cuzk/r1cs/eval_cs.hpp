@@ -57,10 +57,11 @@ class EvalCS {
         }
     }
     // CheckCS replaying an assignment: inputs[0] must be ONE; alloc/alloc_input take the
-    // next value from these instead of calling the closure.
-    EvalCS(std::span<const Fr> inputs, std::span<const Fr> aux) requires kCheck : replay_(true),
-                                                                                  replay_inputs_(inputs),
-                                                                                  replay_aux_(aux) {
+    // next value from copies of these instead of calling the closure.
+    EvalCS(std::span<const Fr> inputs, std::span<const Fr> aux) requires kCheck
+        : replay_(true),
+          replay_inputs_(inputs.begin(), inputs.end()),
+          replay_aux_(aux.begin(), aux.end()) {
         if (inputs.empty() || !inputs[0].is_one())
             throw std::invalid_argument("CheckCS: the replayed inputs must start with ONE");
         inputs_.push_back(Fr::one());
@@ -186,7 +187,8 @@ class EvalCS {
 
     bool record_ = false;
     bool replay_ = false;
-    std::span<const Fr> replay_inputs_, replay_aux_;
+    // Owned copies: callers pass temporaries (found by ASan), and check mode is not a hot path.
+    std::vector<Fr> replay_inputs_, replay_aux_;
     std::vector<Fr> inputs_, aux_;
     std::vector<Fr> a_, b_, c_;
     size_t num_constraints_ = 0;
