@@ -14,17 +14,25 @@
 namespace cuzk {
 namespace {
 
-
 // Scalars: a mix of 0, 1, -1, small and random full-size values.
 std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
     std::vector<Fr> s(n);
     for (auto& x : s) {
         switch (rng() % 6) {
-            case 0: x = Fr::zero(); break;
-            case 1: x = Fr::one(); break;
-            case 2: x = -Fr::one(); break;
-            case 3: x = Fr::from_u64(rng() % 1000); break;
-            default: x = Fr::random(rng);
+            case 0:
+                x = Fr::zero();
+                break;
+            case 1:
+                x = Fr::one();
+                break;
+            case 2:
+                x = -Fr::one();
+                break;
+            case 3:
+                x = Fr::from_u64(rng() % 1000);
+                break;
+            default:
+                x = Fr::random(rng);
         }
     }
     return s;
@@ -55,8 +63,10 @@ TEST(Msm, NaiveSumAtOddSizesWithZerosOnesAndInfinity) {
         auto bases = generator_multiples<G1Curve>(n);
         // Random multiples instead of i*G, and some points at infinity.
         for (size_t i = 0; i < n; ++i) {
-            if (i % 11 == 5) bases[i] = G1Affine::identity();
-            else if (i % 3 == 0) bases[i] = mul(bases[i], Fr::random(rng)).to_affine();
+            if (i % 11 == 5)
+                bases[i] = G1Affine::identity();
+            else if (i % 3 == 0)
+                bases[i] = mul(bases[i], Fr::random(rng)).to_affine();
         }
         auto scalars = mixed_scalars(n, rng);
         MsmStats stats;
@@ -110,6 +120,27 @@ TEST(Msm, BatchAffineSumHandlesDoublingAndCancellation) {
         if (i % 7 == 0) pts.push_back(G1Affine::identity());
     }
     ASSERT_EQ(sum_affine<G1Curve>(pts), expect);
+}
+
+// Equal scalars send every point of a window to one bucket, so the batch-affine buckets
+// meet P + P (doubling), P + (-P) (cancellation) and deferred same-bucket additions.
+TEST(Msm, RepeatedAndOppositeBasesInOneBucket) {
+    std::mt19937_64 rng(test::seed());
+    auto g = generator_multiples<G1Curve>(5);
+    std::vector<G1Affine> bases;
+    for (int i = 0; i < 700; ++i) {
+        const G1Affine& p = g[size_t(rng() % 5)];
+        bases.push_back(rng() % 3 == 0 ? -p : p);
+        if (i % 50 == 0) bases.push_back(G1Affine::identity());
+    }
+    for (const Fr& s : {Fr::random(rng), Fr::from_u64(3), -Fr::from_u64(2)}) {
+        std::vector<Fr> scalars(bases.size(), s);
+        for (unsigned c : {0u, 4u, 9u}) {
+            MsmOptions opt;
+            opt.window_bits = c;
+            ASSERT_EQ(msm<G1Curve>(bases, scalars, opt), msm_naive<G1Curve>(bases, scalars)) << "c=" << c;
+        }
+    }
 }
 
 TEST(Msm, ThreadCountDoesNotChangeTheResult) {
