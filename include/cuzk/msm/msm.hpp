@@ -6,8 +6,11 @@
 //   0  -> skipped;
 //   1  -> the bases are summed by batch-affine addition (Montgomery's trick: ~6 field
 //         multiplies an addition instead of ~10 for a mixed XYZZ addition);
-//   else -> Pippenger with signed digits and XYZZ buckets with mixed additions,
-//         multi-threaded over (window, chunk of points) tasks.
+//   else -> Pippenger with signed digits; buckets are affine, updated by batch-affine
+//         additions (one inversion per 256 updates), with an XYZZ overflow for a
+//         bucket already updated in the current batch; multi-threaded over (window,
+//         chunk of points) tasks. Measured on the dev machine, 1 thread, G1: 2^16
+//         598 -> 505 ms and 2^18 2198 -> 1817 ms against XYZZ buckets alone.
 // Most Filecoin scalars are 0 or 1 (bits of SHA-256 and Merkle paths), so the split pays.
 #pragma once
 
@@ -22,9 +25,9 @@
 namespace cuzk {
 
 struct MsmStats {
-    size_t zeros = 0;   // scalars equal to 0 (or without a base)
-    size_t ones = 0;    // scalars equal to 1, summed by batch-affine addition
-    size_t full = 0;    // other scalars, through Pippenger
+    size_t zeros = 0;  // scalars equal to 0 (or without a base)
+    size_t ones = 0;   // scalars equal to 1, summed by batch-affine addition
+    size_t full = 0;   // other scalars, through Pippenger
     unsigned window_bits = 0;
     unsigned windows = 0;
     size_t chunks = 0;  // point chunks per window (parallel tasks = windows * chunks)
