@@ -1,0 +1,224 @@
+// The proving engine: jobs in, verified proofs out, with the GPU kept busy and memory
+// bounded (DESIGN.md, "engine"). It knows nothing of gRPC; the daemon (src/server) is a
+// thin layer over this interface.
+//
+//   submit ─► scheduler ─► [reserve memory] ─► witness workers (CPU) ─► bounded queue
+//     ─► prove workers (per GPU, or CPU) ─► bounded queue ─► finalizer (verify, assemble)
+//
+// - A job is split into one work item per partition. Items are taken by priority
+//   (CRITICAL first), then by job age (oldest first), then by partition, so partitions of
+//   one job and of the next flow through the stages at the same time.
+// - Each work item reserves its estimated bytes (from the circuit's shape) before its
+//   witness starts and gives them back as its buffers are freed (a/b/c after H, the rest
+//   after the proof); nothing starts that would overrun the budget.
+// - Parameters are loaded (or, for built-in circuits, generated once and cached on disk)
+//   on first use, kept resident and evicted least-recently-used when idle and memory is
+//   wanted; their bytes count against the same budget.
+// - Every proof is verified before it is returned (configurable); a proof that fails is
+//   recomputed once on the CPU backend, and the event is logged and counted.
+// - Cancellation removes a queued job at once; a running one stops at the next partition
+//   boundary and frees its memory.
+// - Every stage opens a timing span (common/trace.hpp), aggregated into metrics and, on
+//   request, written as a Chrome trace.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/groth16/backend.hpp"
+
+namespace cuzk::engine {
+
+// Values as Curio's cuzk.v1.Priority (1..4); 0 (unspecified) means NORMAL.
+enum class Priority : int { Low = 1, Normal = 2, High = 3, Critical = 4 };
+const char* priority_name(Priority p);
+// "low" | "normal" | "high" | "critical" (any case); nullopt otherwise.
+std::optional<Priority> parse_priority(const std::string& s);
+
+// What to prove.
+struct JobSpec {
+    // "builtin" for cuzk's built-in circuits. Filecoin kinds ("porep-seal-commit",
+    // "snap-deals-update", "window-post", "winning-post") are accepted by the API and
+    // fail with EngineError::Code::NotImplemented until their circuits exist.
+    std::string kind = "builtin";
+    std::string circuit = "sha256-chain";  // built-in name (circuits::builtin_names())
+    uint64_t size = 1;                     // blocks (sha256-chain) or constraints (random-dense)
+    uint32_t inputs = 4;                   // public inputs (random-dense)
+    uint64_t seed = 1;                     // witness seed; partition k uses seed + k (sha256-chain)
+    uint32_t partitions = 1;
+    Priority priority = Priority::Normal;
+    std::string request_id;  // idempotency key: a second submit with the same id returns the same job
+};
+
+enum class JobState { Queued, Running, Completed, Failed, Cancelled };
+const char* job_state_name(JobState s);
+
+// Milliseconds, summed over the job's partitions where a stage runs once per partition.
+struct JobTimings {
+    double queue_wait = 0;  // submit → first partition's witness starts
+    double param_load = 0;  // waiting for the parameters (load or generate)
+    double witness = 0;     // synthesis: assignment and A·z, B·z, C·z
+    double prove = 0;       // H and the five MSMs (the device's work when on a GPU)
+    double verify = 0;
+    double total = 0;  // submit → result
+};
+
+struct JobResult {
+    std::string job_id;
+    JobState state = JobState::Queued;
+    std::string error;            // set when Failed (or why Cancelled)
+    std::vector<uint8_t> proof;   // 192 bytes per partition, concatenated (bellperson layout)
+    std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, ONE excluded
+    std::vector<uint8_t> verifying_key;                   // bellperson .vk bytes of the circuit's key
+    std::string circuit_id;
+    uint32_t partitions_done = 0, partitions_total = 0;
+    uint32_t cpu_recomputes = 0;  // proofs that failed verification and were recomputed on the CPU
+    std::string backend;          // where the proofs were computed, e.g. "cuda:0" or "cpu"
+    JobTimings timings;
+};
+
+// Thrown by submit/preload for requests the engine refuses; what() names the problem.
+class EngineError : public std::runtime_error {
+ public:
+    enum class Code { InvalidArgument, NotImplemented, ResourceExhausted, ShuttingDown, NotFound };
+    EngineError(Code code, const std::string& what) : std::runtime_error(what), code_(code) {}
+    Code code() const { return code_; }
+
+ private:
+    Code code_;
+};
+
+struct EngineConfig {
+    // Memory budget in bytes; 0 = system memory less `safety_margin`.
+    uint64_t memory_budget = 0;
+    uint64_t safety_margin = uint64_t(5) << 30;
+    // Workers: witness generation threads; prove workers per GPU (or in total on the CPU).
+    unsigned witness_workers = 2;
+    unsigned prove_workers_per_device = 2;
+    unsigned cpu_prove_workers = 1;
+    // Bounds of the queues between stages (work items).
+    unsigned witness_queue_bound = 4;   // synthesized items waiting for a prover
+    unsigned finalize_queue_bound = 16;
+    // "auto" | "cpu" | "cuda" (gpu::select_backend); devices used when CUDA ("" = all).
+    std::string backend = "auto";
+    std::vector<int> devices;
+    // Verify each proof before returning it; recompute a failed one once on the CPU.
+    bool verify_proofs = true;
+    // Where built-in circuits' generated parameters and shapes are cached ("" = memory only).
+    std::filesystem::path param_cache;
+    // Seed of the development setup for built-in circuits (keys are reproducible).
+    uint64_t setup_seed = 1;
+    // Loaded parameters idle at least this long may be evicted when memory is wanted.
+    std::chrono::milliseconds eviction_min_idle{0};
+    // Jobs kept after they end, for AwaitProof and status (oldest forgotten first).
+    size_t finished_jobs_kept = 1024;
+    // Upper bound on partitions per job and on a built-in circuit's size.
+    uint32_t max_partitions = 64;
+    uint64_t max_constraints = uint64_t(1) << 27;
+    // On shutdown: finish running and queued jobs (true) or cancel them (false).
+    bool drain_on_shutdown = false;
+    // Keep timing spans for a Chrome trace (the last `trace_capacity` spans).
+    size_t trace_capacity = 1 << 20;
+    // Tests: make the prove-stage backend for a device (-1 = CPU). Default: the real ones.
+    std::function<std::unique_ptr<groth16::ProverBackend>(int device)> backend_factory;
+};
+
+struct SubmitInfo {
+    std::string job_id;
+    uint32_t queue_position = 0;  // work items ahead of this job's first
+    bool existing = false;        // request_id matched an earlier job
+};
+
+struct CancelInfo {
+    bool found = false;
+    bool was_running = false;
+};
+
+struct ParamStatus {
+    std::string circuit_id;
+    enum class Tier { Hot, Warm, Cold } tier = Tier::Cold;  // as Curio's SRSStatus.Tier
+    uint64_t size_bytes = 0;
+    uint32_t ref_count = 0;  // work items using it now
+};
+
+struct DeviceStatus {
+    int ordinal = -1;  // -1: the CPU backend
+    std::string name;
+    uint64_t memory_total = 0, memory_free = 0;
+    std::string current_job_id, current_kind;
+    double busy_ms = 0;  // time inside device stages since start
+};
+
+struct QueueStatus {
+    std::string name;  // "witness", "prove", "finalize"
+    uint32_t pending = 0, in_progress = 0, bound = 0, high_water = 0;
+};
+
+struct EngineStatus {
+    std::vector<DeviceStatus> devices;
+    std::vector<ParamStatus> params;
+    std::vector<QueueStatus> queues;
+    uint64_t jobs_queued = 0, jobs_running = 0;
+    uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0, cpu_recomputes = 0;
+    uint64_t memory_budget = 0, memory_reserved = 0, memory_high_water = 0;
+    uint64_t pooled_bytes = 0;  // buffer pool (pinned when CUDA is present)
+    double uptime_s = 0;
+    bool accepting = true;
+    std::string backend;
+};
+
+struct PreloadInfo {
+    bool already_loaded = false;
+    double load_ms = 0;
+};
+struct EvictInfo {
+    bool was_loaded = false;
+    uint64_t freed_bytes = 0;
+};
+
+class Engine {
+ public:
+    explicit Engine(EngineConfig config = {});
+    ~Engine();  // shutdown() if not yet done
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // Queues a job. Throws EngineError for an unknown circuit or kind, sizes out of
+    // range, a job that could never fit the memory budget, or after shutdown().
+    SubmitInfo submit(const JobSpec& spec);
+    // Waits for the job to end, at most `timeout` (zero = forever). nullopt on timeout;
+    // throws EngineError(NotFound) for an unknown job id.
+    std::optional<JobResult> await(const std::string& job_id, std::chrono::milliseconds timeout = {});
+    // The job's current state without waiting; NotFound as await.
+    JobResult peek(const std::string& job_id) const;
+    CancelInfo cancel(const std::string& job_id);
+
+    // The circuit id a spec proves with (e.g. "sha256-chain-4"), for preload/evict.
+    static std::string circuit_id(const JobSpec& spec);
+    PreloadInfo preload(const std::string& circuit_id);  // InvalidArgument for a bad id
+    EvictInfo evict(const std::string& circuit_id);
+
+    EngineStatus status() const;
+    std::string status_json() const;         // EngineStatus as JSON (HTTP /status)
+    std::string metrics_prometheus() const;  // Prometheus text exposition format
+    // Chrome trace (Trace Event JSON, for Perfetto) of the spans kept so far.
+    std::string chrome_trace_json() const;
+
+    // Stops accepting jobs; finishes or cancels what is in flight (config.drain_on_shutdown
+    // unless `drain` is given) and joins every worker. Idempotent.
+    void shutdown(std::optional<bool> drain = std::nullopt);
+
+    struct Impl;
+
+ private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cuzk::engine
