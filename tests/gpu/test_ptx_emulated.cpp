@@ -9,6 +9,7 @@
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
+#include "gpu/field_edges.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -53,27 +54,6 @@ struct EmulatedIsa {
     uint32_t subc(uint32_t a, uint32_t b) { return lo(uint64_t(a) - b - cf); }  // the borrow mask idiom
 };
 
-// Values near the edges: 0, 1, 2, p-1, p-2, (p-1)/2, and canonical values with the top
-// bits of the word size set (just below 2^381 / 2^255 is above p: p-1 is the top).
-template <class F>
-std::vector<F> edge_values() {
-    std::vector<F> v = {F::zero(), F::one(), F::one() + F::one(), -F::one(), -(F::one() + F::one())};
-    typename F::Big half = F::kP.shr(1);
-    v.push_back(F::from_bigint_unchecked(half));
-    v.push_back(F::from_raw_montgomery(half));  // raw limbs near p/2
-    typename F::Big top = F::kP;
-    top.l[0] -= 1;
-    v.push_back(F::from_raw_montgomery(top));  // raw p-1: every Montgomery limb at its maximum
-    typename F::Big ones = F::Big::zero();  // raw 2^(bits-1) - 1: all ones below the top bit
-    for (size_t i = 0; i < F::N; ++i) ones.l[i] = ~uint64_t(0);
-    ones.l[F::N - 1] = (uint64_t(1) << ((F::kBits - 1) % 64)) - 1;
-    v.push_back(F::from_raw_montgomery(ones));
-    typename F::Big lowbits = F::Big::zero();  // raw word pattern 0xffffffff in every low half
-    for (size_t i = 0; i < F::N; ++i) lowbits.l[i] = 0xffffffffULL;
-    v.push_back(F::from_raw_montgomery(lowbits));
-    return v;
-}
-
 template <class F>
 const char* name() {
     return F::kBits == 381 ? "Fp" : "Fr";
@@ -92,15 +72,15 @@ void check_pair(const F& a, const F& b, uint64_t seed) {
     ASSERT_EQ(r, a + b) << name<F>() << " add " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
     ff_detail::ptx::mod_sub<F::N>(isa, r.l, a.l, b.l, p.l);
     ASSERT_EQ(r, a - b) << name<F>() << " sub " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
-    ASSERT_EQ(isa.lost, 0) << name<F>() << ": a carry claimed impossible happened, " << a.to_hex() << " "
-                           << b.to_hex() << " seed " << seed;
+    ASSERT_EQ(isa.lost, 0) << name<F>() << ": a carry claimed impossible happened, " << a.to_hex() << " " << b.to_hex()
+                           << " seed " << seed;
 }
 
 template <class F>
 void check_field() {
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
-    const auto edges = edge_values<F>();
+    const auto edges = test::field_edge_values<F>();
     for (const F& a : edges)
         for (const F& b : edges) check_pair(a, b, seed);
     for (int i = 0; i < 20000; ++i) {
@@ -122,9 +102,9 @@ TEST(PtxEmulated, CarryFlagSemantics) {
     EXPECT_EQ(isa.addc_cc(0, 0), 1u);
     EXPECT_EQ(isa.cf, 0u);
     EXPECT_EQ(isa.sub_cc(0, 1), 0xffffffffu);
-    EXPECT_EQ(isa.subc(0, 0), 0xffffffffu);  // borrow mask
+    EXPECT_EQ(isa.subc(0, 0), 0xffffffffu);                               // borrow mask
     EXPECT_EQ(isa.mad_lo_cc(0xffffffffu, 0xffffffffu, 0xffffffffu), 0u);  // 1 + 0xffffffff
-    EXPECT_EQ(isa.madc_hi(0xffffffffu, 0xffffffffu, 0), 0xffffffffu);      // 0xfffffffe + 1
+    EXPECT_EQ(isa.madc_hi(0xffffffffu, 0xffffffffu, 0), 0xffffffffu);     // 0xfffffffe + 1
     EXPECT_EQ(isa.lost, 0);
     isa.add_cc(0xffffffffu, 1);
     isa.addc(0xffffffffu, 0);

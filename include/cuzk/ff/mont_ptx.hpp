@@ -54,23 +54,25 @@
 
 namespace cuzk::ff_detail::ptx {
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDACC__)  // declared in both passes of nvcc, used only by device code
 // The PTX carry-chain instructions (PTX ISA, "Extended-Precision Integer Arithmetic").
 // The carry flag CC.CF lives between the statements: each is `asm volatile`, so they keep
-// their order, and the code between them only moves registers (no .cc instruction), the
-// same convention as NVIDIA's CGBN. For subtraction CF is the borrow.
+// their order, and the code between them (moves, mul.lo for m, and, shifts, selects) has
+// no .cc instruction of its own; the convention of NVIDIA's CGBN. The compiler does emit
+// .cc for 128-bit arithmetic, so none must be interleaved: the device field test and the
+// MSM/NTT/proof tests against the CPU guard that. For subtraction CF is the borrow.
 struct DeviceIsa {
-#define CUZK_PTX_OP3(name, insn)                                                                          \
-    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) {                       \
-        uint32_t d;                                                                                       \
-        asm volatile(insn " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));                         \
-        return d;                                                                                         \
+#define CUZK_PTX_OP3(name, insn)                                                   \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) { \
+        uint32_t d;                                                                \
+        asm volatile(insn " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));  \
+        return d;                                                                  \
     }
-#define CUZK_PTX_OP2(name, insn)                                                                          \
-    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) {                                    \
-        uint32_t d;                                                                                       \
-        asm volatile(insn " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                                     \
-        return d;                                                                                         \
+#define CUZK_PTX_OP2(name, insn)                                       \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) { \
+        uint32_t d;                                                    \
+        asm volatile(insn " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));  \
+        return d;                                                      \
     }
     __device__ __forceinline__ uint32_t mul_lo(uint32_t a, uint32_t b) { return a * b; }
     __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
@@ -227,6 +229,9 @@ CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const u
     // Cross products a_i a_j (i < j): X gets the pieces of odd j - i (row i starts at word
     // 2i+1), Y those of even j - i (row i starts at word 2i+2). Each row is one chain whose
     // carry lands in a word that is either fresh or holds only the previous row's carry.
+    // X is stored one word down (X[k] is word k+1) so that every (lo, hi) piece sits in an
+    // even-aligned register pair, which lets ptxas fuse it into one 64-bit multiply-add
+    // (unaligned, the squaring compiled to more SASS instructions than a multiplication).
     uint32_t X[2 * n], Y[2 * n];
     CUZK_UNROLL
     for (size_t k = 0; k < 2 * n; ++k) X[k] = Y[k] = 0;
@@ -234,11 +239,12 @@ CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const u
     for (size_t i = 0; i + 1 < n; ++i) {
         CUZK_UNROLL
         for (size_t j = i + 1; j < n; j += 2) {
-            X[i + j] = (j == i + 1) ? isa.mad_lo_cc(a[i], a[j], X[i + j]) : isa.madc_lo_cc(a[i], a[j], X[i + j]);
-            X[i + j + 1] = isa.madc_hi_cc(a[i], a[j], X[i + j + 1]);
+            const size_t w = i + j - 1;  // word i + j, one down
+            X[w] = (j == i + 1) ? isa.mad_lo_cc(a[i], a[j], X[w]) : isa.madc_lo_cc(a[i], a[j], X[w]);
+            X[w + 1] = isa.madc_hi_cc(a[i], a[j], X[w + 1]);
         }
         const size_t x_end = i + ((n - 1 - i) % 2 == 1 ? n - 1 : n - 2) + 1;  // last word of row i in X
-        X[x_end + 1] = isa.addc(X[x_end + 1], 0);
+        X[x_end] = isa.addc(X[x_end], 0);                                     // word x_end + 1, one down
         if (i + 2 < n) {
             CUZK_UNROLL
             for (size_t j = i + 2; j < n; j += 2) {
@@ -249,12 +255,14 @@ CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const u
             Y[y_end + 1] = isa.addc(Y[y_end + 1], 0);
         }
     }
-    // C = X + Y < a^2 / 2, then T = 2C (funnel shift) + the diagonal a_i^2 at words 2i, 2i+1.
+    // C = X + Y < a^2 / 2 (word 0 of both is zero), then T = 2C (funnel shift) + the
+    // diagonal a_i^2 at words 2i, 2i+1.
     uint32_t T[2 * n];
-    T[0] = isa.add_cc(X[0], Y[0]);
+    T[0] = 0;
+    T[1] = isa.add_cc(X[0], Y[1]);
     CUZK_UNROLL
-    for (size_t k = 1; k + 1 < 2 * n; ++k) T[k] = isa.addc_cc(X[k], Y[k]);
-    T[2 * n - 1] = isa.addc(X[2 * n - 1], Y[2 * n - 1]);
+    for (size_t k = 2; k + 1 < 2 * n; ++k) T[k] = isa.addc_cc(X[k - 1], Y[k]);
+    T[2 * n - 1] = isa.addc(X[2 * n - 2], Y[2 * n - 1]);
     CUZK_UNROLL
     for (size_t k = 2 * n - 1; k > 0; --k) T[k] = (T[k] << 1) | (T[k - 1] >> 31);
     T[0] <<= 1;
