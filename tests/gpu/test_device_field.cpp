@@ -74,7 +74,9 @@ void check_ops(void (*on_device)(const F*, const F*, gpu::DeviceFieldOps<F>*, si
         ASSERT_EQ(r.dbl, x + x) << "dbl" << where();
         ASSERT_EQ(r.neg, F::zero() - x) << "neg" << where();
         ASSERT_EQ(r.mul_portable, x * y) << "mul_portable" << where();
-        if (i < edges.size() * edges.size() || i % 16 == 0) ASSERT_EQ(r.inv, x.inverse()) << "inverse" << where();
+        if (i < edges.size() * edges.size() || i % 16 == 0) {
+            ASSERT_EQ(r.inv, x.inverse()) << "inverse" << where();
+        }
     }
 }
 
