@@ -37,6 +37,8 @@
 // odd / even, again non-overlapping pieces), doubled by a funnel shift, plus the diagonal
 // a_i^2 (one chain); then the Montgomery reduction of the low half with the same split
 // accumulators (SOS order, same reference): n(n-1)/2 + n instead of n^2 word products.
+// Measured on an H200 (bench/gpu_field.cu): Fp mul 27.1 G/s (portable 64-bit CIOS: 17.2),
+// Fp square 32.7 (as a mul: 27.0); Fr mul 52.2 (38.9), Fr square 59.2 (51.8).
 //
 // Inputs are fully reduced (< p) and so are the outputs, as everywhere in Field.
 #pragma once
@@ -47,7 +49,8 @@
 #include "cuzk/common/hd.hpp"
 
 // Field add/sub on the device through the 32-bit chains below (1) or the portable 64-bit
-// code (0); mul and square always take the 32-bit path on the device.
+// code (0); mul and square always take the 32-bit path on the device. H200 throughput
+// (bench/gpu_field.cu): Fp add 455 vs 213 G/s, sub 449 vs 201; Fr add 673 vs 349.
 #ifndef CUZK_PTX_ADDSUB
 #define CUZK_PTX_ADDSUB 1
 #endif
