@@ -9,7 +9,7 @@
 //   3. for the inverses, one pass that reverses a_j <-> a_{n-j} and scales by
 //      c s^i (c = n^-1, s = 1 or g^-1): sum_j A_j w^(-ij) is forward(A) read at -i mod n,
 //      exactly as the CPU code does it.
-// Each butterfly costs one Fr multiplication (portable 64-bit CIOS from field.hpp) plus
+// Each butterfly costs one Fr multiplication (32-bit PTX words, cuzk/ff/mont_ptx.hpp) plus
 // an addition and a subtraction; twiddles w_n^j (j < n/2) come from a per-size table in
 // global memory, read through the read-only cache.
 // Powers s^i of the coset shifts are lo[i mod 1024] * hi[i / 1024] (two small tables per

@@ -19,6 +19,7 @@
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/inverse_bingcd.hpp"
 #include "cuzk/ff/mont_portable.hpp"
+#include "cuzk/ff/mont_ptx.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
 
 namespace cuzk {
@@ -155,13 +156,19 @@ class Field {
 
     // --- arithmetic ------------------------------------------------------------------
     CUZK_HD_INLINE static void mont_mul(Field& r, const Field& a, const Field& b) {
-#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+#if CUZK_IN_DEVICE  // 32-bit words with PTX carry chains (mont_ptx.hpp)
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::mont_mul<N>(isa, r.l, a.l, b.l, p.l, kInv);
+#else
+#if CUZK_FF_HAVE_ADX
         if constexpr (ff_detail::kHaveAdxMul<N>) {
             ff_detail::mont_mul_adx<N>(r.l, a.l, b.l, kP.l, kInv);
             return;
         }
 #endif
         mul_portable(r, a, b);
+#endif
     }
     CUZK_HD_INLINE static void mul_portable(Field& r, const Field& a, const Field& b) {
         constexpr Big p = kP;
@@ -175,13 +182,23 @@ class Field {
     CUZK_HD_INLINE friend Field operator+(const Field& a, const Field& b) {
         constexpr Big p = kP;
         Field r;
+#if CUZK_IN_DEVICE && CUZK_PTX_ADDSUB
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::mod_add<N>(isa, r.l, a.l, b.l, p.l);
+#else
         ff_detail::mod_add<N>(r.l, a.l, b.l, p.l);
+#endif
         return r;
     }
     CUZK_HD_INLINE friend Field operator-(const Field& a, const Field& b) {
         constexpr Big p = kP;
         Field r;
+#if CUZK_IN_DEVICE && CUZK_PTX_ADDSUB
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::mod_sub<N>(isa, r.l, a.l, b.l, p.l);
+#else
         ff_detail::mod_sub<N>(r.l, a.l, b.l, p.l);
+#endif
         return r;
     }
     CUZK_HD_INLINE Field operator-() const { return zero() - *this; }
@@ -189,9 +206,17 @@ class Field {
     CUZK_HD_INLINE Field& operator+=(const Field& b) { return *this = *this + b; }
     CUZK_HD_INLINE Field& operator-=(const Field& b) { return *this = *this - b; }
     CUZK_HD_INLINE Field dbl() const { return *this + *this; }
-    // a^2; on x86-64 with ADX a dedicated squaring (mont_x86_adx.hpp) with fewer MULX.
+    // a^2; on x86-64 with ADX a dedicated squaring (mont_x86_adx.hpp) with fewer MULX, on
+    // the GPU one with fewer word products (mont_ptx.hpp).
     CUZK_HD_INLINE Field square() const {
-#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mont_sqr<N>(isa, r.l, l, p.l, kInv);
+        return r;
+#else
+#if CUZK_FF_HAVE_ADX
         if constexpr (ff_detail::kHaveAdxSqr<N>) {
             Field r;
             ff_detail::mont_sqr_adx<N>(r.l, l, kP.l, kInv);
@@ -199,6 +224,7 @@ class Field {
         }
 #endif
         return *this * *this;
+#endif
     }
     CUZK_HD_INLINE Field neg() const { return -*this; }
 
