@@ -150,6 +150,108 @@ __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::
     for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) a[base + plan::tile_offset(p, e)] = sh[e];
 }
 
+// Fr through 16-byte accesses (device buffers are cudaMalloc'd, Fr 32-byte strided).
+__device__ __forceinline__ Fr load_fr(const Fr* p) {
+    const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
+    const ulonglong2 lo = q[0], hi = q[1];
+    Fr x;
+    x.l[0] = lo.x;
+    x.l[1] = lo.y;
+    x.l[2] = hi.x;
+    x.l[3] = hi.y;
+    return x;
+}
+__device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
+    ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
+    q[0] = make_ulonglong2(x.l[0], x.l[1]);
+    q[1] = make_ulonglong2(x.l[2], x.l[3]);
+}
+
+// DIT butterfly with twiddle w_n^j (kInverse: w_n^-j), j < n/2 from the table. j = 0 is
+// w = 1 and costs no multiplication (stage 0, and the first butterflies of the first
+// pass). The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) = -w^(n/2 - j)
+// for 0 < j < n/2, and negating w just swaps the two outputs.
+template <bool kInverse>
+__device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
+    if (j == 0) {
+        const Fr t = y;
+        y = x - t;
+        x = x + t;
+        return;
+    }
+    const Fr t = y * load_fr(tw + (kInverse ? half - j : j));
+    if (kInverse) {
+        y = x + t;
+        x = x - t;
+    } else {
+        y = x - t;
+        x = x + t;
+    }
+}
+
+// One pass of the register-blocked path (ntt_plan.hpp, "register-blocked passes"): one
+// block of 2^(L-3) threads per tile of 2^L elements, 8 elements per thread, groups of
+// <= 3 stages in registers, limb-major shared memory between groups. `post` scales the
+// outputs of the last pass by c s^i (i: global index), which fuses the inverses'
+// scaling into the transform.
+template <bool kInverse>
+__global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
+    reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale post) {
+    __shared__ uint64_t sh[Fr::N][1u << plan::kTileLog];
+    const size_t tile = blockIdx.x;
+    const size_t base = plan::tile_base(p, tile);
+    const size_t r0 = plan::tile_r0(p, tile);
+    const size_t half = size_t(1) << (log_n - 1);
+    const unsigned ng = plan::group_count(p);
+    Fr x[8];
+    for (unsigned g = 0; g < ng; ++g) {
+        const plan::RegBits rb = plan::group_bits(p, g);
+        const unsigned e0 = plan::thread_base(p, rb, threadIdx.x);
+        if (g == 0) {
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j)
+                x[j] = load_fr(a + base + plan::tile_offset(p, plan::group_element(rb, e0, j)));
+        } else {
+            __syncthreads();  // the previous group's stores are visible
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+#pragma unroll
+                for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l][slot];
+            }
+        }
+        unsigned u0, r;
+        plan::group_stages(p, g, u0, r);
+#pragma unroll
+        for (unsigned i = 0; i < plan::kRegLog; ++i) {
+            const unsigned b = rb.pos[i];
+            if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
+            const unsigned u = b - p.log_c;
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                if (j & (1u << i)) continue;
+                const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
+                butterfly_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
+            }
+        }
+        if (g + 1 == ng) {
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                store_fr(a + gi, scaled(post, gi, x[j]));
+            }
+        } else {
+            if (g > 0) __syncthreads();  // every thread has read this group's values
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+#pragma unroll
+                for (unsigned l = 0; l < Fr::N; ++l) sh[l][slot] = x[j].l[l];
+            }
+        }
+    }
+}
+
 // h_i = a_i b_i - c_i.
 __global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
@@ -281,41 +383,59 @@ Scale coset_scale(bool inverse_shift, const Fr& c, size_t n, StreamScratch& scra
     return Scale{pt.lo, scratch.ptr, c, false};
 }
 
-// Bit reversal (with the given pre-scaling) and the log_n stages: the unscaled forward DFT.
-void dft(Fr* a, unsigned log_n, const Scale& pre, Impl impl, cudaStream_t stream) {
+void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t stream) {
+    reverse_scale_kernel<<<grid_for(reverse ? n / 2 + 1 : n, kThreads), kThreads, 0, stream>>>(a, n, reverse, sc);
+    check_launch("reverse_scale_kernel");
+}
+
+// out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)
+// of the pre-scaled input, post-scaled. pre is fused into the bit reversal; kFast fuses
+// w^-1 and post into its passes, the other paths run the forward DFT, then reverse
+// a_j <-> a_{n-j} and post-scale in one more pass (as the CPU code does).
+void transform(Fr* a, unsigned log_n, bool inverse, const Scale& pre, const Scale& post, Impl impl,
+               cudaStream_t stream) {
     const size_t n = size_t(1) << log_n;
     if (log_n == 0) {
-        if (!pre.none) {
-            reverse_scale_kernel<<<1, 1, 0, stream>>>(a, 1, false, pre);
-            check_launch("reverse_scale_kernel");
-        }
+        if (!pre.none) reverse_scale(a, 1, false, pre, stream);
+        if (!post.none) reverse_scale(a, 1, false, post, stream);
         return;
     }
     bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
     check_launch("bitrev_kernel");
     const Fr* tw = twiddles(log_n, stream);
+    plan::Pass passes[plan::kMaxPasses];
+    const unsigned np = plan::make_passes(log_n, passes);
+    if (impl == Impl::kFast && log_n >= plan::kRegMinLogN) {
+        for (unsigned i = 0; i < np; ++i) {
+            const plan::Pass& p = passes[i];
+            const size_t tiles = plan::tile_count(log_n, p);
+            const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
+            if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+            const Scale sc = i + 1 == np ? post : no_scale();
+            if (inverse)
+                reg_pass_kernel<true><<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw, sc);
+            else
+                reg_pass_kernel<false><<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw, sc);
+            check_launch("reg_pass_kernel");
+        }
+        return;
+    }
     if (impl == Impl::kReference) {
         for (unsigned lh = 0; lh < log_n; ++lh) {
             stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
             check_launch("stage_kernel");
         }
-        return;
+    } else {
+        for (unsigned i = 0; i < np; ++i) {
+            const plan::Pass& p = passes[i];
+            const size_t tiles = plan::tile_count(log_n, p);
+            const unsigned threads = 1u << (p.s + p.log_c - 1);
+            if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+            pass_kernel<<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw);
+            check_launch("pass_kernel");
+        }
     }
-    plan::Pass passes[plan::kMaxPasses];
-    const unsigned np = plan::make_passes(log_n, passes);
-    for (unsigned i = 0; i < np; ++i) {
-        const plan::Pass& p = passes[i];
-        const size_t tiles = plan::tile_count(log_n, p);
-        const unsigned threads = 1u << (p.s + p.log_c - 1);
-        if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
-        pass_kernel<<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw);
-        check_launch("pass_kernel");
-    }
-}
-
-void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t stream) {
-    reverse_scale_kernel<<<grid_for(reverse ? n / 2 + 1 : n, kThreads), kThreads, 0, stream>>>(a, n, reverse, sc);
-    check_launch("reverse_scale_kernel");
+    if (inverse || !post.none) reverse_scale(a, n, inverse, post, stream);
 }
 
 // 2^k and (2^k)^-1, built without Field::from_u64 (whose host-device body reads the
@@ -338,26 +458,24 @@ void on_host_vector(std::span<Fr> a, const char* what, F&& f) {
 
 void forward(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::forward");
-    dft(d, log_n, no_scale(), impl, stream);
+    transform(d, log_n, false, no_scale(), no_scale(), impl, stream);
 }
 
 void inverse(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::inverse");
-    dft(d, log_n, no_scale(), impl, stream);
-    reverse_scale(d, n, true, const_scale(inverse_of_size(n)), stream);
+    transform(d, log_n, true, no_scale(), const_scale(inverse_of_size(n)), impl, stream);
 }
 
 void coset_forward(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_forward");
     StreamScratch scratch(stream);  // unused: c = 1 needs no scaled table
-    dft(d, log_n, coset_scale(false, Fr::one(), n, scratch, stream), impl, stream);
+    transform(d, log_n, false, coset_scale(false, Fr::one(), n, scratch, stream), no_scale(), impl, stream);
 }
 
 void coset_inverse(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_inverse");
-    dft(d, log_n, no_scale(), impl, stream);
     StreamScratch scratch(stream);
-    reverse_scale(d, n, true, coset_scale(true, inverse_of_size(n), n, scratch, stream), stream);
+    transform(d, log_n, true, no_scale(), coset_scale(true, inverse_of_size(n), n, scratch, stream), impl, stream);
 }
 
 void forward(std::span<Fr> a, Impl impl) {
@@ -384,9 +502,8 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
     StreamScratch scratch(stream);
     const Scale to_coset = coset_scale(false, inverse_of_size(m), m, scratch, stream);
     for (Fr* v : {d_a, d_b, d_c}) {
-        dft(v, log_m, no_scale(), impl, stream);
-        reverse_scale(v, m, true, to_coset, stream);
-        dft(v, log_m, no_scale(), impl, stream);
+        transform(v, log_m, true, no_scale(), no_scale(), impl, stream);
+        transform(v, log_m, false, to_coset, no_scale(), impl, stream);
     }
     ab_minus_c_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(d_a, d_b, d_c, m);
     check_launch("ab_minus_c_kernel");
@@ -394,8 +511,7 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
     const Fr zg = cpu::coset_generator().pow(uint64_t(m)) - Fr::one();
     StreamScratch scratch2(stream);
     const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch2, stream);
-    dft(d_a, log_m, no_scale(), impl, stream);
-    reverse_scale(d_a, m, true, from_coset, stream);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream);
 }
 
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c, Impl impl) {
