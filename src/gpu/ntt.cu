@@ -1,19 +1,26 @@
 // Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
 //
-// Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp):
+// Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp), Impl::kFast:
 //   1. bit-reversal permutation, in place (pairs i < rev(i) swapped by one thread), with
 //      the coset shift a_i *= g^i fused into it for coset_forward;
-//   2. the k radix-2 DIT stages, either one kernel per stage (Impl::kReference) or in
-//      ceil(k/10) passes of up to 10 stages on 1024-element tiles in shared memory
-//      (Impl::kFast; 2^27: 3 passes over memory instead of 27);
-//   3. for the inverses, one pass that reverses a_j <-> a_{n-j} and scales by
-//      c s^i (c = n^-1, s = 1 or g^-1): sum_j A_j w^(-ij) is forward(A) read at -i mod n,
-//      exactly as the CPU code does it.
+//   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
+//      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
+//      trip through shared memory (reg_pass_kernel);
+//   3. the inverses use the twiddles w^-j = -w^(n/2 - j) (same table, outputs swapped)
+//      and scale by c s^i (c = n^-1, s = 1 or g^-1) as the last pass stores: no extra pass.
+// compute_h keeps the coefficients in bit-reversed order between its iDFT and coset DFT
+// (DIF passes natural -> bit-reversed, then DIT passes bit-reversed -> natural), so only
+// its last coset iDFT has a bit-reversal pass.
+// Impl::kTiled (the previous fast path, kept for side-by-side benchmarks) and
+// Impl::kReference run steps 1-2 with one butterfly per thread per stage (tiles in
+// shared memory / one kernel per stage), then for the inverses one pass that reverses
+// a_j <-> a_{n-j} and scales: sum_j A_j w^(-ij) is forward(A) read at -i mod n, exactly
+// as the CPU code does it.
 // Each butterfly costs one Fr multiplication (32-bit PTX words, cuzk/ff/mont_ptx.hpp) plus
-// an addition and a subtraction; twiddles w_n^j (j < n/2) come from a per-size table in
-// global memory, read through the read-only cache.
+// an addition and a subtraction, none when the twiddle is w^0; twiddles w_n^j (j < n/2)
+// come from a per-size table in global memory, read through the read-only cache.
 // Powers s^i of the coset shifts are lo[i mod 1024] * hi[i / 1024] (two small tables per
-// shift, 8 MiB in all), so a scaling pass costs 2 multiplications per element.
+// shift, 8 MiB in all), so a scaling costs 2 multiplications per element.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -78,14 +85,16 @@ __global__ void scale_table_kernel(Fr* out, const Fr* in, size_t count, Fr c) {
 // The factor c s^i of a scaling pass: lo/hi_c given (hi_c already multiplied by c), or
 // the constant c alone (s = 1).
 struct Scale {
-    const Fr* lo;    // s^i, i < 1024; nullptr for s = 1
-    const Fr* hi_c;  // c s^(1024 k)
-    Fr c;            // used when lo is nullptr
-    bool none;       // no scaling at all
+    const Fr* lo;           // s^i, i < 1024; nullptr for s = 1
+    const Fr* hi_c;         // c s^(1024 k)
+    Fr c;                   // used when lo is nullptr
+    bool none;              // no scaling at all
+    unsigned rev_bits = 0;  // > 0: element i is scaled by c s^rev(i) (bit-reversed order of log n bits)
 };
 __device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
     if (sc.none) return x;
     if (sc.lo == nullptr) return x * sc.c;
+    if (sc.rev_bits) i = plan::reverse_bits(uint32_t(i), sc.rev_bits);
     return x * sc.lo[i & (kPowLo - 1)] * sc.hi_c[i >> kPowLoLog];
 }
 
@@ -189,14 +198,27 @@ __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, size_t j, size_t half,
     }
 }
 
+// Its transpose (Gentleman-Sande): (x, y) <- (x + y, w (x - y)), for the DIF order.
+template <bool kInverse>
+__device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
+    const Fr d = kInverse && j != 0 ? y - x : x - y;  // w^-j = -w^(n/2 - j)
+    x = x + y;
+    y = j == 0 ? d : d * load_fr(tw + (kInverse ? half - j : j));
+}
+
 // One pass of the register-blocked path (ntt_plan.hpp, "register-blocked passes"): one
 // block of 2^(L-3) threads per tile of 2^L elements, 8 elements per thread, groups of
-// <= 3 stages in registers, limb-major shared memory between groups. `post` scales the
-// outputs of the last pass by c s^i (i: global index), which fuses the inverses'
-// scaling into the transform.
-template <bool kInverse>
+// <= 3 stages in registers, limb-major shared memory between groups.
+// kDif: the transposed pass (groups and stages in reverse order, Gentleman-Sande
+// butterflies with the same twiddles). The DFT matrix is symmetric, so with F = S_{k-1}..
+// S_0 P (DIT after the bit reversal P), F = F^T = P S_0^T .. S_{k-1}^T: running the
+// transposed stages from the last to the first takes natural order to bit-reversed.
+// `pre` scales the inputs as they are loaded, `post` the outputs as they are stored (i:
+// global index, or its bit reversal when the Scale says so); callers pass them to the
+// first / last pass only.
+template <bool kInverse, bool kDif>
 __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
-    reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale post) {
+    reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale pre, Scale post) {
     __shared__ uint64_t sh[Fr::N][1u << plan::kTileLog];
     const size_t tile = blockIdx.x;
     const size_t base = plan::tile_base(p, tile);
@@ -204,13 +226,16 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
     const size_t half = size_t(1) << (log_n - 1);
     const unsigned ng = plan::group_count(p);
     Fr x[8];
-    for (unsigned g = 0; g < ng; ++g) {
+    for (unsigned step = 0; step < ng; ++step) {
+        const unsigned g = kDif ? ng - 1 - step : step;
         const plan::RegBits rb = plan::group_bits(p, g);
         const unsigned e0 = plan::thread_base(p, rb, threadIdx.x);
-        if (g == 0) {
+        if (step == 0) {
 #pragma unroll
-            for (unsigned j = 0; j < 8; ++j)
-                x[j] = load_fr(a + base + plan::tile_offset(p, plan::group_element(rb, e0, j)));
+            for (unsigned j = 0; j < 8; ++j) {
+                const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                x[j] = scaled(pre, gi, load_fr(a + gi));
+            }
         } else {
             __syncthreads();  // the previous group's stores are visible
 #pragma unroll
@@ -223,7 +248,8 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
         unsigned u0, r;
         plan::group_stages(p, g, u0, r);
 #pragma unroll
-        for (unsigned i = 0; i < plan::kRegLog; ++i) {
+        for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+            const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
             const unsigned b = rb.pos[i];
             if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
             const unsigned u = b - p.log_c;
@@ -231,17 +257,20 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
             for (unsigned j = 0; j < 8; ++j) {
                 if (j & (1u << i)) continue;
                 const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
-                butterfly_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
+                if (kDif)
+                    butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
+                else
+                    butterfly_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
             }
         }
-        if (g + 1 == ng) {
+        if (step + 1 == ng) {
 #pragma unroll
             for (unsigned j = 0; j < 8; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 store_fr(a + gi, scaled(post, gi, x[j]));
             }
         } else {
-            if (g > 0) __syncthreads();  // every thread has read this group's values
+            if (step > 0) __syncthreads();  // every thread has read this group's values
 #pragma unroll
             for (unsigned j = 0; j < 8; ++j) {
                 const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
@@ -368,19 +397,19 @@ unsigned checked(Fr* d, size_t n, const char* what) {
     return log_n;
 }
 
-Scale no_scale() { return Scale{nullptr, nullptr, Fr::one(), true}; }
-Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false}; }
+Scale no_scale() { return Scale{nullptr, nullptr, Fr::one(), true, 0}; }
+Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false, 0}; }
 
 // The factor c s^i with s = g or g^-1 for i < n. When c != 1 the hi table is multiplied
 // by c into `scratch` (n/1024 entries, enqueued on the stream).
 Scale coset_scale(bool inverse_shift, const Fr& c, size_t n, StreamScratch& scratch, cudaStream_t stream) {
     const PowTable& pt = coset_powers(inverse_shift, stream);
-    if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false};
+    if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false, 0};
     const size_t hi_count = (n + kPowLo - 1) / kPowLo;
     scratch.allocate(hi_count);
     scale_table_kernel<<<grid_for(hi_count, kThreads), kThreads, 0, stream>>>(scratch.ptr, pt.hi, hi_count, c);
     check_launch("scale_table_kernel");
-    return Scale{pt.lo, scratch.ptr, c, false};
+    return Scale{pt.lo, scratch.ptr, c, false, 0};
 }
 
 void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t stream) {
@@ -388,38 +417,66 @@ void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t 
     check_launch("reverse_scale_kernel");
 }
 
+// Element orders of a transform's input and output.
+enum class Order { kNatural, kBitReversed };
+
+void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif, const Scale& pre,
+                     const Scale& post, cudaStream_t stream) {
+    const size_t tiles = plan::tile_count(log_n, p);
+    const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
+    if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+    const unsigned grid = unsigned(tiles);
+    if (inverse && dif)
+        reg_pass_kernel<true, true><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    else if (inverse)
+        reg_pass_kernel<true, false><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    else if (dif)
+        reg_pass_kernel<false, true><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    else
+        reg_pass_kernel<false, false><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    check_launch("reg_pass_kernel");
+}
+
 // out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)
-// of the pre-scaled input, post-scaled. pre is fused into the bit reversal; kFast fuses
-// w^-1 and post into its passes, the other paths run the forward DFT, then reverse
-// a_j <-> a_{n-j} and post-scale in one more pass (as the CPU code does).
-void transform(Fr* a, unsigned log_n, bool inverse, const Scale& pre, const Scale& post, Impl impl,
-               cudaStream_t stream) {
+// of the pre-scaled input, post-scaled (pre_j, post_i: factors c s^j of the element's
+// own index, whatever the order it is stored in).
+// Orders: natural -> natural is the bit reversal (with pre fused in) then the DIT passes;
+// natural -> bit-reversed is the DIF passes alone; bit-reversed -> natural the DIT passes
+// alone (only kFast with log n >= 3 does the last two). kFast fuses w^-1 and the scalings
+// into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
+// post-scale in one more pass (as the CPU code does).
+void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
+               Order in = Order::kNatural, Order out = Order::kNatural) {
     const size_t n = size_t(1) << log_n;
+    const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
+    if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
+        throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
     if (log_n == 0) {
         if (!pre.none) reverse_scale(a, 1, false, pre, stream);
         if (!post.none) reverse_scale(a, 1, false, post, stream);
         return;
     }
-    bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
-    check_launch("bitrev_kernel");
     const Fr* tw = twiddles(log_n, stream);
     plan::Pass passes[plan::kMaxPasses];
     const unsigned np = plan::make_passes(log_n, passes);
-    if (impl == Impl::kFast && log_n >= plan::kRegMinLogN) {
-        for (unsigned i = 0; i < np; ++i) {
-            const plan::Pass& p = passes[i];
-            const size_t tiles = plan::tile_count(log_n, p);
-            const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
-            if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
-            const Scale sc = i + 1 == np ? post : no_scale();
-            if (inverse)
-                reg_pass_kernel<true><<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw, sc);
-            else
-                reg_pass_kernel<false><<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw, sc);
-            check_launch("reg_pass_kernel");
+    if (reg) {
+        const bool dif = out == Order::kBitReversed;
+        if (in == Order::kBitReversed) pre.rev_bits = log_n;
+        if (out == Order::kBitReversed) post.rev_bits = log_n;
+        if (in == Order::kNatural && out == Order::kNatural) {
+            bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
+            check_launch("bitrev_kernel");
+            pre = no_scale();
+        }
+        for (unsigned k = 0; k < np; ++k) {
+            const plan::Pass& p = passes[dif ? np - 1 - k : k];
+            launch_reg_pass(a, log_n, p, tw, inverse, dif, k == 0 ? pre : no_scale(), k + 1 == np ? post : no_scale(),
+                            stream);
         }
         return;
     }
+    bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
+    check_launch("bitrev_kernel");
     if (impl == Impl::kReference) {
         for (unsigned lh = 0; lh < log_n; ++lh) {
             stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
@@ -501,9 +558,17 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
     // Evaluations on H -> evaluations on gH: the unscaled iDFT, a_i *= m^-1 g^i, the DFT.
     StreamScratch scratch(stream);
     const Scale to_coset = coset_scale(false, inverse_of_size(m), m, scratch, stream);
+    // kFast keeps the coefficients in bit-reversed order in between (DIF iDFT, DIT DFT):
+    // no bit-reversal pass, and the coset scaling rides on the iDFT's last stores.
+    const bool reorder = impl == Impl::kFast && log_m >= plan::kRegMinLogN;
     for (Fr* v : {d_a, d_b, d_c}) {
-        transform(v, log_m, true, no_scale(), no_scale(), impl, stream);
-        transform(v, log_m, false, to_coset, no_scale(), impl, stream);
+        if (reorder) {
+            transform(v, log_m, true, no_scale(), to_coset, impl, stream, Order::kNatural, Order::kBitReversed);
+            transform(v, log_m, false, no_scale(), no_scale(), impl, stream, Order::kBitReversed, Order::kNatural);
+        } else {
+            transform(v, log_m, true, no_scale(), no_scale(), impl, stream);
+            transform(v, log_m, false, to_coset, no_scale(), impl, stream);
+        }
     }
     ab_minus_c_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(d_a, d_b, d_c, m);
     check_launch("ab_minus_c_kernel");

@@ -83,12 +83,13 @@ std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
 // Runs the register-blocked plan (Impl::kFast): bit reversal, passes of tiles, groups of
 // <= 3 stages on each thread's 8 elements, with the inverse's twiddles w^-j taken as
 // -w^(n/2 - j) exactly as the kernel does. Returns the unscaled DFT (inverse: with w^-1).
-std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse) {
+// dif: the transposed passes on natural input (no bit reversal), giving bit-reversed output.
+std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false) {
     namespace plan = gntt::plan;
     const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
     const size_t n = a.size();
     EXPECT_GE(log_n, plan::kRegMinLogN);
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n && !dif; ++i) {
         size_t r = plan::reverse_bits(uint32_t(i), log_n);
         if (i < r) std::swap(a[i], a[r]);
     }
@@ -101,8 +102,8 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse) {
     }
     plan::Pass passes[plan::kMaxPasses];
     const unsigned np = plan::make_passes(log_n, passes);
-    for (unsigned pi = 0; pi < np; ++pi) {
-        const auto& p = passes[pi];
+    for (unsigned k = 0; k < np; ++k) {
+        const auto& p = passes[dif ? np - 1 - k : k];
         const unsigned L = plan::tile_log(p);
         EXPECT_GE(L, plan::kRegLog);
         const unsigned elems = 1u << L, threads = elems >> plan::kRegLog;
@@ -129,7 +130,9 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse) {
             const size_t base = plan::tile_base(p, tile), r0 = plan::tile_r0(p, tile);
             std::vector<Fr> sh(elems);
             for (unsigned e = 0; e < elems; ++e) sh[e] = a[base + plan::tile_offset(p, e)];
-            for (unsigned g = 0; g < plan::group_count(p); ++g) {
+            const unsigned ng = plan::group_count(p);
+            for (unsigned step = 0; step < ng; ++step) {
+                const unsigned g = dif ? ng - 1 - step : step;
                 const plan::RegBits rb = plan::group_bits(p, g);
                 unsigned u0, r;
                 plan::group_stages(p, g, u0, r);
@@ -144,7 +147,8 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse) {
                         touched[e] = true;
                         v[j] = sh[e];
                     }
-                    for (unsigned i = 0; i < plan::kRegLog; ++i) {
+                    for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+                        const unsigned i = dif ? plan::kRegLog - 1 - ii : ii;
                         const unsigned b = rb.pos[i];
                         if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
                         const unsigned u = b - p.log_c;
@@ -154,6 +158,12 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse) {
                             EXPECT_LT(t, n / 2);
                             Fr& lo = v[j];
                             Fr& hi = v[j | (1u << i)];
+                            if (dif) {  // (x, y) <- (x + y, w (x - y)), w^-j = -w^(n/2 - j)
+                                const Fr d = inverse && t != 0 ? hi - lo : lo - hi;
+                                lo = lo + hi;
+                                hi = t == 0 ? d : d * tw[inverse ? n / 2 - t : t];
+                                continue;
+                            }
                             const Fr tt = t == 0 ? hi : hi * tw[inverse ? n / 2 - t : t];
                             const bool swap = inverse && t != 0;
                             const Fr s0 = lo + tt, s1 = lo - tt;
@@ -225,6 +235,22 @@ TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
         const Fr n_inv = Fr::from_u64(uint64_t(1) << k).inverse();
         for (auto& v : got) v *= n_inv;
         ASSERT_EQ(got, want) << "inverse, k=" << k;
+        // DIF: natural in, bit-reversed out.
+        auto bitrev = [k](std::vector<Fr> v) {
+            for (size_t i = 0; i < v.size(); ++i) {
+                const size_t r = gntt::plan::reverse_bits(uint32_t(i), k);
+                if (i < r) std::swap(v[i], v[r]);
+            }
+            return v;
+        };
+        want = a;
+        ntt::forward(want);
+        ASSERT_EQ(emulate_reg_transform(a, false, true), bitrev(want)) << "DIF forward, k=" << k;
+        want = a;
+        ntt::inverse(want);
+        got = emulate_reg_transform(a, true, true);
+        for (auto& v : got) v *= n_inv;
+        ASSERT_EQ(got, bitrev(want)) << "DIF inverse, k=" << k;
     }
 }
 
