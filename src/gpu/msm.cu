@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/msm.hpp"
 
 namespace cuzk::gpu {
@@ -427,6 +428,7 @@ struct Msm<Curve>::Impl {
 
 template <class Curve>
 Msm<Curve>::Msm(std::span<const AffinePoint> b, int device) : impl_(std::make_unique<Impl>(device, b.size())) {
+    trace::Span span("h2d_bases", "gpu");
     if (!b.empty())
         check(cudaMemcpy(impl_->bases.p, b.data(), b.size() * sizeof(AffinePoint), cudaMemcpyHostToDevice),
               "cudaMemcpy bases");
@@ -461,9 +463,14 @@ Jacobian<Curve> Msm<Curve>::run(std::span<const Fr> scalars, const GpuMsmOptions
     Impl& im = *impl_;
     check(cudaSetDevice(im.device), "cudaSetDevice");
     Fr* d = im.scalars.reserve(scalars.size(), "cudaMalloc scalars");
-    if (!scalars.empty())
+    if (!scalars.empty()) {
+        // Synchronised so that the span is the copy's time (the kernels wait for it anyway).
+        trace::Span span("h2d_scalars", "gpu");
         check(cudaMemcpyAsync(d, scalars.data(), scalars.size() * sizeof(Fr), cudaMemcpyHostToDevice, im.stream),
               "cudaMemcpy scalars");
+        check(cudaStreamSynchronize(im.stream), "cudaMemcpy scalars");
+    }
+    trace::Span span("msm_kernels", "gpu");
     return im.run(d, scalars.size(), opt);
 }
 
