@@ -491,7 +491,9 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
             print_row("first", p, 0);
         } else {
             r.reps.push_back(p);
-            print_row(("#" + std::to_string(rep)).c_str(), p, 0);
+            char label[16];  // not "#" + std::to_string(): GCC 12's -Wrestrict misfires on it at -O3
+            std::snprintf(label, sizeof label, "#%d", rep);
+            print_row(label, p, 0);
         }
     }
     if (!r.reps.empty()) {
