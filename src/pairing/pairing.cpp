@@ -185,6 +185,13 @@ Fp12 cyclotomic_exp_by_x_plain(const Fp12& g) {
 Fp12 cyclotomic_exp_by_x(const Fp12& g) {
     constexpr int kPowers = std::popcount(kX);
     static_assert((kX & 1) == 0, "g^(2^0) is not taken from the squaring chain");
+    // 1^x = 1: after the easy part a product of pairings such as e(P, Q) e(-P, Q) is often
+    // exactly 1, and the compressed chain would end in a zero denominator (B = C = 0). Other
+    // elements with B = C = 0 (in Fp4) cannot be decompressed either: the plain loop at once.
+    if (g.is_one()) return g;
+    if (g.c0.c1.is_zero() && g.c0.c2.is_zero() && g.c1.c0.is_zero() && g.c1.c2.is_zero()) {
+        return cyclotomic_exp_by_x_plain(g);
+    }
     Fp12 pw[kPowers];
     Fp2 n0[kPowers], n1[kPowers], d[kPowers], prefix[kPowers];
     Fp12 c = g;
