@@ -208,9 +208,12 @@ std::vector<unsigned> split_bits(unsigned bits, unsigned windows) {
     return w;
 }
 
-// Cost units: one batch-affine bucket addition (~5M + 1S + 1/256 inversion). The
-// reduction costs a mixed and a full XYZZ addition a bucket (~20M + 4S): kBucketCost.
-constexpr double kBucketCost = 3.0;
+// Cost units: one batch-affine addition (~5M + 1S + 1/512 inversion). The reduction
+// costs two of them a bucket (AffineBuckets::weighted_sum). Dev machine, 1 thread, min
+// CPU time of 2-4 runs under load: 2^16 (131072 GLV points) 9 windows (15/14 bits) 417
+// ms, 10 windows (13/12) 439 ms; 2^18: 8 windows (17/16) ~1510-1600 ms, 9 windows ~1620+
+// (with XYZZ running sums, ~2.9 units a bucket, 9 windows won at both sizes).
+constexpr double kBucketCost = 2.0;
 
 double lpt_makespan(std::vector<double> tasks, size_t threads) {
     std::sort(tasks.begin(), tasks.end(), std::greater<>());
@@ -321,28 +324,132 @@ namespace {
 
 using msm_detail::WindowPlan;
 
-// Buckets for one window, filled mostly by batch-affine additions (Montgomery's trick
-// over a batch of independent bucket updates: about 5M + 1S an addition instead of the
-// 8M + 2S of an XYZZ mixed addition). A point whose bucket already has an addition in
-// the current batch goes straight into that bucket's XYZZ overflow instead, so heavily
-// shared buckets (equal scalars) cost what XYZZ buckets cost and never stall a batch.
-// A state byte a bucket (set / busy / overflow) keeps the hot checks off the bucket's
-// own cache lines, which are prefetched when an update is queued and used at the flush.
+// Affine point without an infinity flag (callers keep emptiness in a state byte).
+template <class Curve>
+struct AffineXY {
+    typename Curve::Field x, y;
+};
+
+// State bits of a bucket or running sum.
+enum : uint8_t { kSet = 1, kBusy = 2, kOverflow = 4 };
+
+// Batch-affine additions a += (neg ? -p : p) for independent destinations a (Montgomery's
+// trick over the batch: about 5M + 1S an addition plus 1/kBatch inversion, instead of
+// the 8M + 2S of an XYZZ mixed addition). Each destination has a state byte: kSet is
+// cleared when the sum is the identity, kBusy when the addition is done.
+template <class Curve>
+class BatchAdder {
+ public:
+    using F = typename Curve::Field;
+    using Point = AffineXY<Curve>;
+    // 512 rather than 256: 2^18 1 thread ~3% faster (inversions are ~2.8% of the time at
+    // 256), 2^16 unchanged; the bucket and point lines of a batch still fit in L2.
+    static constexpr size_t kBatch = 512;
+
+    BatchAdder() {
+        items_.reserve(kBatch);
+        den_.resize(kBatch);
+        pre_.resize(kBatch);
+    }
+    size_t size() const { return items_.size(); }
+    // Queues a += (neg ? -(px, py) : (px, py)); a is set, the source stays alive and
+    // unchanged until the flush. Flushes when the batch is full.
+    void push(Point* a, uint8_t* state, const F* px, const F* py, bool neg) {
+        items_.push_back({a, state, px, py, neg});
+        if (items_.size() == kBatch) flush();
+    }
+    // The items are applied last to first, so a destination that is also the source of
+    // a later item must be queued before it (it is then read before it changes).
+    void flush() {
+        const size_t n = items_.size();
+        if (n == 0) return;
+        // Denominators x2 - x1, or 2y1 for a doubling; P + (-P) = O takes no inverse.
+        F prod = F::one();
+        for (size_t i = 0; i < n; ++i) {
+            const Item& it = items_[i];
+            pre_[i] = prod;
+            if (it.a->x != *it.px) {
+                den_[i] = *it.px - it.a->x;
+                kind_[i] = kAdd;
+            } else if ((it.a->y == *it.py) != it.neg) {
+                den_[i] = it.a->y.dbl();  // y != 0 in prime-order groups
+                kind_[i] = kDouble;
+            } else {
+                kind_[i] = kCancel;
+                continue;
+            }
+            prod *= den_[i];
+        }
+        F inv = prod.inverse();
+        for (size_t i = n; i-- > 0;) {
+            const Item& it = items_[i];
+            *it.state &= uint8_t(~kBusy);
+            if (kind_[i] == kCancel) {
+                *it.state &= uint8_t(~kSet);
+                continue;
+            }
+            const F d_inv = inv * pre_[i];
+            inv *= den_[i];
+            Point& a = *it.a;
+            if (kind_[i] == kAdd) {
+                // lambda = (y2 - y1) / (x2 - x1) with y2 = +-py. For -py, use
+                // lambda' = -lambda = (py + y1) d_inv and y3 = lambda' (x3 - x1) - y1.
+                if (!it.neg) {
+                    const F lambda = (*it.py - a.y) * d_inv;
+                    const F x3 = lambda.square() - a.x - *it.px;
+                    a.y = lambda * (a.x - x3) - a.y;
+                    a.x = x3;
+                } else {
+                    const F lambda = (*it.py + a.y) * d_inv;
+                    const F x3 = lambda.square() - a.x - *it.px;
+                    a.y = lambda * (x3 - a.x) - a.y;
+                    a.x = x3;
+                }
+            } else {
+                F x2 = a.x.square();
+                const F lambda = (x2.dbl() + x2) * d_inv;  // 3x^2 / 2y
+                const F x3 = lambda.square() - a.x.dbl();
+                a.y = lambda * (a.x - x3) - a.y;
+                a.x = x3;
+            }
+        }
+        items_.clear();
+    }
+
+ private:
+    enum : uint8_t { kAdd, kDouble, kCancel };
+    struct Item {
+        Point* a;
+        uint8_t* state;
+        const F* px;
+        const F* py;
+        bool neg;
+    };
+    std::vector<Item> items_;
+    std::vector<F> den_, pre_;
+    uint8_t kind_[kBatch];
+};
+
+// Buckets for one window, filled mostly by batch-affine additions. A point whose bucket
+// already has an addition in the current batch goes straight into that bucket's XYZZ
+// overflow instead, so heavily shared buckets (equal scalars) cost what XYZZ buckets
+// cost and never stall a batch. A state byte a bucket keeps the hot checks off the
+// bucket's own cache lines, which are prefetched when an update is queued.
 template <class Curve>
 class AffineBuckets {
  public:
     using F = typename Curve::Field;
     using A = Affine<Curve>;
     using P = XYZZ<Curve>;
-    static constexpr size_t kBatch = 256;
+    using Point = AffineXY<Curve>;
 
-    explicit AffineBuckets(size_t capacity) : acc_(capacity), overflow_(capacity), state_(capacity, 0) {
-        batch_.reserve(kBatch);
-        den_.resize(kBatch);
-        pre_.resize(kBatch);
-    }
+    explicit AffineBuckets(size_t capacity) : acc_(capacity), overflow_(capacity), state_(capacity, 0) {}
     // Empties buckets [0, n).
-    void reset(size_t n) { std::fill_n(state_.begin(), n, uint8_t(0)); }
+    void reset(size_t n) {
+        std::fill_n(state_.begin(), n, uint8_t(0));
+        used_ = n;
+        overflowed_.clear();
+    }
     // bucket k += (neg ? -p : p), p not at infinity and alive until finish().
     void add(size_t k, const A& p, bool neg) {
         const uint8_t s = state_[k];
@@ -353,6 +460,7 @@ class AffineBuckets {
             } else {
                 overflow_[k] = P::from_affine(q);
                 state_[k] = s | kOverflow;
+                overflowed_.push_back(uint32_t(k));
             }
             return;
         }
@@ -369,93 +477,124 @@ class AffineBuckets {
         __builtin_prefetch(pl);
         __builtin_prefetch(pl + 2 * sizeof(F) - 1);
         state_[k] = s | kBusy;
-        batch_.push_back({uint32_t(k), neg, &p});
-        if (batch_.size() == kBatch) flush();
+        adder_.push(&acc_[k], &state_[k], &p.x, &p.y, neg);
     }
-    void finish() { flush(); }
-    // running += bucket k (after finish()).
-    void add_to(size_t k, P& running) const {
-        const uint8_t s = state_[k];
-        if (s & kSet) running += A{acc_[k].x, acc_[k].y, false};
-        if (s & kOverflow) running += overflow_[k];
+    // Completes the queued additions and folds the overflows into the affine buckets
+    // (one batch inversion for their ZZZ, then batch-affine additions).
+    void finish() {
+        adder_.flush();
+        if (overflowed_.empty()) return;
+        std::vector<F> zzz;
+        std::vector<uint32_t> ks;
+        for (uint32_t k : overflowed_) {
+            state_[k] &= uint8_t(~kOverflow);
+            if (overflow_[k].is_identity()) continue;
+            ks.push_back(k);
+            zzz.push_back(overflow_[k].ZZZ);
+        }
+        batch_inverse<F>(zzz);
+        std::vector<Point> pts(ks.size());
+        for (size_t i = 0; i < ks.size(); ++i) {
+            // x = X / ZZ = X (ZZ / ZZZ)^2 / ZZ... with 1/ZZ = (ZZ / ZZZ)^2 as ZZ^3 = ZZZ^2.
+            const P& o = overflow_[ks[i]];
+            const F izz = (zzz[i] * o.ZZ).square();
+            pts[i] = {o.X * izz, o.Y * zzz[i]};
+        }
+        for (size_t i = 0; i < ks.size(); ++i) {
+            const uint32_t k = ks[i];
+            if (state_[k] & kSet) {
+                adder_.push(&acc_[k], &state_[k], &pts[i].x, &pts[i].y, false);
+            } else {
+                acc_[k] = pts[i];
+                state_[k] |= kSet;
+            }
+        }
+        adder_.flush();
+        overflowed_.clear();
+    }
+
+    // sum_k (k + 1) bucket[k] over k < used (after finish()).
+    P weighted_sum() {
+        // Few buckets: XYZZ running sums from the top bucket down.
+        if (used_ < kMinBatchReduce) {
+            P running = P::identity(), sum = P::identity();
+            for (size_t k = used_; k-- > 0;) {
+                if (state_[k] & kSet) running += A{acc_[k].x, acc_[k].y, false};
+                sum += running;
+            }
+            return sum;
+        }
+        // Segments of L = 2^l buckets, T = ceil(used / L) <= kSegments of them, reduced
+        // side by side so that each step is one batch of independent affine additions.
+        // Segment t (buckets tL + i, i < L) keeps a running sum R_t (of the buckets
+        // i' >= i) and S_t = sum_i i B_{tL+i}: at step i, S_t += R_t (the old R_t, the
+        // sum over i' > i) and R_t += B_{tL+i}. Then
+        //   sum_k (k + 1) B_k = sum_t (S_t + R_t) + L sum_t t R_t,
+        // the last sum by XYZZ running sums over t and l doublings.
+        unsigned l = 0;
+        while (((used_ + (size_t(1) << l) - 1) >> l) > kSegments) ++l;
+        const size_t L = size_t(1) << l, T = (used_ + L - 1) / L;
+        run_.resize(T);
+        sum_.resize(T);
+        run_state_.assign(T, 0);
+        sum_state_.assign(T, 0);
+        copy_.clear();
+        for (size_t i = L; i-- > 0;) {
+            // Run additions first: applied last to first, the sum additions queued after
+            // them read the old R_t.
+            for (size_t t = 0; t < T; ++t) {
+                const size_t k = t * L + i;
+                if (k >= used_ || !(state_[k] & kSet)) continue;
+                if (run_state_[t] & kSet)
+                    adder_.push(&run_[t], &run_state_[t], &acc_[k].x, &acc_[k].y, false);
+                else
+                    copy_.push_back(uint32_t(t));
+            }
+            for (size_t t = 0; t < T; ++t) {
+                if (!(run_state_[t] & kSet)) continue;
+                if (sum_state_[t] & kSet) {
+                    adder_.push(&sum_[t], &sum_state_[t], &run_[t].x, &run_[t].y, false);
+                } else {
+                    sum_[t] = run_[t];
+                    sum_state_[t] = kSet;
+                }
+            }
+            adder_.flush();
+            for (uint32_t t : copy_) {
+                run_[t] = acc_[t * L + i];
+                run_state_[t] = kSet;
+            }
+            copy_.clear();
+        }
+        P total = P::identity(), running = P::identity(), weighted = P::identity();
+        for (size_t t = T; t-- > 0;) {
+            if (sum_state_[t] & kSet) total += A{sum_[t].x, sum_[t].y, false};
+            if (run_state_[t] & kSet) {
+                const A r{run_[t].x, run_[t].y, false};
+                total += r;
+                running += r;
+            }
+            if (t > 0) weighted += running;
+        }
+        for (unsigned j = 0; j < l; ++j) weighted = weighted.dbl();
+        return total + weighted;
     }
 
  private:
-    enum : uint8_t { kSet = 1, kBusy = 2, kOverflow = 4 };
-    enum : uint8_t { kAdd, kDouble, kCancel };
-    struct Point {
-        F x, y;
-    };
-    struct Item {
-        uint32_t k;
-        bool neg;
-        const A* p;
-    };
-    void flush() {
-        const size_t n = batch_.size();
-        if (n == 0) return;
-        // Denominators x2 - x1, or 2y1 for a doubling; P + (-P) = O takes no inverse.
-        F prod = F::one();
-        for (size_t i = 0; i < n; ++i) {
-            const Item& it = batch_[i];
-            const Point& a = acc_[it.k];
-            const A& p = *it.p;
-            pre_[i] = prod;
-            if (a.x != p.x) {
-                den_[i] = p.x - a.x;
-                kind_[i] = kAdd;
-            } else if ((a.y == p.y) != it.neg) {
-                den_[i] = a.y.dbl();  // y != 0 in prime-order groups
-                kind_[i] = kDouble;
-            } else {
-                kind_[i] = kCancel;
-                continue;
-            }
-            prod *= den_[i];
-        }
-        F inv = prod.inverse();
-        for (size_t i = n; i-- > 0;) {
-            const Item& it = batch_[i];
-            uint8_t& s = state_[it.k];
-            s &= uint8_t(~kBusy);
-            if (kind_[i] == kCancel) {
-                s &= uint8_t(~kSet);
-                continue;
-            }
-            const F d_inv = inv * pre_[i];
-            inv *= den_[i];
-            Point& a = acc_[it.k];
-            const A& p = *it.p;
-            if (kind_[i] == kAdd) {
-                // lambda = (y2 - y1) / (x2 - x1) with y2 = +-p.y. For -p.y, use
-                // lambda' = -lambda = (p.y + y1) d_inv and y3 = lambda' (x3 - x1) - y1.
-                if (!it.neg) {
-                    const F lambda = (p.y - a.y) * d_inv;
-                    const F x3 = lambda.square() - a.x - p.x;
-                    a.y = lambda * (a.x - x3) - a.y;
-                    a.x = x3;
-                } else {
-                    const F lambda = (p.y + a.y) * d_inv;
-                    const F x3 = lambda.square() - a.x - p.x;
-                    a.y = lambda * (x3 - a.x) - a.y;
-                    a.x = x3;
-                }
-            } else {
-                F x2 = a.x.square();
-                const F lambda = (x2.dbl() + x2) * d_inv;  // 3x^2 / 2y
-                const F x3 = lambda.square() - a.x.dbl();
-                a.y = lambda * (a.x - x3) - a.y;
-                a.x = x3;
-            }
-        }
-        batch_.clear();
-    }
+    // Below this many buckets the XYZZ reduction is used; segments <= BatchAdder's batch
+    // of 256 / 2, so each step's run and sum additions flush together.
+    static constexpr size_t kMinBatchReduce = 512;
+    static constexpr size_t kSegments = BatchAdder<Curve>::kBatch / 2;
+
     std::vector<Point> acc_;
     std::vector<P> overflow_;
     std::vector<uint8_t> state_;
-    std::vector<Item> batch_;
-    std::vector<F> den_, pre_;
-    uint8_t kind_[kBatch];
+    std::vector<uint32_t> overflowed_;
+    size_t used_ = 0;
+    BatchAdder<Curve> adder_;
+    std::vector<Point> run_, sum_;
+    std::vector<uint8_t> run_state_, sum_state_;
+    std::vector<uint32_t> copy_;
 };
 
 // Pippenger over the full scalars, after the GLV split: 2n points with 128-bit scalars.
@@ -466,7 +605,6 @@ template <class Curve>
 Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vector<uint32_t>& idx,
                           const std::vector<Scalar>& ks, unsigned max_width, MsmStats* stats) {
     using A = Affine<Curve>;
-    using P = XYZZ<Curve>;
     using Recoded = BigInt<3>;  // lo + H or hi + H, < 2^(sum of widths) <= 2^192
     const size_t n = idx.size();
     if (n == 0) return Jacobian<Curve>::identity();
@@ -532,13 +670,7 @@ Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vecto
                 if (d1 != 0) buckets.add(size_t(d1 > 0 ? d1 : -d1) - 1, endo[i], d1 < 0);
             }
             buckets.finish();
-            // sum_b (b+1) * bucket[b] by running sums from the top bucket down.
-            P running = P::identity(), sum = P::identity();
-            for (size_t k = used; k-- > 0;) {
-                buckets.add_to(k, running);
-                sum += running;
-            }
-            task_sum[t] = sum.to_jacobian();
+            task_sum[t] = buckets.weighted_sum().to_jacobian();
         }
     });
     // Horner over windows, top first: acc = acc * 2^(c_j) + window sum j.

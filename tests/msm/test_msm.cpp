@@ -135,7 +135,7 @@ TEST(Msm, RepeatedAndOppositeBasesInOneBucket) {
     }
     for (const Fr& s : {Fr::random(rng), Fr::from_u64(3), -Fr::from_u64(2)}) {
         std::vector<Fr> scalars(bases.size(), s);
-        for (unsigned c : {0u, 4u, 9u}) {
+        for (unsigned c : {0u, 4u, 9u, 13u, 16u}) {
             MsmOptions opt;
             opt.window_bits = c;
             ASSERT_EQ(msm<G1Curve>(bases, scalars, opt), msm_naive<G1Curve>(bases, scalars)) << "c=" << c;
