@@ -187,8 +187,10 @@ Fp2 glv_beta<G2Curve>() {
 
 // --- Window plan ------------------------------------------------------------------
 
-// H = sum_j 2^(off_j + c_j - 1): adding it makes every window's digit non-negative
-// (see recode()). Fits when kmax + H < 2^(sum c_j).
+// Signed digits without a carry chain: with H = sum_j 2^(off_j + c_j - 1) (off_j the
+// window's lowest bit, c_j its width), the digit d_j = window_j(k + H) - 2^(c_j - 1) lies
+// in [-2^(c_j - 1), 2^(c_j - 1) - 1] and sum_j d_j 2^off_j = k, provided that k + H does
+// not overflow the windows: kmax + H < 2^(sum c_j) (plan_fits).
 BigInt<5> half_offsets(const std::vector<unsigned>& widths) {
     BigInt<5> h = BigInt<5>::zero();
     unsigned off = 0;
@@ -274,6 +276,7 @@ uint64_t top_digit_max(const std::vector<unsigned>& widths, const Scalar& kmax) 
 
 WindowPlan plan_windows(size_t points, const Scalar& kmax, unsigned max_width, size_t threads) {
     const unsigned min_bits = unsigned(kmax.num_bits()) + 1;
+    max_width = max_width == 0 ? 0 : std::max(max_width, 2u);  // 1-bit windows never fit
     // The cheapest valid split into `windows` windows, none wider than `cap`.
     auto make = [&](unsigned windows, unsigned cap) -> std::optional<std::vector<unsigned>> {
         for (unsigned bits = min_bits; bits <= windows * cap; ++bits) {
@@ -608,7 +611,8 @@ Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vecto
     using Recoded = BigInt<3>;  // lo + H or hi + H, < 2^(sum of widths) <= 2^192
     const size_t n = idx.size();
     if (n == 0) return Jacobian<Curve>::identity();
-    const size_t threads = num_threads();
+    // Nested in another parallel_for, ours runs inline: plan for one thread.
+    const size_t threads = in_parallel_region() ? 1 : num_threads();
     const Scalar kmax = [] {
         Scalar z = msm_detail::glv_z(), one = Scalar::from_u64(1), r;
         Scalar::sub(r, z, one);
