@@ -1,19 +1,22 @@
 #include "cuzk/msm/msm.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cuzk/common/parallel.hpp"
+#include "cuzk/ec/psi.hpp"
 #include "cuzk/ec/xyzz.hpp"
 
 namespace cuzk {
 namespace {
 
 using Scalar = BigInt<4>;
-using Recoded = BigInt<5>;  // k + H for signed-digit recoding, one bit wider than Wc
 
 bool density_bit(const uint64_t* d, size_t i) { return (d[i / 64] >> (i % 64)) & 1; }
 
@@ -70,26 +73,6 @@ Classified classify(std::span<const Fr> scalars, const uint64_t* density) {
         all.full_k.insert(all.full_k.end(), p.full_k.begin(), p.full_k.end());
     }
     return all;
-}
-
-// Number of c-bit windows so that k + H (k < 2^255) fits: W*c >= 257 (see recode()).
-unsigned num_windows(unsigned c) { return (257 + c - 1) / c; }
-
-// Signed-digit recoding without a carry chain: with H = sum_j 2^(c-1) 2^(jc), the j-th
-// c-bit window of k + H, minus 2^(c-1), is a digit in [-2^(c-1), 2^(c-1) - 1], and the
-// digits d_j satisfy k = sum_j d_j 2^(jc). Since k < 2^255 <= 2^(Wc-2) and
-// H < 2^(Wc-1) (1 + 1/(2^c - 1)), k + H < 2^(Wc): W windows cover it exactly.
-Recoded recode(const Scalar& k, unsigned c, unsigned windows) {
-    Recoded h = Recoded::zero();
-    for (unsigned j = 0; j < windows; ++j) {
-        size_t bit = size_t(j) * c + (c - 1);
-        h.l[bit / 64] |= uint64_t(1) << (bit % 64);
-    }
-    Recoded kk = Recoded::zero();
-    for (size_t i = 0; i < 4; ++i) kk.l[i] = k.l[i];
-    Recoded r;
-    Recoded::add(r, kk, h);
-    return r;
 }
 
 // Pairwise batch-affine summation of pts (in place), reducing until few remain, then
@@ -159,182 +142,551 @@ Jacobian<Curve> sum_ones(std::span<const Affine<Curve>> bases, const std::vector
     return acc;
 }
 
-// Buckets for one window, filled mostly by batch-affine additions (Montgomery's trick
-// over a batch of independent bucket updates: about 5M + 1S an addition instead of the
-// 8M + 2S of an XYZZ mixed addition). A point whose bucket already has an addition in
-// the current batch goes straight into that bucket's XYZZ overflow instead, so heavily
-// shared buckets (the top window of the k + H recoding sends almost every point to one
-// or two buckets) cost what they did before and never stall a batch.
+// --- GLV split --------------------------------------------------------------------
+//
+// With z = x^2 (x the BLS parameter), -z is a cube root of unity mod r, and the map
+// (x, y) -> (beta x, y) with beta a cube root of unity in Fp acts on the order-r groups
+// as [-z] for the right choice of beta (G1: ec_psi::beta(), ePrint 2021/1130 section 6;
+// G2: beta^2, checked by tests/msm). Hence [z] P = (beta x, -y), and with
+// k = hi z + lo (0 <= lo, hi < z ~ 0.67 * 2^128, because k < r < z^2):
+//   [k] P = [lo] P + [hi] (beta x, -y).
+// One 255-bit scalar becomes two 128-bit ones: the same number of bucket additions,
+// half as many windows to reduce (Gallant, Lambert, Vanstone, CRYPTO 2001).
+
+// Quotient of (hi:lo) by d, with hi < d (so the quotient fits 64 bits).
+uint64_t div_2by1(uint64_t hi, uint64_t lo, uint64_t d, uint64_t& rem) {
+#if defined(__x86_64__)
+    uint64_t q;
+    asm("divq %[d]" : "=a"(q), "=d"(rem) : "a"(lo), "d"(hi), [d] "rm"(d) : "cc");
+    return q;
+#else
+    const unsigned __int128 n = (static_cast<unsigned __int128>(hi) << 64) | lo;
+    rem = uint64_t(n % d);
+    return uint64_t(n / d);
+#endif
+}
+
+Scalar div_small(const Scalar& k, uint64_t d) {
+    Scalar q;
+    uint64_t rem = 0;
+    for (size_t i = 4; i-- > 0;) q.l[i] = div_2by1(rem, k.l[i], d, rem);
+    return q;
+}
+
+template <class Curve>
+typename Curve::Field glv_beta();
+template <>
+Fp glv_beta<G1Curve>() {
+    return ec_psi::beta();
+}
+template <>
+Fp2 glv_beta<G2Curve>() {
+    const Fp b = ec_psi::beta();
+    return {b.square(), Fp::zero()};
+}
+
+// --- Window plan ------------------------------------------------------------------
+
+// Signed digits without a carry chain: with H = sum_j 2^(off_j + c_j - 1) (off_j the
+// window's lowest bit, c_j its width), the digit d_j = window_j(k + H) - 2^(c_j - 1) lies
+// in [-2^(c_j - 1), 2^(c_j - 1) - 1] and sum_j d_j 2^off_j = k, provided that k + H does
+// not overflow the windows: kmax + H < 2^(sum c_j) (plan_fits).
+BigInt<5> half_offsets(const std::vector<unsigned>& widths) {
+    BigInt<5> h = BigInt<5>::zero();
+    unsigned off = 0;
+    for (unsigned c : widths) {
+        const unsigned bit = off + c - 1;
+        h.l[bit / 64] |= uint64_t(1) << (bit % 64);
+        off += c;
+    }
+    return h;
+}
+
+// Widths for `windows` windows over `bits` bits, as even as possible, the wider ones
+// on top (the top window's buckets are only partly used, see top_digit_max()).
+std::vector<unsigned> split_bits(unsigned bits, unsigned windows) {
+    std::vector<unsigned> w(windows, bits / windows);
+    for (unsigned j = 0; j < bits % windows; ++j) ++w[windows - 1 - j];
+    return w;
+}
+
+// Cost units: one batch-affine addition (~5M + 1S + 1/512 inversion). The reduction
+// costs two of them a bucket (AffineBuckets::weighted_sum). Dev machine, 1 thread, min
+// CPU time of 2-4 runs under load: 2^16 (131072 GLV points) 9 windows (15/14 bits) 417
+// ms, 10 windows (13/12) 439 ms; 2^18: 8 windows (17/16) ~1510-1600 ms, 9 windows ~1620+
+// (with XYZZ running sums, ~2.9 units a bucket, 9 windows won at both sizes).
+constexpr double kBucketCost = 2.0;
+
+double lpt_makespan(std::vector<double> tasks, size_t threads) {
+    std::sort(tasks.begin(), tasks.end(), std::greater<>());
+    std::vector<double> load(std::max<size_t>(1, threads), 0.0);
+    for (double t : tasks) *std::min_element(load.begin(), load.end()) += t;
+    return *std::max_element(load.begin(), load.end());
+}
+
+}  // namespace
+
+namespace msm_detail {
+
+const Scalar& glv_z() {
+    static const Scalar z = [] {
+        const unsigned __int128 zz = static_cast<unsigned __int128>(kBlsXAbs) * kBlsXAbs;
+        Scalar r = Scalar::zero();
+        r.l[0] = uint64_t(zz);
+        r.l[1] = uint64_t(zz >> 64);
+        return r;
+    }();
+    return z;
+}
+
+void glv_split(const Scalar& k, Scalar& lo, Scalar& hi) {
+    // floor(k / z) = floor(floor(k / |x|) / |x|); lo = k - hi z (< z < 2^128, so the
+    // low two limbs of the difference are exact).
+    hi = div_small(div_small(k, kBlsXAbs), kBlsXAbs);
+    const Scalar& z = glv_z();
+    const unsigned __int128 p0 = static_cast<unsigned __int128>(hi.l[0]) * z.l[0];
+    const unsigned __int128 p1 = static_cast<unsigned __int128>(hi.l[0]) * z.l[1] +
+                                 static_cast<unsigned __int128>(hi.l[1]) * z.l[0] + uint64_t(p0 >> 64);
+    const unsigned __int128 prod = (p1 << 64) | uint64_t(p0);
+    const unsigned __int128 kk = (static_cast<unsigned __int128>(k.l[1]) << 64) | k.l[0];
+    const unsigned __int128 d = kk - prod;
+    lo = Scalar::zero();
+    lo.l[0] = uint64_t(d);
+    lo.l[1] = uint64_t(d >> 64);
+}
+
+bool plan_fits(const std::vector<unsigned>& widths, const Scalar& kmax) {
+    unsigned bits = 0;
+    for (unsigned c : widths) bits += c;
+    if (bits > 5 * 64 - 1) return false;
+    BigInt<5> k = BigInt<5>::zero(), s;
+    for (size_t i = 0; i < 4; ++i) k.l[i] = kmax.l[i];
+    BigInt<5>::add(s, k, half_offsets(widths));
+    return s.num_bits() <= bits;
+}
+
+uint64_t top_digit_max(const std::vector<unsigned>& widths, const Scalar& kmax) {
+    unsigned off = 0;
+    for (size_t j = 0; j + 1 < widths.size(); ++j) off += widths[j];
+    BigInt<5> k = BigInt<5>::zero(), s;
+    for (size_t i = 0; i < 4; ++i) k.l[i] = kmax.l[i];
+    BigInt<5>::add(s, k, half_offsets(widths));
+    return s.bits(off, widths.back()) - (uint64_t(1) << (widths.back() - 1));
+}
+
+WindowPlan plan_windows(size_t points, const Scalar& kmax, unsigned max_width, size_t threads) {
+    const unsigned min_bits = unsigned(kmax.num_bits()) + 1;
+    max_width = max_width == 0 ? 0 : std::max(max_width, 2u);  // 1-bit windows never fit
+    // The cheapest valid split into `windows` windows, none wider than `cap`.
+    auto make = [&](unsigned windows, unsigned cap) -> std::optional<std::vector<unsigned>> {
+        for (unsigned bits = min_bits; bits <= windows * cap; ++bits) {
+            auto w = split_bits(bits, windows);
+            if (plan_fits(w, kmax)) return w;
+        }
+        return std::nullopt;
+    };
+    WindowPlan best;
+    double best_cost = 1e300;
+    auto consider = [&](const std::vector<unsigned>& w, size_t chunks) {
+        const uint64_t top = top_digit_max(w, kmax);
+        std::vector<double> tasks;
+        for (size_t j = 0; j < w.size(); ++j) {
+            const double buckets = j + 1 == w.size() ? double(top) : double(uint64_t(1) << (w[j] - 1));
+            for (size_t ch = 0; ch < chunks; ++ch)
+                tasks.push_back(double(points) / double(chunks) + kBucketCost * buckets);
+        }
+        const double cost = lpt_makespan(tasks, threads);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = WindowPlan{w, chunks, top};
+        }
+    };
+    // Chunks beyond ~2 tasks a thread only add reductions.
+    auto max_chunks = [&](size_t windows) { return threads > 1 ? (2 * threads + windows - 1) / windows : 1; };
+    if (max_width != 0) {
+        for (unsigned windows = (min_bits + max_width - 1) / max_width;; ++windows) {
+            if (auto w = make(windows, max_width)) {
+                for (size_t ch = 1; ch <= max_chunks(windows); ++ch) consider(*w, ch);
+                break;
+            }
+        }
+        return best;
+    }
+    // Widths 4..20 (wider buckets would not fit in memory comfortably).
+    for (unsigned windows = (min_bits + 19) / 20; windows <= (min_bits + 3) / 4; ++windows) {
+        if (auto w = make(windows, 20)) {
+            for (size_t ch = 1; ch <= max_chunks(windows); ++ch) consider(*w, ch);
+        }
+    }
+    return best;
+}
+
+}  // namespace msm_detail
+
+namespace {
+
+using msm_detail::WindowPlan;
+
+// Affine point without an infinity flag (callers keep emptiness in a state byte).
+template <class Curve>
+struct AffineXY {
+    typename Curve::Field x, y;
+};
+
+// State bits of a bucket or running sum.
+enum : uint8_t { kSet = 1, kBusy = 2, kOverflow = 4 };
+
+// Batch-affine additions a += (neg ? -p : p) for independent destinations a (Montgomery's
+// trick over the batch: about 5M + 1S an addition plus 1/kBatch inversion, instead of
+// the 8M + 2S of an XYZZ mixed addition). Each destination has a state byte: kSet is
+// cleared when the sum is the identity, kBusy when the addition is done.
+template <class Curve>
+class BatchAdder {
+ public:
+    using F = typename Curve::Field;
+    using Point = AffineXY<Curve>;
+    // 512 rather than 256: 2^18 1 thread ~3% faster (inversions are ~2.8% of the time at
+    // 256), 2^16 unchanged; the bucket and point lines of a batch still fit in L2.
+    static constexpr size_t kBatch = 512;
+
+    BatchAdder() {
+        items_.reserve(kBatch);
+        den_.resize(kBatch);
+        pre_.resize(kBatch);
+    }
+    size_t size() const { return items_.size(); }
+    // Queues a += (neg ? -(px, py) : (px, py)); a is set, the source stays alive and
+    // unchanged until the flush. Flushes when the batch is full.
+    void push(Point* a, uint8_t* state, const F* px, const F* py, bool neg) {
+        items_.push_back({a, state, px, py, neg});
+        if (items_.size() == kBatch) flush();
+    }
+    // The items are applied last to first, so a destination that is also the source of
+    // a later item must be queued before it (it is then read before it changes).
+    void flush() {
+        const size_t n = items_.size();
+        if (n == 0) return;
+        // Denominators x2 - x1, or 2y1 for a doubling; P + (-P) = O takes no inverse.
+        F prod = F::one();
+        for (size_t i = 0; i < n; ++i) {
+            const Item& it = items_[i];
+            pre_[i] = prod;
+            if (it.a->x != *it.px) {
+                den_[i] = *it.px - it.a->x;
+                kind_[i] = kAdd;
+            } else if ((it.a->y == *it.py) != it.neg) {
+                den_[i] = it.a->y.dbl();  // y != 0 in prime-order groups
+                kind_[i] = kDouble;
+            } else {
+                kind_[i] = kCancel;
+                continue;
+            }
+            prod *= den_[i];
+        }
+        F inv = prod.inverse();
+        for (size_t i = n; i-- > 0;) {
+            const Item& it = items_[i];
+            *it.state &= uint8_t(~kBusy);
+            if (kind_[i] == kCancel) {
+                *it.state &= uint8_t(~kSet);
+                continue;
+            }
+            const F d_inv = inv * pre_[i];
+            inv *= den_[i];
+            Point& a = *it.a;
+            if (kind_[i] == kAdd) {
+                // lambda = (y2 - y1) / (x2 - x1) with y2 = +-py. For -py, use
+                // lambda' = -lambda = (py + y1) d_inv and y3 = lambda' (x3 - x1) - y1.
+                if (!it.neg) {
+                    const F lambda = (*it.py - a.y) * d_inv;
+                    const F x3 = lambda.square() - a.x - *it.px;
+                    a.y = lambda * (a.x - x3) - a.y;
+                    a.x = x3;
+                } else {
+                    const F lambda = (*it.py + a.y) * d_inv;
+                    const F x3 = lambda.square() - a.x - *it.px;
+                    a.y = lambda * (x3 - a.x) - a.y;
+                    a.x = x3;
+                }
+            } else {
+                F x2 = a.x.square();
+                const F lambda = (x2.dbl() + x2) * d_inv;  // 3x^2 / 2y
+                const F x3 = lambda.square() - a.x.dbl();
+                a.y = lambda * (a.x - x3) - a.y;
+                a.x = x3;
+            }
+        }
+        items_.clear();
+    }
+
+ private:
+    enum : uint8_t { kAdd, kDouble, kCancel };
+    struct Item {
+        Point* a;
+        uint8_t* state;
+        const F* px;
+        const F* py;
+        bool neg;
+    };
+    std::vector<Item> items_;
+    std::vector<F> den_, pre_;
+    uint8_t kind_[kBatch];
+};
+
+// Buckets for one window, filled mostly by batch-affine additions. A point whose bucket
+// already has an addition in the current batch goes straight into that bucket's XYZZ
+// overflow instead, so heavily shared buckets (equal scalars) cost what XYZZ buckets
+// cost and never stall a batch. A state byte a bucket keeps the hot checks off the
+// bucket's own cache lines, which are prefetched when an update is queued.
 template <class Curve>
 class AffineBuckets {
  public:
     using F = typename Curve::Field;
     using A = Affine<Curve>;
     using P = XYZZ<Curve>;
-    static constexpr size_t kBatch = 256;
+    using Point = AffineXY<Curve>;
 
-    explicit AffineBuckets(size_t n) : acc_(n), overflow_(n), busy_(n, 0) {}
-    void clear() {
-        std::fill(acc_.begin(), acc_.end(), A::identity());
-        std::fill(overflow_.begin(), overflow_.end(), P::identity());
+    explicit AffineBuckets(size_t capacity) : acc_(capacity), overflow_(capacity), state_(capacity, 0) {}
+    // Empties buckets [0, n).
+    void reset(size_t n) {
+        std::fill_n(state_.begin(), n, uint8_t(0));
+        used_ = n;
+        overflowed_.clear();
     }
-    // bucket k += p (p not at infinity).
-    void add(size_t k, const A& p) {
-        if (busy_[k]) {
-            overflow_[k] += p;
+    // bucket k += (neg ? -p : p), p not at infinity and alive until finish().
+    void add(size_t k, const A& p, bool neg) {
+        const uint8_t s = state_[k];
+        if (s & kBusy) {
+            const A q = neg ? -p : p;
+            if (s & kOverflow) {
+                overflow_[k] += q;
+            } else {
+                overflow_[k] = P::from_affine(q);
+                state_[k] = s | kOverflow;
+                overflowed_.push_back(uint32_t(k));
+            }
             return;
         }
-        if (acc_[k].infinity) {
-            acc_[k] = p;
+        if (!(s & kSet)) {
+            acc_[k] = {p.x, neg ? -p.y : p.y};
+            state_[k] = s | kSet;
             return;
         }
-        busy_[k] = 1;
-        batch_.push_back({k, p});
-        if (batch_.size() == kBatch) flush();
+        // The flush reads the bucket and the point (so far only its address is known).
+        const char* line = reinterpret_cast<const char*>(&acc_[k]);
+        __builtin_prefetch(line, 1);
+        __builtin_prefetch(line + sizeof(Point) - 1, 1);
+        const char* pl = reinterpret_cast<const char*>(&p);
+        __builtin_prefetch(pl);
+        __builtin_prefetch(pl + 2 * sizeof(F) - 1);
+        state_[k] = s | kBusy;
+        adder_.push(&acc_[k], &state_[k], &p.x, &p.y, neg);
     }
-    void finish() { flush(); }
-    // running += bucket k (after finish()).
-    void add_to(size_t k, P& running) const {
-        running += acc_[k];
-        if (!overflow_[k].is_identity()) running += overflow_[k];
+    // Completes the queued additions and folds the overflows into the affine buckets
+    // (one batch inversion for their ZZZ, then batch-affine additions).
+    void finish() {
+        adder_.flush();
+        if (overflowed_.empty()) return;
+        std::vector<F> zzz;
+        std::vector<uint32_t> ks;
+        for (uint32_t k : overflowed_) {
+            state_[k] &= uint8_t(~kOverflow);
+            if (overflow_[k].is_identity()) continue;
+            ks.push_back(k);
+            zzz.push_back(overflow_[k].ZZZ);
+        }
+        batch_inverse<F>(zzz);
+        std::vector<Point> pts(ks.size());
+        for (size_t i = 0; i < ks.size(); ++i) {
+            // x = X / ZZ = X (ZZ / ZZZ)^2 / ZZ... with 1/ZZ = (ZZ / ZZZ)^2 as ZZ^3 = ZZZ^2.
+            const P& o = overflow_[ks[i]];
+            const F izz = (zzz[i] * o.ZZ).square();
+            pts[i] = {o.X * izz, o.Y * zzz[i]};
+        }
+        for (size_t i = 0; i < ks.size(); ++i) {
+            const uint32_t k = ks[i];
+            if (state_[k] & kSet) {
+                adder_.push(&acc_[k], &state_[k], &pts[i].x, &pts[i].y, false);
+            } else {
+                acc_[k] = pts[i];
+                state_[k] |= kSet;
+            }
+        }
+        adder_.flush();
+        overflowed_.clear();
+    }
+
+    // sum_k (k + 1) bucket[k] over k < used (after finish()).
+    P weighted_sum() {
+        // Few buckets: XYZZ running sums from the top bucket down.
+        if (used_ < kMinBatchReduce) {
+            P running = P::identity(), sum = P::identity();
+            for (size_t k = used_; k-- > 0;) {
+                if (state_[k] & kSet) running += A{acc_[k].x, acc_[k].y, false};
+                sum += running;
+            }
+            return sum;
+        }
+        // Segments of L = 2^l buckets, T = ceil(used / L) <= kSegments of them, reduced
+        // side by side so that each step is one batch of independent affine additions.
+        // Segment t (buckets tL + i, i < L) keeps a running sum R_t (of the buckets
+        // i' >= i) and S_t = sum_i i B_{tL+i}: at step i, S_t += R_t (the old R_t, the
+        // sum over i' > i) and R_t += B_{tL+i}. Then
+        //   sum_k (k + 1) B_k = sum_t (S_t + R_t) + L sum_t t R_t,
+        // the last sum by XYZZ running sums over t and l doublings.
+        unsigned l = 0;
+        while (((used_ + (size_t(1) << l) - 1) >> l) > kSegments) ++l;
+        const size_t L = size_t(1) << l, T = (used_ + L - 1) / L;
+        run_.resize(T);
+        sum_.resize(T);
+        run_state_.assign(T, 0);
+        sum_state_.assign(T, 0);
+        copy_.clear();
+        for (size_t i = L; i-- > 0;) {
+            // Run additions first: applied last to first, the sum additions queued after
+            // them read the old R_t.
+            for (size_t t = 0; t < T; ++t) {
+                const size_t k = t * L + i;
+                if (k >= used_ || !(state_[k] & kSet)) continue;
+                if (run_state_[t] & kSet)
+                    adder_.push(&run_[t], &run_state_[t], &acc_[k].x, &acc_[k].y, false);
+                else
+                    copy_.push_back(uint32_t(t));
+            }
+            for (size_t t = 0; t < T; ++t) {
+                if (!(run_state_[t] & kSet)) continue;
+                if (sum_state_[t] & kSet) {
+                    adder_.push(&sum_[t], &sum_state_[t], &run_[t].x, &run_[t].y, false);
+                } else {
+                    sum_[t] = run_[t];
+                    sum_state_[t] = kSet;
+                }
+            }
+            adder_.flush();
+            for (uint32_t t : copy_) {
+                run_[t] = acc_[t * L + i];
+                run_state_[t] = kSet;
+            }
+            copy_.clear();
+        }
+        P total = P::identity(), running = P::identity(), weighted = P::identity();
+        for (size_t t = T; t-- > 0;) {
+            if (sum_state_[t] & kSet) total += A{sum_[t].x, sum_[t].y, false};
+            if (run_state_[t] & kSet) {
+                const A r{run_[t].x, run_[t].y, false};
+                total += r;
+                running += r;
+            }
+            if (t > 0) weighted += running;
+        }
+        for (unsigned j = 0; j < l; ++j) weighted = weighted.dbl();
+        return total + weighted;
     }
 
  private:
-    struct Item {
-        size_t k;
-        A p;
-    };
-    void flush() {
-        const size_t n = batch_.size();
-        if (n == 0) return;
-        den_.resize(n);
-        pre_.resize(n);
-        // Denominators x2 - x1, or 2y1 for a doubling; zero marks P + (-P) = O.
-        F prod = F::one();
-        for (size_t i = 0; i < n; ++i) {
-            const A& a = acc_[batch_[i].k];
-            const A& p = batch_[i].p;
-            if (a.x != p.x)
-                den_[i] = p.x - a.x;
-            else if (a.y == p.y)
-                den_[i] = a.y.dbl();
-            else
-                den_[i] = F::zero();
-            pre_[i] = prod;
-            if (!den_[i].is_zero()) prod *= den_[i];
-        }
-        F inv = prod.inverse();
-        for (size_t i = n; i-- > 0;) {
-            const size_t k = batch_[i].k;
-            busy_[k] = 0;
-            if (den_[i].is_zero()) {
-                acc_[k] = A::identity();
-                continue;
-            }
-            const F d_inv = inv * pre_[i];
-            inv *= den_[i];
-            A& a = acc_[k];
-            const A& p = batch_[i].p;
-            F lambda;
-            if (a.x != p.x) {
-                lambda = (p.y - a.y) * d_inv;
-            } else {
-                F x2 = a.x.square();
-                lambda = (x2.dbl() + x2) * d_inv;  // 3x^2 / 2y
-            }
-            F x3 = lambda.square() - a.x - p.x;
-            a.y = lambda * (a.x - x3) - a.y;
-            a.x = x3;
-        }
-        batch_.clear();
-    }
-    std::vector<A> acc_;
+    // Below this many buckets the XYZZ reduction is used; segments <= BatchAdder's batch
+    // of 256 / 2, so each step's run and sum additions flush together.
+    static constexpr size_t kMinBatchReduce = 512;
+    static constexpr size_t kSegments = BatchAdder<Curve>::kBatch / 2;
+
+    std::vector<Point> acc_;
     std::vector<P> overflow_;
-    std::vector<uint8_t> busy_;
-    std::vector<Item> batch_;
-    std::vector<F> den_, pre_;
+    std::vector<uint8_t> state_;
+    std::vector<uint32_t> overflowed_;
+    size_t used_ = 0;
+    BatchAdder<Curve> adder_;
+    std::vector<Point> run_, sum_;
+    std::vector<uint8_t> run_state_, sum_state_;
+    std::vector<uint32_t> copy_;
 };
 
-// Pippenger over the full scalars. Tasks are (window, chunk of points); each fills its
-// own 2^(c-1) XYZZ buckets and reduces them by running sums, so tasks share nothing.
+// Pippenger over the full scalars, after the GLV split: 2n points with 128-bit scalars.
+// Windows have the widths of the plan; digits are signed (k + H recoding). Tasks are
+// (window, chunk of points); each fills its own buckets and reduces them by running
+// sums, so tasks share nothing; threads claim tasks widest first.
 template <class Curve>
 Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vector<uint32_t>& idx,
-                          const std::vector<Scalar>& ks, unsigned c, MsmStats* stats) {
-    using P = XYZZ<Curve>;
+                          const std::vector<Scalar>& ks, unsigned max_width, MsmStats* stats) {
+    using A = Affine<Curve>;
+    using Recoded = BigInt<3>;  // lo + H or hi + H, < 2^(sum of widths) <= 2^192
     const size_t n = idx.size();
     if (n == 0) return Jacobian<Curve>::identity();
-    const unsigned windows = num_windows(c);
-    const size_t threads = num_threads();
-    // Enough tasks to keep every thread busy, but chunks no smaller than the buckets.
-    size_t chunks = std::max<size_t>(1, (2 * threads + windows - 1) / windows);
-    chunks = std::max<size_t>(1, std::min(chunks, n >> (c - 1)));
+    // Nested in another parallel_for, ours runs inline: plan for one thread.
+    const size_t threads = in_parallel_region() ? 1 : num_threads();
+    const Scalar kmax = [] {
+        Scalar z = msm_detail::glv_z(), one = Scalar::from_u64(1), r;
+        Scalar::sub(r, z, one);
+        return r;
+    }();
+    const WindowPlan plan = msm_detail::plan_windows(2 * n, kmax, max_width, threads);
+    const size_t windows = plan.widths.size(), chunks = plan.chunks;
+    std::vector<unsigned> offset(windows, 0);
+    for (size_t j = 1; j < windows; ++j) offset[j] = offset[j - 1] + plan.widths[j - 1];
     if (stats) {
-        stats->window_bits = c;
-        stats->windows = windows;
+        stats->window_bits = *std::max_element(plan.widths.begin(), plan.widths.end());
+        stats->windows = unsigned(windows);
         stats->chunks = chunks;
     }
-    std::vector<Recoded> rk(n);
-    parallel_for(0, n, 4096, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i) rk[i] = recode(ks[i], c, windows);
-    });
 
-    const size_t tasks = size_t(windows) * chunks;
-    std::vector<Jacobian<Curve>> task_sum(tasks);
-    const uint64_t half = uint64_t(1) << (c - 1);
-    parallel_for(0, tasks, 1, [&](size_t tb, size_t te) {
-        AffineBuckets<Curve> buckets(half);
-        for (size_t t = tb; t < te; ++t) {
-            const unsigned w = unsigned(t / chunks);
-            const size_t ch = t % chunks;
-            const size_t b = n * ch / chunks, e = n * (ch + 1) / chunks;
-            buckets.clear();
-            const size_t shift = size_t(w) * c;
-            for (size_t i = b; i < e; ++i) {
-                const Affine<Curve>& base = bases[idx[i]];
-                if (base.infinity) continue;
-                const int64_t d = int64_t(rk[i].bits(shift, c)) - int64_t(half);
-                if (d > 0)
-                    buckets.add(size_t(d) - 1, base);
-                else if (d < 0)
-                    buckets.add(size_t(-d) - 1, -base);
-            }
-            buckets.finish();
-            // sum_b (b+1) * bucket[b] by running sums from the top bucket down (the
-            // affine part of a bucket joins the running sum by a mixed addition).
-            P running = P::identity(), sum = P::identity();
-            for (size_t k = half; k-- > 0;) {
-                buckets.add_to(k, running);
-                sum += running;
-            }
-            task_sum[t] = sum.to_jacobian();
+    // Recoded scalars (lo, hi interleaved) and the endomorphism images of the bases.
+    const BigInt<5> h5 = half_offsets(plan.widths);
+    Recoded h;
+    for (size_t i = 0; i < 3; ++i) h.l[i] = h5.l[i];
+    std::vector<Recoded> rk(2 * n);
+    std::vector<A> endo(n);
+    const typename Curve::Field beta = glv_beta<Curve>();
+    parallel_for(0, n, 2048, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) {
+            Scalar lo, hi;
+            msm_detail::glv_split(ks[i], lo, hi);
+            Recoded l3 = {{lo.l[0], lo.l[1], 0}}, h3 = {{hi.l[0], hi.l[1], 0}};
+            Recoded::add(rk[2 * i], l3, h);
+            Recoded::add(rk[2 * i + 1], h3, h);
+            const A& p = bases[idx[i]];
+            endo[i] = p.infinity ? p : A{p.x * beta, -p.y, false};
         }
     });
-    // Horner over windows, top first: acc = acc * 2^c + window sum.
+
+    // Tasks widest window first, claimed in that order (longest-processing-time first).
+    std::vector<size_t> order(windows * chunks);
+    for (size_t t = 0; t < order.size(); ++t) order[t] = t;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return plan.widths[a / chunks] > plan.widths[b / chunks]; });
+    std::vector<Jacobian<Curve>> task_sum(order.size(), Jacobian<Curve>::identity());
+    std::atomic<size_t> next{0};
+    const size_t capacity = size_t(1) << (*std::max_element(plan.widths.begin(), plan.widths.end()) - 1);
+    parallel_for(0, std::min(threads, order.size()), 1, [&](size_t, size_t) {
+        AffineBuckets<Curve> buckets(capacity);
+        for (size_t o; (o = next.fetch_add(1)) < order.size();) {
+            const size_t t = order[o];
+            const size_t w = t / chunks, ch = t % chunks;
+            const size_t b = n * ch / chunks, e = n * (ch + 1) / chunks;
+            const unsigned c = plan.widths[w], shift = offset[w];
+            const int64_t half = int64_t(1) << (c - 1);
+            const size_t used = w + 1 == windows ? size_t(plan.top_digit_max) : size_t(half);
+            buckets.reset(used);
+            for (size_t i = b; i < e; ++i) {
+                const A& base = bases[idx[i]];
+                if (base.infinity) continue;
+                const int64_t d0 = int64_t(rk[2 * i].bits(shift, c)) - half;
+                const int64_t d1 = int64_t(rk[2 * i + 1].bits(shift, c)) - half;
+                if (d0 != 0) buckets.add(size_t(d0 > 0 ? d0 : -d0) - 1, base, d0 < 0);
+                if (d1 != 0) buckets.add(size_t(d1 > 0 ? d1 : -d1) - 1, endo[i], d1 < 0);
+            }
+            buckets.finish();
+            task_sum[t] = buckets.weighted_sum().to_jacobian();
+        }
+    });
+    // Horner over windows, top first: acc = acc * 2^(c_j) + window sum j.
     Jacobian<Curve> acc = Jacobian<Curve>::identity();
-    for (unsigned w = windows; w-- > 0;) {
-        for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
-        for (size_t ch = 0; ch < chunks; ++ch) acc += task_sum[size_t(w) * chunks + ch];
+    for (size_t w = windows; w-- > 0;) {
+        for (unsigned i = 0; i < plan.widths[w]; ++i) acc = acc.dbl();
+        for (size_t ch = 0; ch < chunks; ++ch) acc += task_sum[w * chunks + ch];
     }
     return acc;
 }
 
 }  // namespace
-
-unsigned msm_window_bits(size_t n, size_t tasks_per_window) {
-    if (n < 4) return 2;
-    // Cost in mixed additions: W(c) * (n + tasks * 2^c * 1.4), a full XYZZ add being
-    // ~1.4x a mixed one (12M+2S vs 8M+2S).
-    unsigned best = 2;
-    double best_cost = 1e300;
-    for (unsigned c = 2; c <= 22; ++c) {
-        double cost = double(num_windows(c)) * (double(n) + double(tasks_per_window) * double(1u << c) * 1.4);
-        if (cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
-    }
-    return best;
-}
 
 template <class Curve>
 Jacobian<Curve> sum_affine(std::span<const Affine<Curve>> points) {
@@ -352,13 +704,9 @@ Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const Fr> sc
                                     (opt.density ? " with a base (density)" : ""));
     }
     if (bases.size() >= (uint64_t(1) << 32)) throw std::invalid_argument("msm: more than 2^32 bases");
+    const unsigned c = opt.window_bits;
+    if (c != 0 && (c < 2 || c > 24)) throw std::invalid_argument("msm: window bits must be 0 or in [2, 24]");
     Classified cl = classify(scalars, opt.density);
-    unsigned c = opt.window_bits;
-    if (c == 0) {
-        const unsigned threads = unsigned(num_threads());
-        c = msm_window_bits(cl.full_idx.size(), threads > 1 ? std::max(1u, 2 * threads / 16) : 1);
-    }
-    if (c < 2 || c > 24) throw std::invalid_argument("msm: window bits must be in [2, 24]");
     if (opt.stats) {
         *opt.stats = MsmStats{};
         opt.stats->zeros = cl.zeros;

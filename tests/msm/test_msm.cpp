@@ -135,7 +135,7 @@ TEST(Msm, RepeatedAndOppositeBasesInOneBucket) {
     }
     for (const Fr& s : {Fr::random(rng), Fr::from_u64(3), -Fr::from_u64(2)}) {
         std::vector<Fr> scalars(bases.size(), s);
-        for (unsigned c : {0u, 4u, 9u}) {
+        for (unsigned c : {0u, 4u, 9u, 13u, 16u}) {
             MsmOptions opt;
             opt.window_bits = c;
             ASSERT_EQ(msm<G1Curve>(bases, scalars, opt), msm_naive<G1Curve>(bases, scalars)) << "c=" << c;
@@ -158,6 +158,104 @@ TEST(Msm, ThreadCountDoesNotChangeTheResult) {
         two_threads = msm<G1Curve>(bases, scalars);
     }
     ASSERT_EQ(one_thread, two_threads);
+}
+
+// k = lo + hi z with lo, hi < z, at the edges (0, z - 1, z, r - 1) and at random.
+TEST(Msm, GlvSplitRecombines) {
+    std::mt19937_64 rng(test::seed());
+    using B = BigInt<4>;
+    const B z = msm_detail::glv_z();
+    EXPECT_EQ(z.num_bits(), 128u);
+    B one = B::from_u64(1), z1, rm1;
+    B::sub(z1, z, one);
+    B::sub(rm1, Fr::kP, one);
+    std::vector<B> ks = {B::zero(), one, z1, z, rm1};
+    for (int i = 0; i < 2000; ++i) ks.push_back(Fr::random(rng).to_bigint());
+    const Fr zf = Fr::from_bigint_unchecked(z);
+    for (const B& k : ks) {
+        B lo, hi;
+        msm_detail::glv_split(k, lo, hi);
+        ASSERT_TRUE(lo < z && hi < z) << "k=" << Fr::from_bigint_unchecked(k).to_hex();
+        ASSERT_EQ(Fr::from_bigint_unchecked(lo) + Fr::from_bigint_unchecked(hi) * zf, Fr::from_bigint_unchecked(k));
+    }
+}
+
+// Every plan covers the scalars (k + H fits, so the digits are exact), respects the width
+// cap, and has a top window whose digits stay inside its buckets; a plan whose H leaves
+// no room is rejected.
+TEST(Msm, WindowPlansFitTheScalars) {
+    using B = BigInt<4>;
+    B z1, rm1;
+    B::sub(z1, msm_detail::glv_z(), B::from_u64(1));
+    B::sub(rm1, Fr::kP, B::from_u64(1));
+    for (const B& kmax : {z1, rm1}) {
+        for (size_t points : {size_t(1), size_t(7), size_t(1000), size_t(1) << 17, size_t(1) << 19, size_t(1) << 24}) {
+            for (size_t threads : {1u, 2u, 16u}) {
+                for (unsigned cap : {0u, 2u, 3u, 7u, 12u, 15u, 16u, 17u, 24u}) {
+                    auto plan = msm_detail::plan_windows(points, kmax, cap, threads);
+                    ASSERT_FALSE(plan.widths.empty());
+                    ASSERT_TRUE(msm_detail::plan_fits(plan.widths, kmax));
+                    unsigned bits = 0;
+                    for (unsigned c : plan.widths) {
+                        ASSERT_TRUE(c >= 1 && c <= (cap ? cap : 20u)) << c;
+                        bits += c;
+                    }
+                    ASSERT_GT(bits, kmax.num_bits());
+                    ASSERT_LT(plan.top_digit_max, uint64_t(1) << (plan.widths.back() - 1));
+                    ASSERT_GE(plan.chunks, 1u);
+                }
+            }
+        }
+    }
+    // 64 windows of 2 bits over 128-bit scalars: H = (2/3) 2^128 leaves no room.
+    EXPECT_FALSE(msm_detail::plan_fits(std::vector<unsigned>(64, 2), z1));
+    EXPECT_TRUE(msm_detail::plan_fits(std::vector<unsigned>(65, 2), z1));
+}
+
+// The MSM at odd sizes under many window plans (mixed widths, narrow and wide top
+// windows, chunked tasks on 2 threads), G1 and G2, with the extreme scalars of the GLV
+// split mixed in: r - 1, z - 1, z, z + 1.
+TEST(Msm, NaiveSumUnderManyWindowPlans) {
+    std::mt19937_64 rng(test::seed());
+    using B = BigInt<4>;
+    B z = msm_detail::glv_z(), z1, z2;
+    B::sub(z1, z, B::from_u64(1));
+    B::add(z2, z, B::from_u64(1));
+    const Fr edges[] = {-Fr::one(), Fr::from_bigint_unchecked(z1), Fr::from_bigint_unchecked(z),
+                        Fr::from_bigint_unchecked(z2)};
+    for (size_t threads : {1u, 2u}) {
+        ScopedNumThreads t(threads);
+        for (size_t n : {1u, 2u, 5u, 64u, 1000u, 4097u}) {
+            auto bases = generator_multiples<G1Curve>(n);
+            for (size_t i = 0; i < n; i += 3) bases[i] = mul(bases[i], Fr::random(rng)).to_affine();
+            auto scalars = mixed_scalars(n, rng);
+            for (size_t i = 0; i < n; i += 7) scalars[i] = edges[(i / 7) % 4];
+            const auto expect = msm_naive<G1Curve>(bases, scalars);
+            for (unsigned c : {0u, 2u, 3u, 5u, 9u, 13u, 16u, 17u}) {
+                if (n > 1000 && c == 2) continue;  // slow and covered at smaller n
+                MsmOptions opt;
+                MsmStats stats;
+                opt.window_bits = c;
+                opt.stats = &stats;
+                ASSERT_EQ(msm<G1Curve>(bases, scalars, opt), expect)
+                    << "n=" << n << " c=" << c << " threads=" << threads;
+                if (stats.full) {
+                    EXPECT_LE(stats.window_bits, c ? c : 20u);
+                }
+            }
+        }
+    }
+    for (size_t n : {3u, 200u}) {
+        auto bases = generator_multiples<G2Curve>(n);
+        auto scalars = mixed_scalars(n, rng);
+        for (size_t i = 0; i < n; i += 5) scalars[i] = edges[(i / 5) % 4];
+        const auto expect = msm_naive<G2Curve>(bases, scalars);
+        for (unsigned c : {0u, 4u, 11u}) {
+            MsmOptions opt;
+            opt.window_bits = c;
+            ASSERT_EQ(msm<G2Curve>(bases, scalars, opt), expect) << "G2 n=" << n << " c=" << c;
+        }
+    }
 }
 
 }  // namespace
