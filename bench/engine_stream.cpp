@@ -196,6 +196,8 @@ int main(int argc, char** argv) {
                     wit_ms > 0 ? 1000.0 * cfg.witness_workers / wit_ms : 0.0, dev_ms > 0 ? 1000.0 / dev_ms : 0.0);
         std::printf("  device busy in steady state: %.1f%% of a %.0f ms window (%zu of %zu partitions)\n",
                     100 * busy_frac, window_ms, n > 2 * w ? n - 2 * w : 0, n);
+        std::printf("  proofs verified before return; recomputed on the CPU after a failed check: %llu\n",
+                    (unsigned long long)st.cpu_recomputes);
         std::printf("  memory high water %.1f MiB of a %.1f MiB budget; queue high water prove %u/%u\n",
                     st.memory_high_water / 1048576.0, st.memory_budget / 1048576.0, st.queues[1].high_water,
                     st.queues[1].bound);
