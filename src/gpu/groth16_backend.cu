@@ -15,7 +15,7 @@ class CudaBackend final : public groth16::ProverBackend {
     explicit CudaBackend(int device) : device_(device) {}
     std::string name() const override { return "cuda:" + std::to_string(device_); }
 
-    std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
         return ntt::compute_h(a, b, c);
     }
     G1Jacobian msm_g1(groth16::G1Query, std::span<const G1Affine> bases, std::span<const Fr> scalars,

@@ -92,3 +92,12 @@ G1Jacobian msm_g1(std::span<const G1Affine>, std::span<const Fr>, const GpuMsmOp
 G2Jacobian msm_g2(std::span<const G2Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }
 }  // namespace cuzk::gpu
 #endif
+
+#if !CUZK_HAVE_CUDA
+#include "cuzk/gpu/host_memory.hpp"
+namespace cuzk::gpu {
+bool host_register(void*, size_t) { return false; }
+void host_unregister(void*) {}
+DeviceInfo device_info(int) { return {}; }
+}  // namespace cuzk::gpu
+#endif

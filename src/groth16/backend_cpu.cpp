@@ -23,7 +23,7 @@ namespace {
 class CpuBackend final : public ProverBackend {
  public:
     std::string name() const override { return "cpu"; }
-    std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) override {
+    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
         return ntt::compute_h(std::move(a), std::move(b), std::move(c));
     }
     G1Jacobian msm_g1(G1Query, std::span<const G1Affine> bases, std::span<const Fr> scalars,

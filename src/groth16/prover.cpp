@@ -4,6 +4,7 @@
 #include <random>
 #include <string>
 
+#include "cuzk/common/trace.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/ntt/domain.hpp"
 
@@ -64,20 +65,25 @@ Randomness random_randomness() {
     return rs;
 }
 
-Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs, ProverBackend& backend,
-            ProofTimings* timings) {
-    check_shapes(p, d, w);
-    ProofTimings t;
-    auto t0 = Clock::now();
-    std::vector<Fr> h = backend.compute_h(w.a, w.b, w.c);
-    t.h = ms_since(t0);
+namespace {
 
-    t0 = Clock::now();
-    G1Jacobian h_sum = backend.msm_g1(G1Query::H, p.h, std::span<const Fr>(h).first(p.h.size()), nullptr);
+// Everything after H: the five MSMs and the assembly of A, B, C.
+Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& w, const std::vector<Fr>& h,
+                    const Randomness& rs, ProverBackend& backend, ProofTimings& t) {
+    auto t0 = Clock::now();
+    G1Jacobian h_sum;
+    {
+        trace::Span span("msm_h", "groth16");
+        h_sum = backend.msm_g1(G1Query::H, p.h, std::span<const Fr>(h).first(p.h.size()), nullptr);
+    }
     t.msm_h = ms_since(t0);
 
     t0 = Clock::now();
-    G1Jacobian l_sum = backend.msm_g1(G1Query::L, p.l, w.aux, nullptr);
+    G1Jacobian l_sum;
+    {
+        trace::Span span("msm_l", "groth16");
+        l_sum = backend.msm_g1(G1Query::L, p.l, w.aux, nullptr);
+    }
     t.msm_l = ms_since(t0);
 
     // z = (inputs, aux) for the a and b queries.
@@ -89,16 +95,29 @@ Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const
     const auto b_density = full_density(w.inputs.size(), &d.b_input, d.b_aux);
 
     t0 = Clock::now();
-    G1Jacobian a_sum = backend.msm_g1(G1Query::A, p.a, z, a_density.data());
+    G1Jacobian a_sum;
+    {
+        trace::Span span("msm_a", "groth16");
+        a_sum = backend.msm_g1(G1Query::A, p.a, z, a_density.data());
+    }
     t.msm_a = ms_since(t0);
     t0 = Clock::now();
-    G1Jacobian b_g1_sum = backend.msm_g1(G1Query::BG1, p.b_g1, z, b_density.data());
+    G1Jacobian b_g1_sum;
+    {
+        trace::Span span("msm_b_g1", "groth16");
+        b_g1_sum = backend.msm_g1(G1Query::BG1, p.b_g1, z, b_density.data());
+    }
     t.msm_b_g1 = ms_since(t0);
     t0 = Clock::now();
-    G2Jacobian b_g2_sum = backend.msm_g2(p.b_g2, z, b_density.data());
+    G2Jacobian b_g2_sum;
+    {
+        trace::Span span("msm_b_g2", "groth16");
+        b_g2_sum = backend.msm_g2(p.b_g2, z, b_density.data());
+    }
     t.msm_b_g2 = ms_since(t0);
 
     t0 = Clock::now();
+    trace::Span span("assemble", "groth16");
     const auto& vk = p.vk;
     G1Jacobian a = a_sum + vk.alpha_g1 + mul(vk.delta_g1, rs.r);
     G2Jacobian b = b_g2_sum + vk.beta_g2 + mul(vk.delta_g2, rs.s);
@@ -106,6 +125,45 @@ Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const
     G1Jacobian c = h_sum + l_sum + mul(a, rs.s) + mul(b1, rs.r) - mul(vk.delta_g1, rs.r * rs.s);
     Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
     t.assemble = ms_since(t0);
+    return proof;
+}
+
+}  // namespace
+
+Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs, ProverBackend& backend,
+            ProofTimings* timings) {
+    check_shapes(p, d, w);
+    ProofTimings t;
+    auto t0 = Clock::now();
+    std::vector<Fr> h;
+    {
+        trace::Span span("h", "groth16");
+        std::vector<Fr> a = w.a, b = w.b, c = w.c;
+        h = backend.compute_h(a, b, c);
+    }
+    t.h = ms_since(t0);
+    Proof proof = prove_after_h(p, d, w, h, rs, backend, t);
+    if (timings) *timings = t;
+    return proof;
+}
+
+Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Randomness& rs, ProverBackend& backend,
+            ProofTimings* timings, const ProveHooks* hooks) {
+    check_shapes(p, d, w);
+    ProofTimings t;
+    auto t0 = Clock::now();
+    std::vector<Fr> h;
+    {
+        trace::Span span("h", "groth16");
+        h = backend.compute_h(w.a, w.b, w.c);
+    }
+    // a, b, c are spent: free them (or let the caller recycle their storage) before the MSMs.
+    if (hooks && hooks->abc_released)
+        hooks->abc_released();
+    else
+        w.a = {}, w.b = {}, w.c = {};
+    t.h = ms_since(t0);
+    Proof proof = prove_after_h(p, d, w, h, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }

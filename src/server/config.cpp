@@ -288,6 +288,7 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     s.integer("max_partitions", e.max_partitions, 1, 1u << 20);
     s.integer("max_constraints", e.max_constraints, 1);
     s.size_t_integer("trace_capacity", e.trace_capacity);
+    s.boolean("log_spans", e.log_spans);
     s.finish();
     return c;
 }

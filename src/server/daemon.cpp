@@ -9,6 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -159,7 +160,16 @@ void Daemon::Impl::start_http() {
 Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
     Impl& d = *impl_;
     d.config = config;
-    d.engine = std::make_unique<engine::Engine>(config.engine);
+    engine::EngineConfig ec = config.engine;
+    if (!ec.log) {
+        // The engine's structured lines (job_submit, job_end, spans, ...) join ours.
+        ec.log = [](int level, const std::string& line) {
+            static const spdlog::level::level_enum levels[] = {spdlog::level::debug, spdlog::level::info,
+                                                               spdlog::level::warn, spdlog::level::err};
+            spdlog::log(levels[std::clamp(level, 0, 3)], "{}", line);
+        };
+    }
+    d.engine = std::make_unique<engine::Engine>(ec);
     d.service = std::make_unique<ProvingService>(*d.engine);
     try {
         d.start_grpc();
@@ -168,9 +178,8 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
         shutdown();
         throw;
     }
-    const auto s = d.engine->status();
-    spdlog::info("event=started backend={} memory_budget={} drain_on_shutdown={} max_request_bytes={}", kv(s.backend),
-                 s.memory_budget, config.engine.drain_on_shutdown, config.max_request_bytes);
+    spdlog::info("event=daemon_ready drain_on_shutdown={} max_request_bytes={}", config.engine.drain_on_shutdown,
+                 config.max_request_bytes);
 }
 
 Daemon::~Daemon() { shutdown(); }

@@ -83,15 +83,6 @@ v1::AwaitProofResponse::Status to_status(engine::JobState s) {
     }
 }
 
-void log_job_end(const engine::JobResult& r) {
-    const auto level = r.state == engine::JobState::Failed ? spdlog::level::warn : spdlog::level::info;
-    spdlog::log(level, "event=job_end job={} circuit={} state={} partitions={}/{} backend={} ms={:.1f}{}{}",
-                kv(r.job_id), kv(r.circuit_id), engine::job_state_name(r.state), r.partitions_done, r.partitions_total,
-                kv(r.backend), r.timings.total,
-                r.cpu_recomputes ? " cpu_recomputes=" + std::to_string(r.cpu_recomputes) : std::string(),
-                r.error.empty() ? std::string() : " error=" + kv(r.error));
-}
-
 }  // namespace
 
 // ---- RpcStats ---------------------------------------------------------------------------
@@ -150,13 +141,12 @@ void ProvingService::check_accepting() const {
     if (!accepting_) throw RpcError{grpc::StatusCode::UNAVAILABLE, "cuzk-daemon is shutting down: not accepting work"};
 }
 
-engine::SubmitInfo ProvingService::submit(const engine::JobSpec& spec, const std::string& what) {
+// The engine logs the job's submission and its end (event=job_submit, event=job_end);
+// the daemon adds only what it alone knows.
+engine::SubmitInfo ProvingService::submit(const engine::JobSpec& spec) {
     check_accepting();
     engine::SubmitInfo info = engine_.submit(spec);
-    spdlog::info("event=submit job={} {} partitions={} priority={} queue_position={}{}{}", kv(info.job_id), what,
-                 spec.partitions, engine::priority_name(spec.priority), info.queue_position,
-                 spec.request_id.empty() ? "" : " request_id=" + kv(spec.request_id),
-                 info.existing ? " existing=true" : "");
+    if (info.existing) spdlog::info("event=submit_existing job={} request_id={}", kv(info.job_id), kv(spec.request_id));
     return info;
 }
 
@@ -247,7 +237,7 @@ engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& re
     spec.priority = to_priority(req.priority());
     spec.request_id = req.request_id();
     try {
-        return submit(spec, "kind=" + std::string(kind));
+        return submit(spec);
     } catch (const EngineError& e) {
         if (e.code() != EngineError::Code::NotImplemented) throw;
         throw RpcError{grpc::StatusCode::UNIMPLEMENTED,
@@ -266,7 +256,7 @@ grpc::Status ProvingService::SubmitProof(Ctx*, const v1::SubmitProofRequest* req
 grpc::Status ProvingService::SubmitBuiltin(Ctx*, const v1::SubmitBuiltinRequest* req, v1::SubmitProofResponse* resp) {
     return handle("SubmitBuiltin", [&] {
         const engine::JobSpec spec = builtin_spec(*req);
-        auto info = submit(spec, "circuit=" + kv(spec.circuit) + " size=" + std::to_string(spec.size));
+        auto info = submit(spec);
         resp->set_job_id(info.job_id);
         resp->set_queue_position(info.queue_position);
     });
@@ -280,7 +270,6 @@ grpc::Status ProvingService::AwaitProof(Ctx* ctx, const v1::AwaitProofRequest* r
             resp->set_status(v1::AwaitProofResponse::TIMEOUT);
             return;
         }
-        log_job_end(*r);
         fill(*r, resp);
     });
 }
@@ -299,7 +288,6 @@ grpc::Status ProvingService::AwaitBuiltin(Ctx* ctx, const v1::AwaitProofRequest*
             resp->set_backend(now.backend);
             return;
         }
-        log_job_end(*r);
         fill(*r, resp);
     });
 }
@@ -308,7 +296,6 @@ grpc::Status ProvingService::Prove(Ctx* ctx, const v1::ProveRequest* req, v1::Pr
     return handle("Prove", [&] {
         auto info = submit_curio(req->submit());
         auto r = await_own(ctx, info.job_id, !req->submit().request_id().empty());
-        log_job_end(r);
         fill(r, resp->mutable_result());
     });
 }
@@ -317,9 +304,8 @@ grpc::Status ProvingService::ProveBuiltin(Ctx* ctx, const v1::SubmitBuiltinReque
                                           v1::AwaitBuiltinResponse* resp) {
     return handle("ProveBuiltin", [&] {
         const engine::JobSpec spec = builtin_spec(*req);
-        auto info = submit(spec, "circuit=" + kv(spec.circuit) + " size=" + std::to_string(spec.size));
+        auto info = submit(spec);
         auto r = await_own(ctx, info.job_id, !req->request_id().empty());
-        log_job_end(r);
         fill(r, resp);
     });
 }
@@ -329,7 +315,7 @@ grpc::Status ProvingService::CancelProof(Ctx*, const v1::CancelProofRequest* req
         if (req->job_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"};
         const auto c = engine_.cancel(req->job_id());
         if (!c.found) throw RpcError{grpc::StatusCode::NOT_FOUND, "no job '" + req->job_id() + "'"};
-        spdlog::info("event=cancel job={} was_running={}", kv(req->job_id()), c.was_running);
+        spdlog::debug("event=cancel_request job={} was_running={}", kv(req->job_id()), c.was_running);
         resp->set_was_running(c.was_running);
     });
 }

@@ -55,7 +55,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     grpc::Status handle(const char* method, F&& body);
     void check_accepting() const;
     engine::JobSpec builtin_spec(const v1::SubmitBuiltinRequest& r) const;
-    engine::SubmitInfo submit(const engine::JobSpec& spec, const std::string& what);
+    engine::SubmitInfo submit(const engine::JobSpec& spec);
     engine::SubmitInfo submit_curio(const v1::SubmitProofRequest& req);
     // Waits for the job, in slices so that a client that went away frees its thread.
     // nullopt: timeout_ms passed. Throws ClientGone when the client cancelled.

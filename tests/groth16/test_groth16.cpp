@@ -96,6 +96,34 @@ TEST(Groth16, SameRandomnessSameProofAndDifferentRandomnessDifferentProof) {
     EXPECT_TRUE(verify(PreparedVerifyingKey(k.params.vk), p3, b.public_inputs));
 }
 
+TEST(Groth16, ConsumingProverGivesTheSameProofAndReleasesABCAfterH) {
+    auto b = circuits::make_builtin("random-dense", 100, test::seed(), 2);
+    Keys k = keys_for(*b.circuit, 3);
+    auto backend = make_cpu_backend();
+    Randomness rs = random_randomness();
+    Witness w = b.circuit->witness();
+    const Proof want = prove(k.params, k.shape.density(), w, rs, *backend);
+    // The hook runs once, after H, and may take a, b, c's storage.
+    int calls = 0;
+    std::vector<Fr> taken;
+    ProveHooks hooks;
+    hooks.abc_released = [&] {
+        ++calls;
+        taken = std::move(w.b);
+    };
+    // Reusing buffers from an earlier witness gives the same witness.
+    Witness again = b.circuit->witness(r1cs::WitnessBuffers{std::move(w.aux), std::move(w.a), {}, {}}, 0, 0);
+    w = std::move(again);
+    EXPECT_EQ(w.a.size(), w.b.size());
+    Proof got = prove(k.params, k.shape.density(), std::move(w), rs, *backend, nullptr, &hooks);
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(got, want);
+    // Without a hook the prover frees them itself.
+    Witness w2 = b.circuit->witness();
+    EXPECT_EQ(prove(k.params, k.shape.density(), std::move(w2), rs, *backend), want);
+    EXPECT_TRUE(w2.a.empty() && w2.b.empty() && w2.c.empty());
+}
+
 TEST(Groth16, FlippedProofByteIsRejected) {
     auto b = circuits::make_builtin("random-dense", 40, test::seed(), 1);
     Keys k = keys_for(*b.circuit, 3);

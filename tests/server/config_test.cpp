@@ -44,6 +44,7 @@ TEST(DaemonConfig, ExampleFileIsExactlyTheDefaults) {
     EXPECT_EQ(e.max_constraints, d.max_constraints);
     EXPECT_EQ(e.drain_on_shutdown, d.drain_on_shutdown);
     EXPECT_EQ(e.trace_capacity, d.trace_capacity);
+    EXPECT_EQ(e.log_spans, d.log_spans);
 }
 
 TEST(DaemonConfig, EmptyFileIsTheDefaults) {

@@ -373,10 +373,10 @@ TEST(Daemon, ClientThatGoesAwayWhileAwaitingCostsNothing) {
     nlohmann::json s;
     for (int i = 0; i < 300; ++i) {  // the daemon notices within its await slice
         s = d.status_json();
-        if (s.at("proofs_cancelled").get<uint64_t>() >= 1) break;
+        if (s.at("jobs").at("cancelled").get<uint64_t>() >= 1) break;
         std::this_thread::sleep_for(20ms);
     }
-    EXPECT_EQ(s.at("proofs_cancelled").get<uint64_t>(), 1u) << s.dump();
+    EXPECT_EQ(s.at("jobs").at("cancelled").get<uint64_t>(), 1u) << s.dump();
     expect_idle(d);
     auto after = prove_builtin(*stub, builtin("random-dense", kDense));
     EXPECT_EQ(after.result().status(), v1::AwaitProofResponse::COMPLETED);
@@ -503,7 +503,7 @@ TEST(Daemon, Kill9AndRestartServesAFreshEngine) {
         EXPECT_EQ(st.error_code(), grpc::StatusCode::NOT_FOUND) << code_and_message(st);
     }
     auto s = d.status_json();
-    EXPECT_EQ(s.at("proofs_completed").get<uint64_t>(), 1u) << s.dump();
+    EXPECT_EQ(s.at("jobs").at("completed").get<uint64_t>(), 1u) << s.dump();
     expect_idle(d);
     EXPECT_EQ(d.stop(), 0) << d.log();
 }
@@ -640,12 +640,14 @@ TEST(SlowDaemonLoad, TwoHundredProofsFromSixteenClients) {
     EXPECT_EQ(ids.size(), size_t(kProofs)) << "job ids are unique";
 
     const auto st = d.status_json();
-    EXPECT_LE(st.at("memory_high_water").get<uint64_t>(), st.at("memory_budget").get<uint64_t>()) << st.dump();
-    EXPECT_GT(st.at("memory_high_water").get<uint64_t>(), 0u) << "reservations were made";
+    EXPECT_LE(st.at("memory").at("high_water_bytes").get<uint64_t>(),
+              st.at("memory").at("budget_bytes").get<uint64_t>())
+        << st.dump();
+    EXPECT_GT(st.at("memory").at("high_water_bytes").get<uint64_t>(), 0u) << "reservations were made";
     for (const auto& q : st.at("queues")) {
         EXPECT_LE(q.at("high_water").get<uint64_t>(), q.at("bound").get<uint64_t>()) << q.dump();
     }
-    EXPECT_EQ(st.at("proofs_completed").get<uint64_t>(), uint64_t(kProofs)) << st.dump();
+    EXPECT_EQ(st.at("jobs").at("completed").get<uint64_t>(), uint64_t(kProofs)) << st.dump();
     expect_idle(d);
     EXPECT_EQ(d.stop(), 0) << d.log();
 }

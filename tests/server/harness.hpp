@@ -219,30 +219,55 @@ inline std::string verify_locally(const v1::AwaitBuiltinResponse& r) {
     return "";
 }
 
-// The engine is idle and holds nothing: no memory reserved, every queue empty.
+// Bytes reserved on the engine's budget beyond what it holds on purpose when idle.
+// The budget counts resident parameters and idle pooled buffers too (engine/memory.hpp),
+// so "nothing leaked" is reserved == sum of the parameters' sizes + pooled bytes: every
+// work item's reservation was given back.
+inline int64_t work_bytes_reserved(const nlohmann::json& s) {
+    int64_t held = s.at("memory").at("pooled_bytes").get<int64_t>();
+    for (const auto& p : s.at("params")) held += p.at("size_bytes").get<int64_t>();
+    return s.at("memory").at("reserved_bytes").get<int64_t>() - held;
+}
+
+// The engine is idle and holds nothing for work: no work item's memory reserved (and,
+// once every parameter set is evicted, nothing but the idle pool), every queue empty.
 inline void expect_idle(const Daemon& d) {
-    // Reservations are returned as the last buffers are freed, just after the result:
-    // allow a moment for the workers to get there.
+    auto idle = [](const nlohmann::json& s) {
+        bool ok = work_bytes_reserved(s) == 0 && s.at("jobs").at("running") == 0 && s.at("jobs").at("queued") == 0;
+        for (const auto& q : s.at("queues")) ok &= q.at("pending") == 0 && q.at("in_progress") == 0;
+        return ok;
+    };
+    // Reservations are returned as the last buffers are freed, just after the result
+    // (large frees happen off the hot path): allow a moment.
     nlohmann::json s;
-    for (int i = 0; i < 200; ++i) {
-        s = d.status_json();
-        bool idle = s.at("memory_reserved").get<uint64_t>() == 0;
-        for (const auto& q : s.at("queues")) idle &= q.at("pending") == 0 && q.at("in_progress") == 0;
-        if (idle) break;
-        std::this_thread::sleep_for(10ms);
-    }
-    EXPECT_EQ(s.at("memory_reserved").get<uint64_t>(), 0u) << s.dump();
+    for (int i = 0; i < 300 && !idle(s = d.status_json()); ++i) std::this_thread::sleep_for(10ms);
+    EXPECT_EQ(work_bytes_reserved(s), 0) << s.dump();
+    EXPECT_EQ(s.at("jobs").at("running"), 0) << s.dump();
+    EXPECT_EQ(s.at("jobs").at("queued"), 0) << s.dump();
     for (const auto& q : s.at("queues")) {
         EXPECT_EQ(q.at("pending").get<uint64_t>(), 0u) << q.dump();
         EXPECT_EQ(q.at("in_progress").get<uint64_t>(), 0u) << q.dump();
     }
     v1::GetStatusResponse st;
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(d.stub()->GetStatus(&ctx, v1::GetStatusRequest{}, &st).ok());
+    {
+        grpc::ClientContext ctx;
+        ASSERT_TRUE(d.stub()->GetStatus(&ctx, v1::GetStatusRequest{}, &st).ok());
+    }
     for (const auto& q : st.queues()) {
         EXPECT_EQ(q.pending(), 0u) << q.proof_kind();
         EXPECT_EQ(q.in_progress(), 0u) << q.proof_kind();
     }
+    // Evict every parameter set: then only idle pooled buffers may remain reserved.
+    for (const auto& p : st.loaded_srs()) {
+        v1::EvictSrsRequest req;
+        req.set_circuit_id(p.circuit_id());
+        v1::EvictSrsResponse r;
+        grpc::ClientContext ctx;
+        EXPECT_TRUE(d.stub()->EvictSRS(&ctx, req, &r).ok());
+    }
+    s = d.status_json();
+    EXPECT_TRUE(s.at("params").empty()) << s.dump();
+    EXPECT_EQ(s.at("memory").at("reserved_bytes"), s.at("memory").at("pooled_bytes")) << s.dump();
 }
 
 }  // namespace cuzk::test

@@ -73,8 +73,8 @@ struct JobTimings {
 struct JobResult {
     std::string job_id;
     JobState state = JobState::Queued;
-    std::string error;            // set when Failed (or why Cancelled)
-    std::vector<uint8_t> proof;   // 192 bytes per partition, concatenated (bellperson layout)
+    std::string error;                                    // set when Failed (or why Cancelled)
+    std::vector<uint8_t> proof;                           // 192 bytes per partition, concatenated (bellperson layout)
     std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, ONE excluded
     std::vector<uint8_t> verifying_key;                   // bellperson .vk bytes of the circuit's key
     std::string circuit_id;
@@ -104,7 +104,7 @@ struct EngineConfig {
     unsigned prove_workers_per_device = 2;
     unsigned cpu_prove_workers = 1;
     // Bounds of the queues between stages (work items).
-    unsigned witness_queue_bound = 4;   // synthesized items waiting for a prover
+    unsigned witness_queue_bound = 4;  // synthesized items waiting for a prover
     unsigned finalize_queue_bound = 16;
     // "auto" | "cpu" | "cuda" (gpu::select_backend); devices used when CUDA ("" = all).
     std::string backend = "auto";
@@ -126,6 +126,10 @@ struct EngineConfig {
     bool drain_on_shutdown = false;
     // Keep timing spans for a Chrome trace (the last `trace_capacity` spans).
     size_t trace_capacity = 1 << 20;
+    // Structured log lines ("event=... job=... key=value"), level 0 debug, 1 info, 2 warn,
+    // 3 error. Default: warnings and errors to stderr.
+    std::function<void(int level, const std::string& line)> log;
+    bool log_spans = false;  // also one debug line per timing span
     // Tests: make the prove-stage backend for a device (-1 = CPU). Default: the real ones.
     std::function<std::unique_ptr<groth16::ProverBackend>(int device)> backend_factory;
 };

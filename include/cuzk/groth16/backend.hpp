@@ -24,7 +24,10 @@ class ProverBackend {
     // Coefficients of h = (a·b − c) / Z, from the evaluations of A·z, B·z, C·z on the
     // domain (padded with zeros to the domain size m): iNTT, coset NTT, pointwise,
     // division by Z on the coset, coset iNTT. Returns m values; the last is zero.
-    virtual std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) = 0;
+    // a, b, c are inputs and scratch: on return their contents are unspecified and what
+    // storage they still hold is the caller's to reuse (the CPU backend takes it over and
+    // frees b and c early; a device backend copies and leaves it).
+    virtual std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) = 0;
     // sum_i scalars[i] * bases[j(i)], where j runs over the set bits of density (bit i
     // of density[i/64]) or over every i when density is null.
     virtual G1Jacobian msm_g1(G1Query query, std::span<const G1Affine> bases, std::span<const Fr> scalars,

@@ -35,7 +35,10 @@ class Circuit {
     // Shape mode: the R1CS matrices (with the input constraints).
     virtual r1cs::Shape shape() const = 0;
     // Witness mode: the assignment and the per-constraint evaluations.
-    virtual Witness witness() const = 0;
+    Witness witness() const { return witness(r1cs::WitnessBuffers{}, 0, 0); }
+    // The same, reusing the storage of `reuse` (see r1cs::WitnessBuffers) and reserving
+    // room for `num_aux` aux variables and `num_constraints` evaluations up front.
+    virtual Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const = 0;
     // Check mode: nullopt when every constraint holds, else what failed (by namespace).
     virtual std::optional<std::string> check() const = 0;
 };
@@ -51,10 +54,13 @@ class CircuitOf final : public Circuit {
         r1cs::enforce_inputs_times_zero(cs);
         return cs.finish();
     }
-    Witness witness() const override {
+    using Circuit::witness;
+    Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const override {
         r1cs::WitnessOptions opt;
         opt.record_evals = true;
-        r1cs::WitnessCS cs(opt);
+        opt.reserve_aux = num_aux;
+        opt.reserve_constraints = num_constraints;
+        r1cs::WitnessCS cs(opt, std::move(reuse));
         c_.synthesize(cs);
         r1cs::enforce_inputs_times_zero(cs);
         Witness w;

@@ -44,4 +44,16 @@ std::vector<Proof> prove_batch(const Parameters& params, const r1cs::Density& de
                                std::span<const Witness> witnesses, std::span<const Randomness> rs,
                                ProverBackend& backend, std::vector<ProofTimings>* timings = nullptr);
 
+// Called by the moving prove() once the witness's a, b, c are spent (after H): the hook
+// may take their storage (to recycle it) or free it, and give back memory it reserved.
+// Without a hook the prover frees them.
+struct ProveHooks {
+    std::function<void()> abc_released;
+};
+
+// As prove(), but consumes the witness: a, b and c are the backend's H scratch and are
+// released as soon as H is done (they are 3/5 of a partition's memory).
+Proof prove(const Parameters& params, const r1cs::Density& density, Witness&& w, const Randomness& rs,
+            ProverBackend& backend, ProofTimings* timings = nullptr, const ProveHooks* hooks = nullptr);
+
 }  // namespace cuzk::groth16

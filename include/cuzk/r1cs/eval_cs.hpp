@@ -33,6 +33,12 @@ struct WitnessOptions {
     size_t reserve_constraints = 0;
 };
 
+// Storage a WitnessCS may reuse (cleared, capacity kept): the engine's buffer pool hands
+// these out so that large per-partition vectors are not reallocated for every proof.
+struct WitnessBuffers {
+    std::vector<Fr> aux, a, b, c;
+};
+
 struct CheckFailure {
     size_t index;      // constraint number, 0-based, in synthesis order
     std::string path;  // namespace path and constraint name joined by '/'
@@ -47,7 +53,26 @@ class EvalCS {
     static constexpr bool kHasValues = true;
     static constexpr bool kTrustValues = !kCheck;
 
-    explicit EvalCS(const WitnessOptions& opt = {}) : record_(opt.record_evals) {
+    explicit EvalCS(const WitnessOptions& opt = {}) : EvalCS(opt, WitnessBuffers{}) {}
+    EvalCS(const WitnessOptions& opt, WitnessBuffers&& reuse) requires(!kCheck)
+        : record_(opt.record_evals),
+          aux_(std::move(reuse.aux)),
+          a_(std::move(reuse.a)),
+          b_(std::move(reuse.b)),
+          c_(std::move(reuse.c)) {
+        aux_.clear();
+        a_.clear();
+        b_.clear();
+        c_.clear();
+        init(opt);
+    }
+    EvalCS(const WitnessOptions& opt, WitnessBuffers&& reuse) requires kCheck : record_(opt.record_evals) {
+        (void)reuse;
+        init(opt);
+    }
+
+ private:
+    void init(const WitnessOptions& opt) {
         inputs_.push_back(Fr::one());
         aux_.reserve(opt.reserve_aux);
         if (record_) {
@@ -56,6 +81,8 @@ class EvalCS {
             c_.reserve(opt.reserve_constraints);
         }
     }
+
+ public:
     // CheckCS replaying an assignment: inputs[0] must be ONE; alloc/alloc_input take the
     // next value from copies of these instead of calling the closure.
     EvalCS(std::span<const Fr> inputs, std::span<const Fr> aux) requires kCheck

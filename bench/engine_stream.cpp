@@ -1,0 +1,208 @@
+// A stream of proving jobs through the engine, to measure how busy it keeps the prove
+// target (the GPU, or the CPU backend) in steady state, read from the engine's spans.
+//
+//   cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit sha256-chain] [--size 10]
+//       [--jobs 8] [--partitions 4] [--witness-workers N] [--prove-workers 2]
+//       [--trace out.json]
+//
+// Steady state: from the start of the W-th device span to the end of the (n-W)-th, where
+// W is a tenth of the partitions (at least 2), so parameter loading, the first upload of
+// the bases and the drain at the end are left out. Busy = union of the device spans
+// (layer "gpu", or "cpu" for the CPU backend) inside that window over its length. The
+// line "witness keeps up" compares witness capacity (workers / witness time) with the
+// device's rate (1 / device time per partition).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuzk/engine/engine.hpp"
+
+using namespace cuzk;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+int usage(const char* why) {
+    std::fprintf(stderr,
+                 "cuzk_bench_engine_stream: %s\nusage: cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit "
+                 "NAME] [--size N] [--jobs N] [--partitions N] [--witness-workers N] [--prove-workers N] "
+                 "[--trace FILE]\n",
+                 why);
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    engine::EngineConfig cfg;
+    engine::JobSpec spec;
+    spec.circuit = "sha256-chain";
+    spec.size = 10;
+    spec.partitions = 4;
+    unsigned jobs = 8;
+    std::string trace_file;
+    cfg.witness_workers = std::max(2u, std::thread::hardware_concurrency() / 2);
+    cfg.witness_queue_bound = 4;
+    cfg.log = [](int level, const std::string& line) {
+        if (level >= 1) std::fprintf(stderr, "%s\n", line.c_str());
+    };
+    for (int i = 1; i < argc; ++i) {
+        auto arg = [&](const char* name) -> const char* {
+            if (std::strcmp(argv[i], name) != 0) return nullptr;
+            if (i + 1 >= argc) return nullptr;
+            return argv[++i];
+        };
+        const char* v;
+        if ((v = arg("--backend")))
+            cfg.backend = v;
+        else if ((v = arg("--circuit")))
+            spec.circuit = v;
+        else if ((v = arg("--size")))
+            spec.size = std::strtoull(v, nullptr, 10);
+        else if ((v = arg("--jobs")))
+            jobs = unsigned(std::strtoul(v, nullptr, 10));
+        else if ((v = arg("--partitions")))
+            spec.partitions = uint32_t(std::strtoul(v, nullptr, 10));
+        else if ((v = arg("--witness-workers")))
+            cfg.witness_workers = unsigned(std::strtoul(v, nullptr, 10));
+        else if ((v = arg("--prove-workers")))
+            cfg.prove_workers_per_device = cfg.cpu_prove_workers = unsigned(std::strtoul(v, nullptr, 10));
+        else if ((v = arg("--trace")))
+            trace_file = v;
+        else
+            return usage((std::string("unknown or incomplete argument: ") + argv[i]).c_str());
+    }
+    if (jobs == 0) return usage("--jobs must be at least 1");
+
+    try {
+        engine::Engine e(cfg);
+        // Load (or generate) the parameters outside the measurement.
+        auto t0 = Clock::now();
+        e.preload(engine::Engine::circuit_id(spec));
+        const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        auto start = Clock::now();
+        std::vector<std::string> ids;
+        for (unsigned j = 0; j < jobs; ++j) {
+            spec.seed = 1 + j * spec.partitions;
+            ids.push_back(e.submit(spec).job_id);
+        }
+        unsigned ok = 0;
+        std::vector<double> witness, prove;
+        for (const auto& id : ids) {
+            auto r = e.await(id);
+            if (r && r->state == engine::JobState::Completed)
+                ++ok;
+            else
+                std::fprintf(stderr, "job %s: %s\n", id.c_str(), r ? r->error.c_str() : "?");
+            if (r) {
+                witness.push_back(r->timings.witness / spec.partitions);
+                prove.push_back(r->timings.prove / spec.partitions);
+            }
+        }
+        const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+        const auto st = e.status();
+
+        // Device spans from the trace.
+        auto trace = nlohmann::json::parse(e.chrome_trace_json());
+        const std::string layer = st.backend == "cpu" ? "cpu" : "gpu";
+        std::vector<std::pair<double, double>> spans;
+        std::map<std::pair<uint64_t, unsigned>, double> device_per_item;
+        for (const auto& ev : trace["traceEvents"]) {
+            if (ev["ph"] != "X") continue;
+            const double ts = ev["ts"].get<double>(), dur = ev["dur"].get<double>();
+            if (ev["cat"] == layer) {
+                spans.push_back({ts, ts + dur});
+                device_per_item[{ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>()}] += dur;
+            }
+        }
+        std::sort(spans.begin(), spans.end());
+        // Each work item's first device start and last device end, in start order.
+        std::vector<std::pair<double, double>> items;
+        {
+            std::map<std::pair<uint64_t, unsigned>, std::pair<double, double>> bounds;
+            for (const auto& ev : trace["traceEvents"]) {
+                if (ev["ph"] != "X" || ev["cat"] != layer) continue;
+                auto key = std::make_pair(ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>());
+                const double ts = ev["ts"].get<double>(), end = ts + ev["dur"].get<double>();
+                auto it = bounds.find(key);
+                if (it == bounds.end())
+                    bounds[key] = {ts, end};
+                else
+                    it->second = {std::min(it->second.first, ts), std::max(it->second.second, end)};
+            }
+            for (auto& [k, b] : bounds) items.push_back(b);
+            std::sort(items.begin(), items.end());
+        }
+        const size_t n = items.size();
+        const size_t w = std::max<size_t>(2, n / 10);
+        double busy_frac = 0, window_ms = 0;
+        if (n > 2 * w) {
+            const double lo = items[w].first;
+            double hi = 0;
+            std::vector<double> ends;
+            for (auto& it : items) ends.push_back(it.second);
+            std::sort(ends.begin(), ends.end());
+            hi = ends[n - w - 1];
+            double busy = 0, cur_s = -1, cur_e = -1;
+            for (auto [s, en] : spans) {
+                s = std::max(s, lo);
+                en = std::min(en, hi);
+                if (en <= s) continue;
+                if (s > cur_e) {
+                    if (cur_e > cur_s) busy += cur_e - cur_s;
+                    cur_s = s;
+                    cur_e = en;
+                } else {
+                    cur_e = std::max(cur_e, en);
+                }
+            }
+            if (cur_e > cur_s) busy += cur_e - cur_s;
+            window_ms = (hi - lo) / 1000;
+            busy_frac = busy / (hi - lo);
+        }
+        std::vector<double> dev;
+        for (auto& [k, v] : device_per_item) dev.push_back(v / 1000);
+        const double dev_ms = median(dev), wit_ms = median(witness);
+        const double total_parts = double(jobs) * spec.partitions;
+        std::printf(
+            "engine stream: backend %s, circuit %s, %u jobs x %u partitions, %u witness workers, %u prove "
+            "workers per device\n",
+            st.backend.c_str(), engine::Engine::circuit_id(spec).c_str(), jobs, spec.partitions, cfg.witness_workers,
+            cfg.prove_workers_per_device);
+        std::printf("  parameters ready in %.0f ms (generated or read, outside the stream)\n", load_ms);
+        std::printf("  %u/%u jobs completed and verified in %.2f s: %.2f partitions/s\n", ok, jobs, wall,
+                    total_parts / wall);
+        std::printf("  per partition (medians): witness %.1f ms, prove %.1f ms, device stages %.1f ms\n", wit_ms,
+                    median(prove), dev_ms);
+        std::printf("  witness keeps up: %s (capacity %.1f partitions/s vs device %.1f partitions/s)\n",
+                    wit_ms > 0 && cfg.witness_workers / wit_ms >= 1 / dev_ms ? "yes" : "no",
+                    wit_ms > 0 ? 1000.0 * cfg.witness_workers / wit_ms : 0.0, dev_ms > 0 ? 1000.0 / dev_ms : 0.0);
+        std::printf("  device busy in steady state: %.1f%% of a %.0f ms window (%zu of %zu partitions)\n",
+                    100 * busy_frac, window_ms, n > 2 * w ? n - 2 * w : 0, n);
+        std::printf("  memory high water %.1f MiB of a %.1f MiB budget; queue high water prove %u/%u\n",
+                    st.memory_high_water / 1048576.0, st.memory_budget / 1048576.0, st.queues[1].high_water,
+                    st.queues[1].bound);
+        if (!trace_file.empty()) {
+            std::ofstream(trace_file) << e.chrome_trace_json();
+            std::printf("  Chrome trace written to %s\n", trace_file.c_str());
+        }
+        return ok == jobs ? 0 : 1;
+    } catch (const std::exception& ex) {
+        std::fprintf(stderr, "cuzk_bench_engine_stream: %s\n", ex.what());
+        return 1;
+    }
+}

@@ -1,0 +1,987 @@
+// The proving engine (see include/cuzk/engine/engine.hpp for the pipeline).
+//
+// Threads: `witness_workers` take work items from the scheduler (priority, job age,
+// partition), get the circuit's parameters, reserve the item's memory and synthesize the
+// witness; `prove_workers_per_device` per GPU (or `cpu_prove_workers`) take synthesized
+// items from a bounded queue and prove them; one finalizer verifies each proof,
+// recomputes a bad one on the CPU, and assembles the job's result.
+//
+// Lock order: Impl::mu_ (jobs, scheduler) is never held while calling into the budget,
+// the pool, the parameter manager, a queue or a backend.
+#include "cuzk/engine/engine.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "cuzk/circuits/builtin.hpp"
+#include "cuzk/common/trace.hpp"
+#include "cuzk/engine/memory.hpp"
+#include "cuzk/engine/params.hpp"
+#include "cuzk/engine/queue.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/gpu/backend.hpp"
+#include "cuzk/gpu/device.hpp"
+#include "cuzk/gpu/host_memory.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/verifier.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+double ms_since(Clock::time_point t0) { return ms_between(t0, Clock::now()); }
+
+const char* const kFilecoinKinds[] = {"porep-seal-commit", "snap-deals-update", "window-post", "winning-post"};
+
+bool terminal(JobState s) { return s == JobState::Completed || s == JobState::Failed || s == JobState::Cancelled; }
+
+uint64_t system_memory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : uint64_t(8) << 30;
+}
+
+// Aggregates every closed span into per-phase histograms (for /metrics), keeps it for the
+// Chrome trace, and optionally logs it.
+class Metrics final : public trace::Sink {
+ public:
+    static constexpr double kBuckets[] = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60};
+    static constexpr size_t kNumBuckets = sizeof(kBuckets) / sizeof(kBuckets[0]);
+    struct Hist {
+        uint64_t count = 0;
+        double sum = 0;
+        uint64_t buckets[kNumBuckets] = {};
+    };
+
+    Metrics(size_t capacity, Clock::time_point origin, std::function<void(const trace::Event&)> log)
+        : recorder_(capacity, origin), log_(std::move(log)) {}
+
+    void record(const trace::Event& e) override {
+        recorder_.record(e);
+        const double s = e.ms() / 1000;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            Hist& h = hist_[{e.layer, e.name}];
+            ++h.count;
+            h.sum += s;
+            for (size_t i = 0; i < kNumBuckets; ++i)
+                if (s <= kBuckets[i]) ++h.buckets[i];
+        }
+        if (log_) log_(e);
+    }
+    std::map<std::pair<std::string, std::string>, Hist> snapshot() const {
+        std::lock_guard<std::mutex> lock(mu_);
+        return hist_;
+    }
+    const trace::Recorder& recorder() const { return recorder_; }
+
+ private:
+    trace::Recorder recorder_;
+    std::function<void(const trace::Event&)> log_;
+    mutable std::mutex mu_;
+    std::map<std::pair<std::string, std::string>, Hist> hist_;
+};
+
+// One prove target: a GPU (with the lock that serializes its stages between the
+// workers sharing it) or the CPU.
+struct DeviceSlot {
+    int ordinal = -1;
+    std::string name;
+    std::unique_ptr<groth16::ProverBackend> backend;
+    std::mutex mu;  // held for each stage on a GPU
+    std::atomic<double> busy_ms{0};
+    std::string current_job, current_kind;  // guarded by Impl::mu_
+    unsigned workers = 0;
+};
+
+// Serializes a shared device backend's stages and measures the time the device spends in
+// them (a stage from lock to return: the device's busy time, host-side set-up included).
+class SlotBackend final : public groth16::ProverBackend {
+ public:
+    explicit SlotBackend(DeviceSlot& slot) : slot_(slot) {}
+
+ private:
+    template <class F>
+    auto run(const char* stage, F&& f) {
+        std::unique_lock<std::mutex> lock(slot_.mu, std::defer_lock);
+        if (slot_.ordinal >= 0) lock.lock();
+        auto t0 = Clock::now();
+        trace::Span span(stage, slot_.ordinal >= 0 ? "gpu" : "cpu");
+        auto r = f();
+        span.end();
+        double prev = slot_.busy_ms.load();
+        while (!slot_.busy_ms.compare_exchange_weak(prev, prev + ms_since(t0))) {
+        }
+        return r;
+    }
+
+ public:
+    std::string name() const override { return slot_.backend->name(); }
+    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+        return run("device_h", [&] { return slot_.backend->compute_h(a, b, c); });
+    }
+    G1Jacobian msm_g1(groth16::G1Query q, std::span<const G1Affine> bases, std::span<const Fr> scalars,
+                      const uint64_t* density) override {
+        return run("device_msm_g1", [&] { return slot_.backend->msm_g1(q, bases, scalars, density); });
+    }
+    G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const uint64_t* density) override {
+        return run("device_msm_g2", [&] { return slot_.backend->msm_g2(bases, scalars, density); });
+    }
+
+ private:
+    DeviceSlot& slot_;
+};
+
+}  // namespace
+
+const char* priority_name(Priority p) {
+    switch (p) {
+        case Priority::Low:
+            return "LOW";
+        case Priority::Normal:
+            return "NORMAL";
+        case Priority::High:
+            return "HIGH";
+        case Priority::Critical:
+            return "CRITICAL";
+    }
+    return "?";
+}
+
+std::optional<Priority> parse_priority(const std::string& s) {
+    std::string l;
+    for (char c : s) l += char(std::tolower(static_cast<unsigned char>(c)));
+    if (l == "low") return Priority::Low;
+    if (l == "normal") return Priority::Normal;
+    if (l == "high") return Priority::High;
+    if (l == "critical") return Priority::Critical;
+    return std::nullopt;
+}
+
+const char* job_state_name(JobState s) {
+    switch (s) {
+        case JobState::Queued:
+            return "QUEUED";
+        case JobState::Running:
+            return "RUNNING";
+        case JobState::Completed:
+            return "COMPLETED";
+        case JobState::Failed:
+            return "FAILED";
+        case JobState::Cancelled:
+            return "CANCELLED";
+    }
+    return "?";
+}
+
+struct Job {
+    uint64_t num = 0;
+    std::string id;
+    JobSpec spec;
+    CircuitKey key;
+    Clock::time_point submitted, ended;
+    JobState state = JobState::Queued;
+    bool started = false;
+    std::string error;
+    std::vector<std::optional<groth16::Proof>> proofs;
+    std::vector<std::vector<Fr>> inputs;
+    uint32_t done = 0, in_flight = 0, recomputes = 0;
+    std::atomic<bool> stop{false};  // failed or cancelled: drop its items wherever they are
+    JobTimings timings;
+    std::string backend;
+    std::vector<uint8_t> vk_bytes;
+};
+
+namespace {
+struct Item {
+    std::shared_ptr<Job> job;
+    uint32_t partition = 0;
+    std::shared_ptr<const LoadedCircuit> circuit;
+    Reservation mem;
+    groth16::Witness witness;
+    std::vector<Fr> public_inputs;
+    groth16::Proof proof;
+    std::string backend;
+    double prove_ms = 0;
+};
+
+struct PendingKey {
+    int neg_priority;
+    uint64_t job;
+    uint32_t partition;
+    friend auto operator<=>(const PendingKey&, const PendingKey&) = default;
+};
+}  // namespace
+
+struct Engine::Impl {
+    explicit Impl(EngineConfig c);
+    ~Impl() { shutdown(std::nullopt); }
+
+    // --- configuration and shared state ---
+    EngineConfig cfg;
+    Clock::time_point started = Clock::now();
+    std::function<void(int, const std::string&)> log;
+    Metrics metrics;
+    MemoryBudget budget;
+    BufferPool pool;
+    ParamManager params;
+    BoundedQueue<Item> prove_q, fin_q;
+    std::vector<std::unique_ptr<DeviceSlot>> slots;
+    std::string backend_desc;
+
+    mutable std::mutex mu_;
+    std::condition_variable cv_pending_, cv_done_;
+    std::map<std::string, std::shared_ptr<Job>> jobs_;
+    std::map<uint64_t, std::shared_ptr<Job>> by_num_;
+    std::map<std::string, std::string> by_request_;
+    std::deque<std::string> ended_;
+    std::set<PendingKey> pending_;
+    uint64_t next_job_ = 1;
+    bool accepting_ = true, stopping_ = false, shut_down_ = false;
+    std::atomic<bool> abort_{false};  // give up on every wait (shutdown without drain)
+    uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0, recomputes_ = 0;
+    uint32_t witness_busy_ = 0, prove_busy_ = 0, finalize_busy_ = 0;
+    double proof_seconds_sum_ = 0;
+    std::mutex shutdown_mu_;
+
+    std::vector<std::thread> witness_threads, prove_threads;
+    std::thread finalizer;
+
+    // --- stages ---
+    void witness_loop();
+    void prove_loop(DeviceSlot& slot);
+    void finalize_loop();
+    void finish_partition(Item& item);
+
+    // --- jobs ---
+    void fail_job(const std::shared_ptr<Job>& job, const std::string& why);
+    void end_job_locked(Job& job, JobState state, const std::string& why);
+    void item_gone(const std::shared_ptr<Job>& job);
+    JobResult result_locked(const Job& job) const;
+    std::shared_ptr<Job> find_locked(const std::string& id) const;
+    SubmitInfo submit(const JobSpec& spec);
+    void shutdown(std::optional<bool> drain);
+
+    void logf(int level, const std::string& line) const {
+        if (log) log(level, line);
+    }
+};
+
+Engine::Impl::Impl(EngineConfig c)
+    : cfg(std::move(c)),
+      log(cfg.log ? cfg.log : std::function<void(int, const std::string&)>([](int level, const std::string& line) {
+          if (level >= 2) std::fprintf(stderr, "cuzk-engine %s %s\n", level >= 3 ? "ERROR" : "WARN", line.c_str());
+      })),
+      metrics(cfg.trace_capacity, started,
+              cfg.log_spans ? std::function<void(const trace::Event&)>([this](const trace::Event& e) {
+                  char buf[256];
+                  std::snprintf(buf, sizeof buf, "event=span name=%s layer=%s job=%llu partition=%u device=%d ms=%.3f",
+                                e.name, e.layer, (unsigned long long)e.job, e.partition, e.device, e.ms());
+                  logf(0, buf);
+              })
+                            : std::function<void(const trace::Event&)>()),
+      budget(cfg.memory_budget
+                 ? cfg.memory_budget
+                 : (system_memory() > cfg.safety_margin + (uint64_t(1) << 30) ? system_memory() - cfg.safety_margin
+                                                                              : system_memory() / 2)),
+      pool(budget, budget.limit() / 4, gpu::device_count() > 0),
+      params(budget, cfg.param_cache, cfg.setup_seed, cfg.eviction_min_idle, log),
+      prove_q(cfg.witness_queue_bound),
+      fin_q(cfg.finalize_queue_bound) {
+    budget.set_reclaimer([this](uint64_t want) {
+        uint64_t freed = pool.reclaim(want);
+        if (freed < want) freed += params.reclaim(want - freed);
+        return freed;
+    });
+
+    // Prove targets: the GPUs when asked for (or found, with "auto"), else the CPU.
+    std::vector<int> devices;
+    if (cfg.backend_factory) {
+        devices = cfg.devices;
+    } else if (cfg.backend != "cpu") {
+        if (cfg.backend != "auto" && cfg.backend != "cuda")
+            throw EngineError(EngineError::Code::InvalidArgument,
+                              "unknown backend '" + cfg.backend + "' (known: auto, cpu, cuda)");
+        std::string why;
+        const int n = gpu::device_count(&why);
+        const char* no_gpu = std::getenv("CUZK_NO_GPU");
+        if (no_gpu && *no_gpu && std::string(no_gpu) != "0")
+            why = "CUZK_NO_GPU is set";
+        else if (n > 0) {
+            devices = cfg.devices;
+            if (devices.empty())
+                for (int d = 0; d < n; ++d) devices.push_back(d);
+            for (int d : devices)
+                if (d < 0 || d >= n)
+                    throw EngineError(
+                        EngineError::Code::InvalidArgument,
+                        "device " + std::to_string(d) + " does not exist (" + std::to_string(n) + " CUDA device(s))");
+        }
+        if (devices.empty()) {
+            if (cfg.backend == "cuda")
+                throw EngineError(EngineError::Code::InvalidArgument, "backend cuda: no usable GPU (" + why + ")");
+            logf(1, "event=backend_fallback backend=cpu reason=\"" + why + "\"");
+        }
+    }
+    auto make = [&](int d) {
+        if (cfg.backend_factory) return cfg.backend_factory(d);
+        return d < 0 ? groth16::make_cpu_backend() : gpu::make_cuda_backend(d);
+    };
+    if (devices.empty()) {
+        auto s = std::make_unique<DeviceSlot>();
+        s->ordinal = -1;
+        s->name = "cpu";
+        s->backend = make(-1);
+        s->workers = std::max(1u, cfg.cpu_prove_workers);
+        slots.push_back(std::move(s));
+        backend_desc = "cpu";
+    } else {
+        for (int d : devices) {
+            auto s = std::make_unique<DeviceSlot>();
+            s->ordinal = d;
+            s->backend = make(d);
+            s->name = gpu::device_info(d).name;
+            if (s->name.empty()) s->name = s->backend->name();
+            s->workers = std::max(1u, cfg.prove_workers_per_device);
+            backend_desc += (backend_desc.empty() ? "" : ",") + s->backend->name();
+            slots.push_back(std::move(s));
+        }
+    }
+    logf(1, "event=engine_start backend=" + backend_desc + " memory_budget=" + std::to_string(budget.limit()) +
+                " witness_workers=" + std::to_string(cfg.witness_workers));
+
+    for (unsigned i = 0; i < std::max(1u, cfg.witness_workers); ++i)
+        witness_threads.emplace_back([this] { witness_loop(); });
+    for (auto& s : slots)
+        for (unsigned i = 0; i < s->workers; ++i)
+            prove_threads.emplace_back([this, slot = s.get()] { prove_loop(*slot); });
+    finalizer = std::thread([this] { finalize_loop(); });
+}
+
+// ---- jobs ---------------------------------------------------------------------------
+
+std::shared_ptr<Job> Engine::Impl::find_locked(const std::string& id) const {
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) throw EngineError(EngineError::Code::NotFound, "unknown job id '" + id + "'");
+    return it->second;
+}
+
+void Engine::Impl::end_job_locked(Job& job, JobState state, const std::string& why) {
+    if (terminal(job.state)) return;
+    const bool was_started = job.started;
+    job.state = state;
+    job.error = why;
+    job.stop = state != JobState::Completed;
+    job.ended = Clock::now();
+    job.timings.total = ms_between(job.submitted, job.ended);
+    for (uint32_t p = 0; p < job.spec.partitions; ++p) pending_.erase({-int(job.spec.priority), job.num, p});
+    if (state == JobState::Completed) {
+        ++completed_;
+        proof_seconds_sum_ += job.timings.total / 1000;
+    } else if (state == JobState::Failed) {
+        ++failed_;
+    } else {
+        ++cancelled_;
+    }
+    (void)was_started;
+    ended_.push_back(job.id);
+    while (ended_.size() > cfg.finished_jobs_kept) {
+        auto it = jobs_.find(ended_.front());
+        if (it != jobs_.end()) {
+            if (!it->second->spec.request_id.empty()) by_request_.erase(it->second->spec.request_id);
+            by_num_.erase(it->second->num);
+            jobs_.erase(it);
+        }
+        ended_.pop_front();
+    }
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "event=job_end job=%s state=%s circuit=%s partitions=%u done=%u queue_wait_ms=%.1f "
+                  "param_load_ms=%.1f witness_ms=%.1f prove_ms=%.1f verify_ms=%.1f total_ms=%.1f recomputes=%u",
+                  job.id.c_str(), job_state_name(state), job.key.id().c_str(), job.spec.partitions, job.done,
+                  job.timings.queue_wait, job.timings.param_load, job.timings.witness, job.timings.prove,
+                  job.timings.verify, job.timings.total, job.recomputes);
+    std::string line = buf;
+    if (!why.empty()) line += " error=\"" + why + "\"";
+    logf(state == JobState::Failed ? 2 : 1, line);
+    cv_done_.notify_all();
+}
+
+void Engine::Impl::fail_job(const std::shared_ptr<Job>& job, const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu_);
+    end_job_locked(*job, JobState::Failed, why);
+}
+
+void Engine::Impl::item_gone(const std::shared_ptr<Job>& job) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (job->in_flight) --job->in_flight;
+    cv_done_.notify_all();
+}
+
+JobResult Engine::Impl::result_locked(const Job& job) const {
+    JobResult r;
+    r.job_id = job.id;
+    r.state = job.state;
+    r.error = job.error;
+    r.circuit_id = job.key.id();
+    r.partitions_total = job.spec.partitions;
+    r.partitions_done = job.done;
+    r.cpu_recomputes = job.recomputes;
+    r.backend = job.backend;
+    r.timings = job.timings;
+    if (!terminal(job.state)) r.timings.total = ms_since(job.submitted);
+    if (job.state == JobState::Completed) {
+        std::vector<groth16::Proof> proofs;
+        for (const auto& p : job.proofs) proofs.push_back(*p);
+        r.proof = formats::proofs_to_bytes(proofs);
+        r.verifying_key = job.vk_bytes;
+        for (const auto& xs : job.inputs) {
+            std::vector<std::string> row;
+            for (const auto& x : xs) row.push_back(x.to_dec());
+            r.public_inputs.push_back(std::move(row));
+        }
+    }
+    return r;
+}
+
+SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
+    using Code = EngineError::Code;
+    if (spec.kind != "builtin") {
+        for (const char* k : kFilecoinKinds)
+            if (spec.kind == k)
+                throw EngineError(Code::NotImplemented, "cuzk cannot prove " + spec.kind + " proofs yet");
+        std::string known = "builtin";
+        for (const char* k : kFilecoinKinds) known += std::string(", ") + k;
+        throw EngineError(Code::InvalidArgument, "unknown proof kind '" + spec.kind + "' (known: " + known + ")");
+    }
+    const auto names = circuits::builtin_names();
+    if (std::find(names.begin(), names.end(), spec.circuit) == names.end()) {
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        throw EngineError(Code::InvalidArgument, "unknown circuit '" + spec.circuit + "' (known: " + known + ")");
+    }
+    if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
+        throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
+                                                     "], got " + std::to_string(spec.partitions));
+    const int prio = int(spec.priority);
+    if (prio < int(Priority::Low) || prio > int(Priority::Critical))
+        throw EngineError(Code::InvalidArgument,
+                          "priority must be LOW, NORMAL, HIGH or CRITICAL (1..4), got " + std::to_string(prio));
+    // Constraints the circuit will have (for the size limit): 25,840 a SHA-256 block.
+    const bool sha = spec.circuit == "sha256-chain";
+    const uint64_t per = sha ? 25840 : 1;
+    if (spec.size < 1 || spec.size > cfg.max_constraints / per)
+        throw EngineError(Code::InvalidArgument, "size of " + spec.circuit + " must be in [1, " +
+                                                     std::to_string(cfg.max_constraints / per) + "], got " +
+                                                     std::to_string(spec.size));
+    if (!sha && (spec.inputs < 1 || spec.inputs > 1024 || spec.inputs > spec.size))
+        throw EngineError(Code::InvalidArgument,
+                          "random-dense inputs must be in [1, min(1024, size)], got " + std::to_string(spec.inputs));
+
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!accepting_) throw EngineError(Code::ShuttingDown, "the engine is shutting down and accepts no new jobs");
+    if (!spec.request_id.empty()) {
+        auto it = by_request_.find(spec.request_id);
+        if (it != by_request_.end()) return {it->second, 0, true};
+    }
+    auto job = std::make_shared<Job>();
+    job->num = next_job_++;
+    char id[32];
+    std::snprintf(id, sizeof id, "job-%06llu", (unsigned long long)job->num);
+    job->id = id;
+    job->spec = spec;
+    job->key.name = spec.circuit;
+    job->key.size = spec.size;
+    if (!sha) {
+        job->key.inputs = spec.inputs;
+        job->key.shape_seed = spec.seed;
+    }
+    job->submitted = Clock::now();
+    job->proofs.resize(spec.partitions);
+    job->inputs.resize(spec.partitions);
+    jobs_[job->id] = job;
+    by_num_[job->num] = job;
+    if (!spec.request_id.empty()) by_request_[spec.request_id] = job->id;
+    const PendingKey first{-prio, job->num, 0};
+    uint32_t ahead = 0;
+    for (auto it = pending_.begin(); it != pending_.end() && *it < first; ++it) ++ahead;
+    for (uint32_t p = 0; p < spec.partitions; ++p) pending_.insert({-prio, job->num, p});
+    logf(1, "event=job_submit job=" + job->id + " circuit=" + job->key.id() +
+                " partitions=" + std::to_string(spec.partitions) + " priority=" + priority_name(spec.priority) +
+                " queue_position=" + std::to_string(ahead));
+    cv_pending_.notify_all();
+    return {job->id, ahead, false};
+}
+
+// ---- stages -------------------------------------------------------------------------
+
+void Engine::Impl::witness_loop() {
+    for (;;) {
+        std::shared_ptr<Job> job;
+        uint32_t partition = 0;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            cv_pending_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+            if (pending_.empty()) return;  // stopping, nothing left
+            auto k = *pending_.begin();
+            pending_.erase(pending_.begin());
+            job = by_num_.at(k.job);
+            partition = k.partition;
+            ++job->in_flight;
+            ++witness_busy_;
+            if (!job->started) {
+                job->started = true;
+                job->state = JobState::Running;
+                job->timings.queue_wait = ms_since(job->submitted);
+            }
+        }
+        Item item;
+        item.job = job;
+        item.partition = partition;
+        trace::ScopedContext ctx({&metrics, job->num, partition, -1});
+        auto give_up = [&] { return job->stop.load() || abort_.load(); };
+        try {
+            double load_ms = 0;
+            {
+                trace::Span span("param_load", "engine");
+                item.circuit = params.acquire(job->key, &load_ms, give_up);
+            }
+            const LoadedCircuit& c = *item.circuit;
+            {
+                trace::Span span("memory_wait", "engine");
+                if (!give_up() && budget.reserve(c.item_bytes, give_up)) item.mem = Reservation(&budget, c.item_bytes);
+            }
+            if (item.mem.bytes() == 0 && !give_up())
+                throw EngineError(EngineError::Code::ResourceExhausted,
+                                  "a partition of " + c.key.id() + " needs " + std::to_string(c.item_bytes) +
+                                      " bytes, more than the memory budget of " + std::to_string(budget.limit()));
+            if (!give_up()) {
+                auto t0 = Clock::now();
+                trace::Span span("witness", "engine");
+                const bool sha = job->spec.circuit == "sha256-chain";
+                auto built =
+                    circuits::make_builtin(job->spec.circuit, job->spec.size,
+                                           sha ? job->spec.seed + partition : job->spec.seed, job->spec.inputs);
+                r1cs::WitnessBuffers bufs;
+                bufs.aux = pool.take(c.num_aux);
+                bufs.a = pool.take(c.domain);
+                bufs.b = pool.take(c.domain);
+                bufs.c = pool.take(c.domain);
+                item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain);
+                item.public_inputs = std::move(built.public_inputs);
+                span.end();
+                std::lock_guard<std::mutex> lock(mu_);
+                job->timings.param_load += load_ms;
+                job->timings.witness += ms_since(t0);
+            }
+        } catch (const EngineError& e) {
+            fail_job(job, "partition " + std::to_string(partition) + ": " + e.what());
+        } catch (const std::exception& e) {
+            fail_job(job, "partition " + std::to_string(partition) + " (witness): " + e.what());
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            --witness_busy_;
+        }
+        if (give_up() || item.mem.bytes() == 0 || !prove_q.push(std::move(item))) item_gone(job);
+    }
+}
+
+void Engine::Impl::prove_loop(DeviceSlot& slot) {
+    SlotBackend backend(slot);
+    while (auto item = prove_q.pop()) {
+        auto job = item->job;
+        if (job->stop) {
+            item_gone(job);
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            ++prove_busy_;
+            slot.current_job = job->id;
+            slot.current_kind = job->spec.kind + ":" + job->key.id();
+        }
+        trace::ScopedContext ctx({&metrics, job->num, item->partition, slot.ordinal});
+        bool ok = false;
+        try {
+            auto t0 = Clock::now();
+            trace::Span span("prove", "engine");
+            const LoadedCircuit& c = *item->circuit;
+            groth16::Witness& w = item->witness;
+            groth16::ProveHooks hooks;
+            hooks.abc_released = [&] {
+                // a, b, c are spent: their storage goes back to the pool (or is freed in the
+                // background), and their share of the reservation back to the budget.
+                pool.give(std::move(w.a));
+                pool.give(std::move(w.b));
+                pool.give(std::move(w.c));
+                item->mem.release(std::min(item->mem.bytes(), c.item_abc_bytes));
+            };
+            item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(), backend,
+                                         nullptr, &hooks);
+            pool.give(std::move(w.aux));
+            w = {};
+            item->prove_ms = ms_since(t0);
+            item->backend = backend.name();
+            ok = true;
+        } catch (const std::exception& e) {
+            fail_job(job, "partition " + std::to_string(item->partition) + " (prove on " + backend.name() +
+                              "): " + e.what());
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            --prove_busy_;
+            slot.current_job.clear();
+            slot.current_kind.clear();
+        }
+        // What is left of the reservation (the proof is small) goes back now.
+        item->mem.reset();
+        if (!ok || job->stop || !fin_q.push(std::move(*item))) item_gone(job);
+    }
+}
+
+void Engine::Impl::finalize_loop() {
+    std::unique_ptr<groth16::ProverBackend> cpu;
+    while (auto item = fin_q.pop()) {
+        auto job = item->job;
+        if (job->stop) {
+            item_gone(job);
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            ++finalize_busy_;
+        }
+        trace::ScopedContext ctx({&metrics, job->num, item->partition, -1});
+        const LoadedCircuit& c = *item->circuit;
+        double verify_ms = 0;
+        bool recomputed = false;
+        try {
+            if (cfg.verify_proofs) {
+                auto t0 = Clock::now();
+                trace::Span span("verify", "engine");
+                auto v = groth16::verify(*c.pvk, item->proof, item->public_inputs);
+                span.end();
+                verify_ms = ms_since(t0);
+                if (!v) {
+                    // Never hand out an invalid proof: recompute this partition once on the CPU.
+                    logf(2, "event=proof_invalid job=" + job->id + " partition=" + std::to_string(item->partition) +
+                                " backend=" + item->backend + " reason=\"" + v.error + "\" action=recompute_on_cpu");
+                    recomputed = true;
+                    trace::Span rspan("recompute_cpu", "engine");
+                    if (!cpu) cpu = groth16::make_cpu_backend();
+                    Reservation mem;
+                    auto give_up = [&] { return job->stop.load() || abort_.load(); };
+                    if (!budget.reserve(c.item_bytes, give_up))
+                        throw EngineError(EngineError::Code::ResourceExhausted, "no memory to recompute on the CPU");
+                    mem = Reservation(&budget, c.item_bytes);
+                    const bool sha = job->spec.circuit == "sha256-chain";
+                    auto built = circuits::make_builtin(job->spec.circuit, job->spec.size,
+                                                        sha ? job->spec.seed + item->partition : job->spec.seed,
+                                                        job->spec.inputs);
+                    item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
+                                                 groth16::random_randomness(), *cpu);
+                    auto again = groth16::verify(*c.pvk, item->proof, item->public_inputs);
+                    if (!again)
+                        throw EngineError(EngineError::Code::InvalidArgument,
+                                          "the proof failed verification on " + item->backend +
+                                              " and again when recomputed on the CPU: " + again.error);
+                    item->backend = "cpu";
+                }
+            }
+            std::lock_guard<std::mutex> lock(mu_);
+            --finalize_busy_;
+            if (recomputed) {
+                ++job->recomputes;
+                ++recomputes_;
+            }
+            if (!terminal(job->state)) {
+                job->proofs[item->partition] = item->proof;
+                job->inputs[item->partition] = item->public_inputs;
+                job->timings.prove += item->prove_ms;
+                job->timings.verify += verify_ms;
+                if (job->backend.empty() || job->backend == item->backend)
+                    job->backend = item->backend;
+                else if (job->backend.find(item->backend) == std::string::npos)
+                    job->backend += "," + item->backend;
+                ++job->done;
+                if (job->done == job->spec.partitions) {
+                    job->vk_bytes = c.vk_bytes;
+                    end_job_locked(*job, JobState::Completed, "");
+                }
+            }
+            if (job->in_flight) --job->in_flight;
+            cv_done_.notify_all();
+            continue;
+        } catch (const std::exception& e) {
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                --finalize_busy_;
+            }
+            fail_job(job, "partition " + std::to_string(item->partition) + " (finalize): " + e.what());
+        }
+        item_gone(job);
+    }
+}
+
+void Engine::Impl::shutdown(std::optional<bool> drain_opt) {
+    std::lock_guard<std::mutex> once(shutdown_mu_);
+    if (shut_down_) return;
+    const bool drain = drain_opt.value_or(cfg.drain_on_shutdown);
+    {
+        std::unique_lock<std::mutex> lock(mu_);
+        accepting_ = false;
+        logf(1, std::string("event=engine_shutdown drain=") + (drain ? "true" : "false"));
+        if (drain) {
+            cv_done_.wait(lock, [&] {
+                for (auto& [id, j] : jobs_)
+                    if (!terminal(j->state)) return false;
+                return true;
+            });
+        } else {
+            for (auto& [id, j] : jobs_)
+                if (!terminal(j->state)) end_job_locked(*j, JobState::Cancelled, "the engine shut down");
+            abort_ = true;
+        }
+        stopping_ = true;
+    }
+    cv_pending_.notify_all();
+    for (auto& t : witness_threads) t.join();
+    prove_q.close();
+    for (auto& t : prove_threads) t.join();
+    fin_q.close();
+    finalizer.join();
+    {
+        // Wait for items still in flight to be dropped (their reservations released).
+        std::unique_lock<std::mutex> lock(mu_);
+        shut_down_ = true;
+    }
+    pool.flush();
+}
+
+// ---- Engine -------------------------------------------------------------------------
+
+Engine::Engine(EngineConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Engine::~Engine() = default;
+
+SubmitInfo Engine::submit(const JobSpec& spec) { return impl_->submit(spec); }
+
+std::optional<JobResult> Engine::await(const std::string& job_id, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(impl_->mu_);
+    auto job = impl_->find_locked(job_id);
+    auto done = [&] { return terminal(job->state); };
+    if (timeout.count() <= 0)
+        impl_->cv_done_.wait(lock, done);
+    else if (!impl_->cv_done_.wait_for(lock, timeout, done))
+        return std::nullopt;
+    return impl_->result_locked(*job);
+}
+
+JobResult Engine::peek(const std::string& job_id) const {
+    std::lock_guard<std::mutex> lock(impl_->mu_);
+    return impl_->result_locked(*impl_->find_locked(job_id));
+}
+
+CancelInfo Engine::cancel(const std::string& job_id) {
+    std::lock_guard<std::mutex> lock(impl_->mu_);
+    CancelInfo info;
+    auto it = impl_->jobs_.find(job_id);
+    if (it == impl_->jobs_.end()) return info;
+    info.found = true;
+    Job& job = *it->second;
+    if (terminal(job.state)) return info;
+    info.was_running = job.started;
+    impl_->end_job_locked(job, JobState::Cancelled, "cancelled by request");
+    return info;
+}
+
+std::string Engine::circuit_id(const JobSpec& spec) {
+    CircuitKey k;
+    k.name = spec.circuit;
+    k.size = spec.size;
+    if (spec.circuit != "sha256-chain") {
+        k.inputs = spec.inputs;
+        k.shape_seed = spec.seed;
+    }
+    return k.id();
+}
+
+PreloadInfo Engine::preload(const std::string& id) {
+    std::string why;
+    auto key = CircuitKey::parse(id, &why);
+    if (!key) throw EngineError(EngineError::Code::InvalidArgument, why);
+    PreloadInfo info;
+    info.already_loaded = impl_->params.loaded(id);
+    auto t0 = Clock::now();
+    impl_->params.acquire(*key, nullptr, [this] { return impl_->abort_.load(); });
+    info.load_ms = ms_since(t0);
+    return info;
+}
+
+EvictInfo Engine::evict(const std::string& id) { return impl_->params.evict(id); }
+
+EngineStatus Engine::status() const {
+    const Impl& m = *impl_;
+    EngineStatus s;
+    s.params = m.params.list();
+    s.memory_budget = m.budget.limit();
+    s.memory_reserved = m.budget.reserved();
+    s.memory_high_water = m.budget.high_water();
+    s.pooled_bytes = m.pool.idle_bytes();
+    s.uptime_s = ms_since(m.started) / 1000;
+    s.backend = m.backend_desc;
+    std::lock_guard<std::mutex> lock(m.mu_);
+    for (const auto& slot : m.slots) {
+        DeviceStatus d;
+        d.ordinal = slot->ordinal;
+        d.name = slot->name;
+        if (slot->ordinal >= 0) {
+            auto info = gpu::device_info(slot->ordinal);
+            d.memory_total = info.memory_total;
+            d.memory_free = info.memory_free;
+        }
+        d.current_job_id = slot->current_job;
+        d.current_kind = slot->current_kind;
+        d.busy_ms = slot->busy_ms.load();
+        s.devices.push_back(d);
+    }
+    s.queues.push_back({"witness", uint32_t(m.pending_.size()), m.witness_busy_, 0, 0});
+    s.queues.push_back({"prove", uint32_t(m.prove_q.size()), m.prove_busy_, uint32_t(m.prove_q.bound()),
+                        uint32_t(m.prove_q.high_water())});
+    s.queues.push_back({"finalize", uint32_t(m.fin_q.size()), m.finalize_busy_, uint32_t(m.fin_q.bound()),
+                        uint32_t(m.fin_q.high_water())});
+    for (const auto& [id, j] : m.jobs_) {
+        if (j->state == JobState::Queued) ++s.jobs_queued;
+        if (j->state == JobState::Running) ++s.jobs_running;
+    }
+    s.proofs_completed = m.completed_;
+    s.proofs_failed = m.failed_;
+    s.proofs_cancelled = m.cancelled_;
+    s.cpu_recomputes = m.recomputes_;
+    s.accepting = m.accepting_;
+    return s;
+}
+
+std::string Engine::status_json() const {
+    const EngineStatus s = status();
+    nlohmann::json j;
+    j["backend"] = s.backend;
+    j["accepting"] = s.accepting;
+    j["uptime_seconds"] = s.uptime_s;
+    j["jobs"] = {{"queued", s.jobs_queued},   {"running", s.jobs_running},       {"completed", s.proofs_completed},
+                 {"failed", s.proofs_failed}, {"cancelled", s.proofs_cancelled}, {"cpu_recomputes", s.cpu_recomputes}};
+    j["memory"] = {{"budget_bytes", s.memory_budget},
+                   {"reserved_bytes", s.memory_reserved},
+                   {"high_water_bytes", s.memory_high_water},
+                   {"pooled_bytes", s.pooled_bytes}};
+    j["devices"] = nlohmann::json::array();
+    for (const auto& d : s.devices)
+        j["devices"].push_back({{"ordinal", d.ordinal},
+                                {"name", d.name},
+                                {"memory_total_bytes", d.memory_total},
+                                {"memory_free_bytes", d.memory_free},
+                                {"current_job_id", d.current_job_id},
+                                {"current_kind", d.current_kind},
+                                {"busy_ms", d.busy_ms}});
+    j["queues"] = nlohmann::json::array();
+    for (const auto& q : s.queues)
+        j["queues"].push_back({{"name", q.name},
+                               {"pending", q.pending},
+                               {"in_progress", q.in_progress},
+                               {"bound", q.bound},
+                               {"high_water", q.high_water}});
+    j["params"] = nlohmann::json::array();
+    for (const auto& p : s.params)
+        j["params"].push_back({{"circuit_id", p.circuit_id},
+                               {"tier", p.tier == ParamStatus::Tier::Hot    ? "HOT"
+                                        : p.tier == ParamStatus::Tier::Warm ? "WARM"
+                                                                            : "COLD"},
+                               {"size_bytes", p.size_bytes},
+                               {"ref_count", p.ref_count}});
+    return j.dump();
+}
+
+std::string Engine::metrics_prometheus() const {
+    const EngineStatus s = status();
+    std::string out;
+    auto header = [&](const char* name, const char* help, const char* type) {
+        out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+    };
+    auto sample = [&](const char* name, const std::string& labels, double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " %.17g\n", v);
+        out += name + (labels.empty() ? std::string() : "{" + labels + "}") + buf;
+    };
+    auto metric = [&](const char* name, const char* help, const char* type, double v) {
+        header(name, help, type);
+        sample(name, "", v);
+    };
+    // Curio cuzk's metric names (same meaning), then cuzk's own.
+    metric("cuzk_proofs_completed", "Jobs completed since start", "counter", double(s.proofs_completed));
+    metric("cuzk_proofs_failed", "Jobs failed since start", "counter", double(s.proofs_failed));
+    metric("cuzk_proofs_cancelled", "Jobs cancelled since start", "counter", double(s.proofs_cancelled));
+    metric("cuzk_cpu_recomputes", "Proofs that failed verification and were recomputed on the CPU", "counter",
+           double(s.cpu_recomputes));
+    metric("cuzk_queue_depth", "Jobs waiting to start", "gauge", double(s.jobs_queued));
+    metric("cuzk_running_jobs", "Jobs in progress", "gauge", double(s.jobs_running));
+    metric("cuzk_uptime_seconds", "Seconds since the engine started", "gauge", s.uptime_s);
+    {
+        std::lock_guard<std::mutex> lock(impl_->mu_);
+        header("cuzk_proof_duration_seconds", "Submit-to-result time of completed jobs", "summary");
+        sample("cuzk_proof_duration_seconds_sum", "", impl_->proof_seconds_sum_);
+        sample("cuzk_proof_duration_seconds_count", "", double(impl_->completed_));
+    }
+    metric("cuzk_memory_budget_bytes", "Memory budget", "gauge", double(s.memory_budget));
+    metric("cuzk_memory_reserved_bytes", "Memory reserved now", "gauge", double(s.memory_reserved));
+    metric("cuzk_memory_high_water_bytes", "Most memory reserved at once", "gauge", double(s.memory_high_water));
+    metric("cuzk_pool_idle_bytes", "Idle pooled buffers", "gauge", double(s.pooled_bytes));
+    header("cuzk_stage_pending", "Work items waiting for a stage", "gauge");
+    for (const auto& q : s.queues) sample("cuzk_stage_pending", "stage=\"" + q.name + "\"", double(q.pending));
+    header("cuzk_stage_in_progress", "Work items in a stage", "gauge");
+    for (const auto& q : s.queues) sample("cuzk_stage_in_progress", "stage=\"" + q.name + "\"", double(q.in_progress));
+    header("cuzk_stage_high_water", "Most work items ever waiting for a bounded stage", "gauge");
+    for (const auto& q : s.queues) sample("cuzk_stage_high_water", "stage=\"" + q.name + "\"", double(q.high_water));
+    header("cuzk_device_busy_seconds", "Time each prove target spent in prove stages", "counter");
+    for (const auto& d : s.devices)
+        sample("cuzk_device_busy_seconds", "device=\"" + std::to_string(d.ordinal) + "\"", d.busy_ms / 1000);
+    // One histogram per phase.
+    const auto hist = impl_->metrics.snapshot();
+    out +=
+        "# HELP cuzk_phase_seconds Time spent in each phase of each partition\n"
+        "# TYPE cuzk_phase_seconds histogram\n";
+    for (const auto& [key, h] : hist) {
+        const std::string labels = "layer=\"" + key.first + "\",phase=\"" + key.second + "\"";
+        for (size_t i = 0; i < Metrics::kNumBuckets; ++i) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%g", Metrics::kBuckets[i]);
+            out +=
+                "cuzk_phase_seconds_bucket{" + labels + ",le=\"" + buf + "\"} " + std::to_string(h.buckets[i]) + "\n";
+        }
+        out += "cuzk_phase_seconds_bucket{" + labels + ",le=\"+Inf\"} " + std::to_string(h.count) + "\n";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", h.sum);
+        out += "cuzk_phase_seconds_sum{" + labels + "} " + buf + "\n";
+        out += "cuzk_phase_seconds_count{" + labels + "} " + std::to_string(h.count) + "\n";
+    }
+    return out;
+}
+
+std::string Engine::chrome_trace_json() const { return impl_->metrics.recorder().chrome_json(); }
+
+void Engine::shutdown(std::optional<bool> drain) { impl_->shutdown(drain); }
+
+}  // namespace cuzk::engine

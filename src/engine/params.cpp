@@ -1,0 +1,276 @@
+#include "cuzk/engine/params.hpp"
+
+#include <charconv>
+
+#include "cuzk/circuits/builtin.hpp"
+#include "cuzk/common/trace.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/ntt/domain.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+bool parse_u64(std::string_view s, uint64_t& out) {
+    if (s.empty()) return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::string mib(uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; }
+
+}  // namespace
+
+std::string CircuitKey::id() const {
+    if (name == "random-dense")
+        return name + "-" + std::to_string(size) + "-" + std::to_string(inputs) + "-" + std::to_string(shape_seed);
+    return name + "-" + std::to_string(size);
+}
+
+std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* why) {
+    auto fail = [&](const std::string& w) -> std::optional<CircuitKey> {
+        if (why) *why = "circuit id '" + id + "': " + w;
+        return std::nullopt;
+    };
+    for (const auto& name : circuits::builtin_names()) {
+        if (id.rfind(name + "-", 0) != 0) continue;
+        std::string_view rest(id);
+        rest.remove_prefix(name.size() + 1);
+        CircuitKey k;
+        k.name = name;
+        if (name == "random-dense") {
+            // size-inputs-seed
+            const auto a = rest.find('-'), b = rest.rfind('-');
+            uint64_t inputs = 0;
+            if (a == std::string_view::npos || a == b || !parse_u64(rest.substr(0, a), k.size) ||
+                !parse_u64(rest.substr(a + 1, b - a - 1), inputs) || !parse_u64(rest.substr(b + 1), k.shape_seed))
+                return fail("expected random-dense-<constraints>-<inputs>-<seed>");
+            k.inputs = uint32_t(inputs);
+        } else if (!parse_u64(rest, k.size)) {
+            return fail("expected " + name + "-<size>");
+        }
+        if (k.size == 0) return fail("size must be at least 1");
+        return k;
+    }
+    std::string known;
+    for (const auto& n : circuits::builtin_names()) known += (known.empty() ? "" : ", ") + n;
+    return fail("unknown circuit (known: " + known + ")");
+}
+
+ParamManager::ParamManager(MemoryBudget& budget, std::filesystem::path cache_dir, uint64_t setup_seed,
+                           std::chrono::milliseconds min_idle, Log log)
+    : budget_(budget),
+      cache_dir_(std::move(cache_dir)),
+      setup_seed_(setup_seed),
+      min_idle_(min_idle),
+      log_(std::move(log)) {}
+
+void ParamManager::estimate(LoadedCircuit& c, uint64_t h, uint64_t l, uint64_t a, uint64_t b) {
+    // Parameters: the five queries as held in memory, the vk and the densities.
+    c.bytes = sizeof(G1Affine) * (h + l + a + b + c.num_inputs) + sizeof(G2Affine) * b + 4096 +
+              (3 * (c.num_aux + c.num_inputs)) / 8;
+    // A work item: a, b, c padded to the domain (freed after H), then the assignment, its
+    // copy z for the a/b queries, h, the densities, and MSM scratch.
+    const uint64_t n = c.num_inputs + c.num_aux;
+    c.item_abc_bytes = 3 * fr_bytes(c.domain);
+    const uint64_t rest = 2 * fr_bytes(n) + fr_bytes(c.domain) + n / 4;
+    c.item_bytes = c.item_abc_bytes + rest + rest / 8 + (uint64_t(8) << 20);
+}
+
+std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const std::function<bool()>& give_up,
+                                                  Reservation& mem) {
+    namespace fs = std::filesystem;
+    const std::string id = key.id();
+    auto built = circuits::make_builtin(key.name, key.size, key.name == "random-dense" ? key.shape_seed : 1,
+                                        key.name == "random-dense" ? key.inputs : 4);
+    const bool cached = !cache_dir_.empty();
+    const fs::path base = cached ? cache_dir_ / (id + "-setup" + std::to_string(setup_seed_)) : fs::path();
+    r1cs::Shape shape;
+    {
+        trace::Span span("shape", "engine");
+        std::error_code ec;
+        if (cached && fs::exists(base.string() + ".shape", ec)) {
+            try {
+                shape = r1cs::read_shape(base.string() + ".shape");
+            } catch (const std::exception& e) {
+                log_(2, "event=param_cache_bad circuit=" + id + " file=" + base.string() + ".shape error=\"" +
+                            e.what() + "\"; recomputing");
+                shape = built.circuit->shape();
+            }
+        } else {
+            shape = built.circuit->shape();
+        }
+    }
+    auto c = std::make_shared<LoadedCircuit>();
+    c->key = key;
+    c->num_inputs = shape.num_inputs;
+    c->num_aux = shape.num_aux;
+    c->num_constraints = shape.num_constraints;
+    c->domain = ntt::EvaluationDomain::size_for(shape.num_constraints);
+    c->density = shape.density();
+    // Reserve the parameters' bytes before making or reading them: sizes follow from the shape.
+    estimate(*c, c->domain - 1, c->num_aux, c->num_inputs + c->density.a_aux.count(),
+             c->density.b_input.count() + c->density.b_aux.count());
+    const uint64_t want = c->bytes;
+    if (want + c->item_bytes > budget_.limit())
+        throw EngineError(EngineError::Code::ResourceExhausted,
+                          "circuit " + id + " needs " + mib(want) + " of parameters plus " + mib(c->item_bytes) +
+                              " per partition, more than the memory budget of " + mib(budget_.limit()));
+    if (!budget_.reserve(want, give_up))
+        throw EngineError(EngineError::Code::ShuttingDown, "gave up waiting for memory to load " + id);
+    mem = Reservation(&budget_, want);
+
+    const fs::path params_file = base.string() + ".params";
+    std::error_code ec;
+    bool have = false;
+    if (cached && fs::exists(params_file, ec)) {
+        trace::Span span("param_read", "engine");
+        try {
+            formats::ReadOptions opt;
+            opt.check_subgroup = false;  // our own cache, written by this code after setup
+            c->params = formats::read_params(params_file, opt);
+            have = c->params.vk.ic.size() == c->num_inputs && c->params.l.size() == c->num_aux &&
+                   c->params.h.size() + 1 == c->domain;
+            if (!have) log_(2, "event=param_cache_bad circuit=" + id + " reason=\"sizes do not match the shape\"");
+        } catch (const std::exception& e) {
+            log_(2, "event=param_cache_bad circuit=" + id + " file=" + params_file.string() + " error=\"" + e.what() +
+                        "\"");
+        }
+    }
+    if (!have) {
+        trace::Span span("setup", "engine");
+        auto t0 = Clock::now();
+        c->params = groth16::setup(shape, groth16::ToxicWaste::from_seed(setup_seed_));
+        log_(1, "event=setup circuit=" + id + " constraints=" + std::to_string(c->num_constraints) +
+                    " ms=" + std::to_string(int64_t(ms_since(t0))));
+        if (cached) {
+            try {
+                fs::create_directories(cache_dir_);
+                formats::write_params(c->params, params_file);
+                r1cs::write_shape(base.string() + ".shape", shape);
+            } catch (const std::exception& e) {
+                log_(2, "event=param_cache_write_failed circuit=" + id + " error=\"" + e.what() + "\"");
+            }
+        }
+    }
+    c->vk_bytes = formats::vk_to_bytes(c->params.vk);
+    c->pvk = std::make_unique<groth16::PreparedVerifyingKey>(c->params.vk);
+    const auto& p = c->params;
+    estimate(*c, p.h.size(), p.l.size(), p.a.size(), p.b_g1.size());
+    // Settle the reservation on the exact size.
+    if (c->bytes < mem.bytes()) {
+        mem.release(mem.bytes() - c->bytes);
+    } else if (c->bytes > mem.bytes()) {
+        const uint64_t more = c->bytes - mem.bytes();
+        if (!budget_.reserve(more, give_up))
+            throw EngineError(EngineError::Code::ShuttingDown, "gave up waiting for memory to load " + id);
+        mem.absorb(more);
+    }
+    return c;
+}
+
+std::shared_ptr<const LoadedCircuit> ParamManager::acquire(const CircuitKey& key, double* load_ms,
+                                                           const std::function<bool()>& give_up) {
+    const std::string id = key.id();
+    auto t0 = Clock::now();
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+        auto it = slots_.find(id);
+        if (it == slots_.end()) break;
+        if (!it->second.loading) {
+            it->second.last_used = Clock::now();
+            if (load_ms) *load_ms = ms_since(t0);
+            return it->second.circuit;
+        }
+        cv_.wait(lock);  // another thread loads it
+    }
+    slots_[id].loading = true;
+    lock.unlock();
+    Reservation mem;
+    std::shared_ptr<LoadedCircuit> c;
+    try {
+        auto t1 = Clock::now();
+        c = load(key, give_up, mem);
+        log_(1, "event=params_loaded circuit=" + id + " bytes=" + std::to_string(c->bytes) +
+                    " ms=" + std::to_string(int64_t(ms_since(t1))));
+    } catch (...) {
+        lock.lock();
+        slots_.erase(id);
+        cv_.notify_all();
+        throw;
+    }
+    lock.lock();
+    Slot& s = slots_[id];
+    s.circuit = c;
+    s.mem = std::move(mem);
+    s.loading = false;
+    s.last_used = Clock::now();
+    cv_.notify_all();
+    if (load_ms) *load_ms = ms_since(t0);
+    return c;
+}
+
+EvictInfo ParamManager::evict(const std::string& id) {
+    std::shared_ptr<const LoadedCircuit> drop;
+    Reservation mem;
+    EvictInfo info;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = slots_.find(id);
+        if (it == slots_.end() || it->second.loading) return info;
+        info.was_loaded = true;
+        if (it->second.circuit.use_count() > 1) return info;  // in use: stays (freed_bytes 0)
+        info.freed_bytes = it->second.mem.bytes();
+        drop = std::move(it->second.circuit);
+        mem = std::move(it->second.mem);
+        slots_.erase(it);
+    }
+    drop.reset();  // free before giving the bytes back
+    mem.reset();
+    log_(1, "event=params_evicted circuit=" + id + " bytes=" + std::to_string(info.freed_bytes));
+    return info;
+}
+
+uint64_t ParamManager::reclaim(uint64_t want) {
+    uint64_t freed = 0;
+    while (freed < want) {
+        std::string victim;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            auto now = Clock::now();
+            Clock::time_point oldest = Clock::time_point::max();
+            for (auto& [id, s] : slots_) {
+                if (s.loading || s.circuit.use_count() > 1 || now - s.last_used < min_idle_) continue;
+                if (s.last_used < oldest) oldest = s.last_used, victim = id;
+            }
+        }
+        if (victim.empty()) break;
+        freed += evict(victim).freed_bytes;
+    }
+    return freed;
+}
+
+std::vector<ParamStatus> ParamManager::list() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<ParamStatus> out;
+    for (const auto& [id, s] : slots_) {
+        ParamStatus p;
+        p.circuit_id = id;
+        p.tier = s.loading ? ParamStatus::Tier::Warm : ParamStatus::Tier::Hot;
+        p.size_bytes = s.mem.bytes();
+        p.ref_count = s.circuit ? uint32_t(s.circuit.use_count() - 1) : 0;
+        out.push_back(p);
+    }
+    return out;
+}
+
+bool ParamManager::loaded(const std::string& id) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = slots_.find(id);
+    return it != slots_.end() && !it->second.loading;
+}
+
+}  // namespace cuzk::engine

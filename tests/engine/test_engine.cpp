@@ -1,0 +1,462 @@
+// The engine end to end on the CPU backend (and on fake "devices" made from it): jobs,
+// partitions, priorities, cancellation, the memory budget, verification with a CPU
+// recompute of a bad proof, parameters cached on disk, metrics and the Chrome trace.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cuzk/common/trace.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/groth16/verifier.hpp"
+
+using namespace cuzk;
+using namespace cuzk::engine;
+using namespace std::chrono_literals;
+
+namespace {
+
+JobSpec dense(uint64_t constraints = 64, uint32_t partitions = 1, Priority p = Priority::Normal, uint64_t seed = 1) {
+    JobSpec s;
+    s.circuit = "random-dense";
+    s.size = constraints;
+    s.inputs = 2;
+    s.seed = seed;
+    s.partitions = partitions;
+    s.priority = p;
+    return s;
+}
+
+// Every partition's proof verifies against the returned key and public inputs; a wrong
+// public input is rejected.
+void expect_verifies(const JobResult& r) {
+    ASSERT_EQ(r.state, JobState::Completed) << r.error;
+    ASSERT_EQ(r.proof.size(), 192u * r.partitions_total);
+    auto vk = formats::read_vk_from_bytes(r.verifying_key);
+    groth16::PreparedVerifyingKey pvk(vk);
+    auto proofs = formats::read_proofs_from_bytes(r.proof, r.partitions_total);
+    ASSERT_EQ(r.public_inputs.size(), proofs.size());
+    for (size_t k = 0; k < proofs.size(); ++k) {
+        std::vector<Fr> x;
+        for (const auto& s : r.public_inputs[k]) x.push_back(*Fr::from_string(s));
+        EXPECT_TRUE(groth16::verify(pvk, proofs[k], x)) << "partition " << k;
+        x.back() += Fr::one();
+        EXPECT_FALSE(groth16::verify(pvk, proofs[k], x)) << "partition " << k;
+    }
+}
+
+EngineConfig cpu_config() {
+    EngineConfig c;
+    c.backend = "cpu";
+    c.memory_budget = uint64_t(2) << 30;
+    c.log = [](int, const std::string&) {};
+    return c;
+}
+
+// A CPU backend whose H stage can be held shut, recording which job reached it in what
+// order; optionally corrupting the MSM results (a "device" that computes wrong proofs).
+struct Gate {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool open = true;
+    int waiting = 0;
+    std::vector<uint64_t> order;
+    void close() {
+        std::lock_guard<std::mutex> l(mu);
+        open = false;
+    }
+    void release() {
+        {
+            std::lock_guard<std::mutex> l(mu);
+            open = true;
+        }
+        cv.notify_all();
+    }
+    bool wait_for_waiters(int n) {
+        for (int i = 0; i < 2000; ++i) {
+            {
+                std::lock_guard<std::mutex> l(mu);
+                if (waiting >= n) return true;
+            }
+            std::this_thread::sleep_for(5ms);
+        }
+        return false;
+    }
+};
+
+class TestBackend final : public groth16::ProverBackend {
+ public:
+    TestBackend(Gate* gate, bool corrupt) : inner_(groth16::make_cpu_backend()), gate_(gate), corrupt_(corrupt) {}
+    std::string name() const override { return corrupt_ ? "faulty" : "gated-cpu"; }
+    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+        if (gate_) {
+            std::unique_lock<std::mutex> l(gate_->mu);
+            gate_->order.push_back(trace::current().job);
+            ++gate_->waiting;
+            gate_->cv.wait(l, [&] { return gate_->open; });
+            --gate_->waiting;
+        }
+        return inner_->compute_h(a, b, c);
+    }
+    G1Jacobian msm_g1(groth16::G1Query q, std::span<const G1Affine> bases, std::span<const Fr> s,
+                      const uint64_t* d) override {
+        G1Jacobian r = inner_->msm_g1(q, bases, s, d);
+        if (corrupt_) r = r + G1Affine::generator();
+        return r;
+    }
+    G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> s, const uint64_t* d) override {
+        return inner_->msm_g2(bases, s, d);
+    }
+
+ private:
+    std::unique_ptr<groth16::ProverBackend> inner_;
+    Gate* gate_;
+    bool corrupt_;
+};
+
+uint64_t params_bytes(const EngineStatus& s) {
+    uint64_t b = 0;
+    for (const auto& p : s.params) b += p.size_bytes;
+    return b;
+}
+
+// Nothing reserved but loaded parameters and idle pooled buffers.
+void expect_idle(Engine& e) {
+    for (int i = 0; i < 200; ++i) {
+        auto s = e.status();
+        if (s.memory_reserved == params_bytes(s) + s.pooled_bytes && s.jobs_running == 0) break;
+        std::this_thread::sleep_for(10ms);
+    }
+    auto s = e.status();
+    EXPECT_EQ(s.memory_reserved, params_bytes(s) + s.pooled_bytes);
+    EXPECT_EQ(s.jobs_queued, 0u);
+    EXPECT_EQ(s.jobs_running, 0u);
+    for (const auto& q : s.queues) {
+        EXPECT_EQ(q.pending, 0u) << q.name;
+        if (q.bound) {
+            EXPECT_LE(q.high_water, q.bound) << q.name;
+        }
+    }
+    EXPECT_LE(s.memory_high_water, s.memory_budget);
+}
+
+}  // namespace
+
+TEST(Engine, ProvesEveryPartitionAndTheProofsVerify) {
+    Engine e(cpu_config());
+    auto info = e.submit(dense(64, 3));
+    EXPECT_FALSE(info.existing);
+    auto r = e.await(info.job_id);
+    ASSERT_TRUE(r);
+    expect_verifies(*r);
+    EXPECT_EQ(r->partitions_done, 3u);
+    EXPECT_EQ(r->circuit_id, "random-dense-64-2-1");
+    EXPECT_EQ(r->backend, "cpu");
+    EXPECT_EQ(r->cpu_recomputes, 0u);
+    EXPECT_GT(r->timings.total, 0);
+    EXPECT_GE(r->timings.total, r->timings.queue_wait);
+    EXPECT_EQ(e.peek(info.job_id).state, JobState::Completed);
+    expect_idle(e);
+    EXPECT_EQ(e.status().proofs_completed, 1u);
+}
+
+TEST(SlowEngine, Sha256ChainPartitionsHaveTheirOwnPreimages) {
+    Engine e(cpu_config());
+    JobSpec s;
+    s.circuit = "sha256-chain";
+    s.size = 1;
+    s.partitions = 2;
+    s.seed = 5;
+    auto r = e.await(e.submit(s).job_id);
+    ASSERT_TRUE(r);
+    expect_verifies(*r);
+    EXPECT_NE(r->public_inputs[0], r->public_inputs[1]);  // different preimages, different digests
+}
+
+TEST(Engine, BadRequestsAreRefusedWithAReason) {
+    Engine e(cpu_config());
+    auto code_of = [&](JobSpec s) -> std::pair<EngineError::Code, std::string> {
+        try {
+            e.submit(s);
+        } catch (const EngineError& err) {
+            return {err.code(), err.what()};
+        }
+        ADD_FAILURE() << "accepted";
+        return {};
+    };
+    JobSpec s = dense();
+    s.circuit = "no-such";
+    auto [c1, m1] = code_of(s);
+    EXPECT_EQ(c1, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m1.find("unknown circuit 'no-such'"), std::string::npos) << m1;
+    s = dense();
+    s.kind = "porep-seal-commit";
+    auto [c2, m2] = code_of(s);
+    EXPECT_EQ(c2, EngineError::Code::NotImplemented);
+    EXPECT_NE(m2.find("porep-seal-commit"), std::string::npos) << m2;
+    s = dense();
+    s.kind = "bogus";
+    EXPECT_EQ(code_of(s).first, EngineError::Code::InvalidArgument);
+    s = dense(64, 0);
+    EXPECT_NE(code_of(s).second.find("partitions"), std::string::npos);
+    s = dense(uint64_t(1) << 40);
+    EXPECT_NE(code_of(s).second.find("size"), std::string::npos);
+    s = dense();
+    s.priority = Priority(9);
+    EXPECT_NE(code_of(s).second.find("priority"), std::string::npos);
+    s = dense();
+    s.inputs = 0;
+    EXPECT_NE(code_of(s).second.find("inputs"), std::string::npos);
+    EXPECT_THROW(e.await("job-999999"), EngineError);
+    EXPECT_FALSE(e.cancel("job-999999").found);
+    // The engine still serves good jobs.
+    auto r = e.await(e.submit(dense()).job_id);
+    ASSERT_TRUE(r);
+    expect_verifies(*r);
+}
+
+TEST(Engine, RequestIdMakesSubmitIdempotent) {
+    Engine e(cpu_config());
+    JobSpec s = dense();
+    s.request_id = "abc";
+    auto a = e.submit(s);
+    auto b = e.submit(s);
+    EXPECT_EQ(a.job_id, b.job_id);
+    EXPECT_TRUE(b.existing);
+    ASSERT_TRUE(e.await(a.job_id));
+}
+
+TEST(Engine, AJobThatCannotFitTheBudgetFailsWithTheSizes) {
+    EngineConfig c = cpu_config();
+    c.memory_budget = 1 << 20;  // 1 MiB: less than one partition's fixed overhead
+    Engine e(c);
+    auto r = e.await(e.submit(dense()).job_id);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->state, JobState::Failed);
+    EXPECT_NE(r->error.find("memory budget"), std::string::npos) << r->error;
+    expect_idle(e);
+}
+
+TEST(Engine, HigherPriorityAndOlderJobsGoFirst) {
+    Gate gate;
+    EngineConfig c = cpu_config();
+    c.witness_workers = 1;
+    c.cpu_prove_workers = 1;
+    c.witness_queue_bound = 1;
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    Engine e(c);
+    gate.close();
+    auto first = e.submit(dense(64, 3));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    // Partition 0 is held in the prover, partition 1 waits in the queue, and the witness
+    // worker holds partition 2 until there is room: nothing else can start now.
+    for (int i = 0; i < 400 && e.status().queues[0].pending != 0; ++i) std::this_thread::sleep_for(5ms);
+    auto low = e.submit(dense(64, 1, Priority::Low));
+    auto normal1 = e.submit(dense(64, 1, Priority::Normal));
+    auto critical = e.submit(dense(64, 1, Priority::Critical));
+    auto normal2 = e.submit(dense(64, 1, Priority::Normal));
+    auto high = e.submit(dense(64, 1, Priority::High));
+    EXPECT_EQ(critical.queue_position, 0u);
+    EXPECT_EQ(low.queue_position, 0u);  // alone when submitted
+    gate.release();
+    for (const auto& id : {first.job_id, low.job_id, normal1.job_id, critical.job_id, normal2.job_id, high.job_id}) {
+        auto r = e.await(id, 60s);
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->state, JobState::Completed) << r->error;
+    }
+    auto num = [](const std::string& id) { return uint64_t(std::stoull(id.substr(4))); };
+    const std::vector<uint64_t> want = {num(first.job_id),    num(first.job_id), num(first.job_id),
+                                        num(critical.job_id), num(high.job_id),  num(normal1.job_id),
+                                        num(normal2.job_id),  num(low.job_id)};
+    EXPECT_EQ(gate.order, want);
+    expect_idle(e);
+}
+
+TEST(Engine, CancelRemovesQueuedJobsAndStopsRunningOnes) {
+    Gate gate;
+    EngineConfig c = cpu_config();
+    c.witness_workers = 1;
+    c.witness_queue_bound = 1;
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    Engine e(c);
+    gate.close();
+    auto running = e.submit(dense(64, 4));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    auto queued = e.submit(dense(64, 2));
+    auto q = e.cancel(queued.job_id);
+    EXPECT_TRUE(q.found);
+    EXPECT_FALSE(q.was_running);
+    EXPECT_EQ(e.peek(queued.job_id).state, JobState::Cancelled);
+    auto rr = e.cancel(running.job_id);
+    EXPECT_TRUE(rr.found);
+    EXPECT_TRUE(rr.was_running);
+    auto r = e.await(running.job_id, 10s);  // returns at once, the prover is still held
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->state, JobState::Cancelled);
+    EXPECT_TRUE(r->proof.empty());
+    EXPECT_FALSE(e.cancel(running.job_id).was_running);  // already ended
+    gate.release();
+    // The partition in flight finishes and is dropped; its memory comes back.
+    expect_idle(e);
+    auto s = e.status();
+    EXPECT_EQ(s.proofs_cancelled, 2u);
+    EXPECT_EQ(s.proofs_completed, 0u);
+    // Later jobs are unaffected.
+    auto after = e.await(e.submit(dense()).job_id);
+    ASSERT_TRUE(after);
+    expect_verifies(*after);
+}
+
+TEST(Engine, ABadProofIsRecomputedOnTheCpuAndNeverReturned) {
+    EngineConfig c = cpu_config();
+    c.devices = {0};  // one fake "device" that computes wrong MSMs
+    c.backend_factory = [](int) { return std::make_unique<TestBackend>(nullptr, true); };
+    Engine e(c);
+    auto r = e.await(e.submit(dense(64, 2)).job_id);
+    ASSERT_TRUE(r);
+    expect_verifies(*r);
+    EXPECT_EQ(r->cpu_recomputes, 2u);
+    EXPECT_EQ(r->backend, "cpu");
+    EXPECT_EQ(e.status().cpu_recomputes, 2u);
+    EXPECT_NE(e.metrics_prometheus().find("cuzk_cpu_recomputes 2"), std::string::npos);
+}
+
+TEST(Engine, WithoutVerificationABadProofWouldPassThrough) {
+    // The control for the test above: the fake device really does compute bad proofs.
+    EngineConfig c = cpu_config();
+    c.devices = {0};
+    c.verify_proofs = false;
+    c.backend_factory = [](int) { return std::make_unique<TestBackend>(nullptr, true); };
+    Engine e(c);
+    auto r = e.await(e.submit(dense(64, 1)).job_id);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->state, JobState::Completed);
+    auto vk = formats::read_vk_from_bytes(r->verifying_key);
+    auto proofs = formats::read_proofs_from_bytes(r->proof, 1);
+    std::vector<Fr> x;
+    for (const auto& s : r->public_inputs[0]) x.push_back(*Fr::from_string(s));
+    EXPECT_FALSE(groth16::verify(groth16::PreparedVerifyingKey(vk), proofs[0], x));
+}
+
+TEST(Engine, ManyJobsStayInsideATightBudget) {
+    EngineConfig c = cpu_config();
+    c.witness_workers = 3;
+    c.cpu_prove_workers = 2;
+    c.witness_queue_bound = 2;
+    // Room for the parameters and about two partitions at once (~8.5 MiB each).
+    c.memory_budget = 20 << 20;
+    Engine e(c);
+    std::vector<std::string> ids;
+    for (int i = 0; i < 8; ++i) ids.push_back(e.submit(dense(1024, 2, Priority::Normal, 3)).job_id);
+    for (const auto& id : ids) {
+        auto r = e.await(id, 120s);
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->state, JobState::Completed) << r->error;
+    }
+    expect_verifies(*e.await(ids.back()));
+    auto s = e.status();
+    EXPECT_LE(s.memory_high_water, c.memory_budget);
+    EXPECT_EQ(s.proofs_completed, 8u);
+    expect_idle(e);
+}
+
+TEST(Engine, ParametersAreCachedOnDiskAndEvicted) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("cuzk-engine-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    EngineConfig c = cpu_config();
+    c.param_cache = dir;
+    std::vector<uint8_t> vk1;
+    {
+        Engine e(c);
+        EXPECT_FALSE(e.preload("random-dense-64-2-1").already_loaded);
+        EXPECT_TRUE(e.preload("random-dense-64-2-1").already_loaded);
+        EXPECT_THROW(e.preload("nonsense-1"), EngineError);
+        auto r = e.await(e.submit(dense()).job_id);
+        ASSERT_TRUE(r);
+        vk1 = r->verifying_key;
+        // The last partition's item may still hold the circuit for a moment after await.
+        for (int i = 0; i < 200 && e.status().params.at(0).ref_count; ++i) std::this_thread::sleep_for(5ms);
+        auto ev = e.evict("random-dense-64-2-1");
+        EXPECT_TRUE(ev.was_loaded);
+        EXPECT_GT(ev.freed_bytes, 0u);
+        EXPECT_FALSE(e.evict("random-dense-64-2-1").was_loaded);
+        EXPECT_TRUE(e.status().params.empty());
+        expect_idle(e);
+    }
+    size_t files = 0;
+    for (auto& f : fs::directory_iterator(dir)) files += f.path().extension() == ".params";
+    EXPECT_EQ(files, 1u);
+    std::vector<std::string> lines;
+    c.log = [&](int, const std::string& l) { lines.push_back(l); };
+    Engine e(c);
+    auto r = e.await(e.submit(dense()).job_id);
+    ASSERT_TRUE(r);
+    expect_verifies(*r);
+    EXPECT_EQ(r->verifying_key, vk1);  // read back from the cache, not a new setup
+    for (const auto& l : lines) EXPECT_EQ(l.find("event=setup"), std::string::npos) << l;
+    e.shutdown();
+    fs::remove_all(dir);
+}
+
+TEST(Engine, ShutdownDrainsOrCancelsAndThenRefusesWork) {
+    {
+        Engine e(cpu_config());
+        auto a = e.submit(dense(64, 2));
+        e.shutdown(true);
+        EXPECT_EQ(e.peek(a.job_id).state, JobState::Completed);
+        EXPECT_THROW(e.submit(dense()), EngineError);
+        EXPECT_FALSE(e.status().accepting);
+    }
+    Gate gate;
+    EngineConfig c = cpu_config();
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    Engine e(c);
+    gate.close();
+    auto a = e.submit(dense(64, 2));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    std::thread releaser([&] {
+        std::this_thread::sleep_for(50ms);
+        gate.release();
+    });
+    e.shutdown(false);
+    releaser.join();
+    EXPECT_EQ(e.peek(a.job_id).state, JobState::Cancelled);
+    auto s = e.status();
+    EXPECT_EQ(s.memory_reserved, params_bytes(s) + s.pooled_bytes);
+}
+
+TEST(Engine, MetricsStatusAndTraceDescribeEveryPhase) {
+    Engine e(cpu_config());
+    auto r = e.await(e.submit(dense(64, 2)).job_id);
+    ASSERT_TRUE(r);
+    const std::string m = e.metrics_prometheus();
+    for (const char* want : {"cuzk_proofs_completed 1", "cuzk_memory_budget_bytes",
+                             "cuzk_phase_seconds_count{layer=\"groth16\",phase=\"msm_h\"} 2",
+                             "cuzk_phase_seconds_count{layer=\"engine\",phase=\"witness\"} 2",
+                             "cuzk_phase_seconds_count{layer=\"engine\",phase=\"verify\"} 2",
+                             "cuzk_stage_high_water{stage=\"prove\"}", "# TYPE cuzk_phase_seconds histogram"})
+        EXPECT_NE(m.find(want), std::string::npos) << want << "\n" << m;
+    auto st = nlohmann::json::parse(e.status_json());
+    EXPECT_EQ(st["jobs"]["completed"], 1);
+    EXPECT_EQ(st["backend"], "cpu");
+    EXPECT_EQ(st["queues"].size(), 3u);
+    auto tr = nlohmann::json::parse(e.chrome_trace_json());
+    std::set<std::string> phases;
+    for (auto& ev : tr["traceEvents"])
+        if (ev["ph"] == "X") {
+            phases.insert(ev["name"].get<std::string>());
+            EXPECT_GE(ev["dur"].get<double>(), 0.0);
+        }
+    for (const char* p : {"param_load", "witness", "prove", "h", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2",
+                          "assemble", "verify", "device_h"})
+        EXPECT_TRUE(phases.count(p)) << p;
+    EXPECT_GE(r->timings.witness, 0);
+    EXPECT_GT(r->timings.prove, 0);
+    EXPECT_GT(r->timings.verify, 0);
+}
