@@ -199,11 +199,17 @@ void Daemon::shutdown() {
     // Jobs end (finished or cancelled), so every waiting AwaitProof returns.
     d.engine->shutdown(drain);
     const auto s = d.engine->status();
-    spdlog::info("event=shutdown phase=engine_stopped completed={} failed={} cancelled={} memory_reserved={}",
-                 s.proofs_completed, s.proofs_failed, s.proofs_cancelled, s.memory_reserved);
+    uint64_t params_bytes = 0;
+    for (const auto& p : s.params) params_bytes += p.size_bytes;
+    // Nothing is left reserved for work: memory_reserved = params_bytes + pooled_bytes.
+    spdlog::info(
+        "event=shutdown phase=engine_stopped completed={} failed={} cancelled={} memory_reserved={} params_bytes={} "
+        "pooled_bytes={}",
+        s.proofs_completed, s.proofs_failed, s.proofs_cancelled, s.memory_reserved, params_bytes, s.pooled_bytes);
     if (d.server) {
         d.server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(d.config.shutdown_grace_ms));
         d.server->Wait();
+        spdlog::info("event=shutdown phase=grpc_stopped");
     }
     if (d.http) {
         d.http->stop();

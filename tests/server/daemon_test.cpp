@@ -13,6 +13,9 @@ namespace cuzk::test {
 namespace {
 
 constexpr uint64_t kDense = 64;  // random-dense constraints: ~10 ms a proof on the CPU
+// Jobs that must still be running a moment later: random-dense 512, ~100 ms a partition
+// on the CPU, and a setup (~0.2 s) much cheaper than sha256-chain's (~1.2 s).
+constexpr uint64_t kLong = 512;
 
 std::string code_and_message(const grpc::Status& s) {
     return std::to_string(int(s.error_code())) + " " + s.error_message();
@@ -318,7 +321,7 @@ TEST(Daemon, ClientThatGoesAwayWhileAwaitingCostsNothing) {
     Daemon d(tmp.path());
     auto stub = d.stub();
     std::string job;
-    ASSERT_TRUE(submit_builtin(*stub, builtin("sha256-chain", 1, 3), &job).ok());
+    ASSERT_TRUE(submit_builtin(*stub, builtin("random-dense", kLong, 3), &job).ok());
 
     // An awaiter that gives up (deadline) and one that cancels its call midway.
     {
@@ -367,7 +370,7 @@ TEST(Daemon, ClientThatGoesAwayWhileAwaitingCostsNothing) {
         grpc::ClientContext ctx;
         ctx.set_deadline(std::chrono::system_clock::now() + 300ms);
         v1::AwaitBuiltinResponse pr;
-        auto st = stub->ProveBuiltin(&ctx, builtin("sha256-chain", 1, 8), &pr);
+        auto st = stub->ProveBuiltin(&ctx, builtin("random-dense", kLong, 32), &pr);
         EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << code_and_message(st);
     }
     nlohmann::json s;
@@ -388,7 +391,7 @@ TEST(Daemon, CancelDuringProvingStopsAtAPartitionBoundaryAndFreesMemory) {
     Daemon d(tmp.path());
     auto stub = d.stub();
     std::string job;
-    ASSERT_TRUE(submit_builtin(*stub, builtin("sha256-chain", 1, 16), &job).ok());
+    ASSERT_TRUE(submit_builtin(*stub, builtin("random-dense", kLong, 16), &job).ok());
     // Wait until it is proving (a partition done), then cancel.
     v1::AwaitBuiltinResponse progress;
     for (int i = 0; i < 600; ++i) {
@@ -431,7 +434,7 @@ void sigterm_under_load(bool drain) {
     std::vector<std::string> jobs;
     for (int i = 0; i < 12; ++i) {
         std::string job;
-        auto req = i % 3 == 0 ? builtin("sha256-chain", 1, 2, uint64_t(i)) : builtin("random-dense", kDense, 2);
+        auto req = i == 0 ? builtin("sha256-chain", 1, 2) : builtin("random-dense", i % 3 ? kDense : kLong, 2);
         ASSERT_TRUE(submit_builtin(*stub, req, &job).ok());
         jobs.push_back(job);
     }
@@ -468,7 +471,17 @@ void sigterm_under_load(bool drain) {
     if (!drain) {
         EXPECT_LT(completed, jobs.size()) << "nothing was cancelled: the test did not test a cancel";
     }
-    EXPECT_NE(d.log().find("event=shutdown phase=done"), std::string::npos) << d.log();
+    const std::string log = d.log();
+    EXPECT_NE(log.find("event=shutdown phase=done"), std::string::npos) << log;
+    // After the engine stopped, nothing was reserved for work (harness.hpp,
+    // work_bytes_reserved): the reservation is exactly the parameters and the idle pool.
+    auto field = [&](const std::string& key) -> uint64_t {
+        const size_t line = log.find("phase=engine_stopped");
+        const size_t at = log.find(" " + key + "=", line);
+        if (line == std::string::npos || at == std::string::npos) return ~uint64_t(0);
+        return std::stoull(log.substr(at + key.size() + 2));
+    };
+    EXPECT_EQ(field("memory_reserved"), field("params_bytes") + field("pooled_bytes")) << log;
 }
 
 TEST(Daemon, SigtermUnderLoadCancelsAndExitsZero) { sigterm_under_load(false); }
@@ -482,7 +495,7 @@ TEST(Daemon, Kill9AndRestartServesAFreshEngine) {
     std::string done_job, running_job;
     ASSERT_TRUE(submit_builtin(*stub, builtin("random-dense", kDense), &done_job).ok());
     EXPECT_EQ(await_builtin(*stub, done_job).result().status(), v1::AwaitProofResponse::COMPLETED);
-    ASSERT_TRUE(submit_builtin(*stub, builtin("sha256-chain", 1, 8), &running_job).ok());
+    ASSERT_TRUE(submit_builtin(*stub, builtin("random-dense", kLong, 8), &running_job).ok());
     std::this_thread::sleep_for(100ms);
     EXPECT_EQ(d.stop(SIGKILL), 128 + SIGKILL);
     EXPECT_TRUE(fs::exists(d.socket_path())) << "kill -9 leaves the socket file behind";
