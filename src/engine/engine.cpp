@@ -553,6 +553,9 @@ void Engine::Impl::witness_loop() {
         item.job = job;
         item.partition = partition;
         trace::ScopedContext ctx({&metrics, job->num, partition, -1});
+        // The item's wait in the scheduler, as a span like the others.
+        metrics.record(trace::Event{"queue_wait", "engine", job->submitted, Clock::now(), job->num, partition, -1,
+                                    trace::thread_number()});
         auto give_up = [&] { return job->stop.load() || abort_.load(); };
         try {
             double load_ms = 0;

@@ -453,7 +453,7 @@ TEST(Engine, MetricsStatusAndTraceDescribeEveryPhase) {
             phases.insert(ev["name"].get<std::string>());
             EXPECT_GE(ev["dur"].get<double>(), 0.0);
         }
-    for (const char* p : {"param_load", "witness", "prove", "h", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2",
+    for (const char* p : {"queue_wait", "param_load", "witness", "prove", "h", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2",
                           "assemble", "verify", "device_h"})
         EXPECT_TRUE(phases.count(p)) << p;
     EXPECT_GE(r->timings.witness, 0);
