@@ -300,8 +300,9 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
         a.sin_port = htons(uint16_t(std::stoi(d.tcp().substr(colon + 1))));
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-        const std::string junk = "GET / HTTP/1.1\r\n\r\n\x00\xff\xfe garbage garbage";
-        EXPECT_GT(write(fd, junk.data(), junk.size()), 0);
+        static const char kJunk[] = "GET / HTTP/1.1\r\n\r\n\x00\xff\xfe garbage garbage";
+        const std::string junk(kJunk, sizeof(kJunk) - 1);  // NUL included
+        EXPECT_GT(send(fd, junk.data(), junk.size(), MSG_NOSIGNAL), 0);
         close(fd);
     }
 

@@ -235,6 +235,9 @@ inline void expect_idle(const Daemon& d) {
     auto idle = [](const nlohmann::json& s) {
         bool ok = work_bytes_reserved(s) == 0 && s.at("jobs").at("running") == 0 && s.at("jobs").at("queued") == 0;
         for (const auto& q : s.at("queues")) ok &= q.at("pending") == 0 && q.at("in_progress") == 0;
+        // A job's result is published a moment before its last work item lets go of the
+        // parameters: wait for that too, or the eviction below finds them in use.
+        for (const auto& p : s.at("params")) ok &= p.at("ref_count") == 0;
         return ok;
     };
     // Reservations are returned as the last buffers are freed, just after the result
@@ -248,6 +251,7 @@ inline void expect_idle(const Daemon& d) {
         EXPECT_EQ(q.at("pending").get<uint64_t>(), 0u) << q.dump();
         EXPECT_EQ(q.at("in_progress").get<uint64_t>(), 0u) << q.dump();
     }
+    for (const auto& p : s.at("params")) EXPECT_EQ(p.at("ref_count").get<uint64_t>(), 0u) << p.dump();
     v1::GetStatusResponse st;
     {
         grpc::ClientContext ctx;
