@@ -114,6 +114,7 @@ std::string RpcStats::prometheus() const {
 template <class F>
 grpc::Status ProvingService::handle(const char* method, F&& body) {
     const auto t0 = Clock::now();
+    ++in_flight_;
     grpc::Status status;
     try {
         body();
@@ -126,6 +127,7 @@ grpc::Status ProvingService::handle(const char* method, F&& body) {
     } catch (const std::exception& e) {
         status = grpc::Status(grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what());
     }
+    --in_flight_;
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     stats_.record(method, status.error_code(), seconds);
     if (status.ok()) {

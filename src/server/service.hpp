@@ -36,6 +36,8 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     void stop_accepting() { accepting_ = false; }
     bool accepting() const { return accepting_; }
     const RpcStats& stats() const { return stats_; }
+    // RPC handlers running now (waiting awaits included).
+    int in_flight() const { return in_flight_; }
 
     using Ctx = grpc::ServerContext;
     grpc::Status SubmitProof(Ctx*, const v1::SubmitProofRequest*, v1::SubmitProofResponse*) override;
@@ -68,6 +70,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
 
     engine::Engine& engine_;
     std::atomic<bool> accepting_{true};
+    std::atomic<int> in_flight_{0};
     RpcStats stats_;
 };
 
