@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
         for (const auto& ev : trace["traceEvents"]) {
             if (ev["ph"] != "X") continue;
             const double ts = ev["ts"].get<double>(), dur = ev["dur"].get<double>();
-            if (ev["cat"] == layer) {
+            // The prove target's stages (device_h, device_msm_*); spans nested in them
+            // (copies, kernels) are inside and left out of the sums.
+            if (ev["cat"] == layer && ev["name"].get<std::string>().rfind("device_", 0) == 0) {
                 spans.push_back({ts, ts + dur});
                 device_per_item[{ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>()}] += dur;
             }
@@ -135,7 +137,8 @@ int main(int argc, char** argv) {
         {
             std::map<std::pair<uint64_t, unsigned>, std::pair<double, double>> bounds;
             for (const auto& ev : trace["traceEvents"]) {
-                if (ev["ph"] != "X" || ev["cat"] != layer) continue;
+                if (ev["ph"] != "X" || ev["cat"] != layer || ev["name"].get<std::string>().rfind("device_", 0) != 0)
+                    continue;
                 auto key = std::make_pair(ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>());
                 const double ts = ev["ts"].get<double>(), end = ts + ev["dur"].get<double>();
                 auto it = bounds.find(key);

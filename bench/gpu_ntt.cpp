@@ -5,8 +5,11 @@
 // After the Google Benchmark report, one table line per operation and size gives the
 // median and minimum over every timed call. Targets (issue "CUDA backend"): Fr NTT 2^24
 // <= 3.0 ms, 2^27 <= 30 ms; sppark on an H200: 4.43 and 42.3 ms (coset inverse 2^27: 52).
-// Results are checked once per size: against the CPU at 2^20, by a device round trip
-// (inverse after forward) at larger sizes.
+// This code on an H200 (scripts/gpu-ntt-check): forward 2^24 6.56 ms, 2^27 53.3 ms;
+// compute_h 2^24 46.3 ms (the previous path, the "(tiled)" lines: 7.11, 64.0, 53.7).
+// Results are checked once per size: against the CPU at 2^20; at larger sizes against the
+// previous path (Impl::kTiled) and by a device round trip (inverse after forward). "check"
+// lines say which checks passed; a failed check stops the bench with an exception.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -80,7 +83,18 @@ bool have_gpu(benchmark::State& state) {
     return false;
 }
 
-enum Op { kForward, kCosetForward, kCosetInverse, kForwardReference };
+// Operations 0-2 (and 5) run the default path (Impl::kFast); 4, 6, 7 the previous fast path
+// (Impl::kTiled), side by side.
+enum Op {
+    kForward,
+    kCosetForward,
+    kCosetInverse,
+    kForwardReference,
+    kForwardTiled,
+    kInverse,
+    kCosetForwardTiled,
+    kCosetInverseTiled
+};
 const char* op_name(int op) {
     switch (op) {
         case kForward:
@@ -89,51 +103,84 @@ const char* op_name(int op) {
             return "coset_forward";
         case kCosetInverse:
             return "coset_inverse";
+        case kForwardTiled:
+            return "forward(tiled)";
+        case kInverse:
+            return "inverse";
+        case kCosetForwardTiled:
+            return "coset_forward(tiled)";
+        case kCosetInverseTiled:
+            return "coset_inverse(tiled)";
         default:
             return "forward(reference)";
     }
 }
 
-void run_op(int op, Fr* d, size_t n, cudaStream_t s) {
+gntt::Impl impl_of(int op) {
+    if (op == kForwardReference) return gntt::Impl::kReference;
+    if (op == kForwardTiled || op == kCosetForwardTiled || op == kCosetInverseTiled) return gntt::Impl::kTiled;
+    return gntt::Impl::kFast;
+}
+
+void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
     switch (op) {
-        case kForward:
-            gntt::forward(d, n, s);
-            break;
         case kCosetForward:
-            gntt::coset_forward(d, n, s);
+        case kCosetForwardTiled:
+            gntt::coset_forward(d, n, s, impl);
             break;
         case kCosetInverse:
-            gntt::coset_inverse(d, n, s);
+        case kCosetInverseTiled:
+            gntt::coset_inverse(d, n, s, impl);
+            break;
+        case kInverse:
+            gntt::inverse(d, n, s, impl);
             break;
         default:
-            gntt::forward(d, n, s, gntt::Impl::kReference);
+            gntt::forward(d, n, s, impl);
             break;
     }
 }
+void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_of(op)); }
 
 // Checks op on data x (host copy before) against the CPU or, for large n, by undoing it.
 void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t s) {
     const size_t n = before.size();
     std::string what = std::string(op_name(op)) + " 2^" + std::to_string(__builtin_ctzll(n));
+    const bool cf = op == kCosetForward || op == kCosetForwardTiled;
+    const bool ci = op == kCosetInverse || op == kCosetInverseTiled;
     if (n <= (size_t(1) << 20)) {
         auto want = before;
-        if (op == kCosetForward)
+        if (cf)
             cuzk::ntt::coset_forward(want);
-        else if (op == kCosetInverse)
+        else if (ci)
             cuzk::ntt::coset_inverse(want);
+        else if (op == kInverse)
+            cuzk::ntt::inverse(want);
         else
             cuzk::ntt::forward(want);
         if (d.to_host() != want) throw std::runtime_error(what + ": device result differs from the CPU");
+        std::printf("check %s: equals the CPU\n", what.c_str());
         return;
     }
-    if (op == kCosetForward)
+    if (impl_of(op) == gntt::Impl::kFast && n <= (size_t(1) << 24)) {  // the same operation, previous path
+        DeviceVec other(n);
+        check(cudaMemcpy(other.ptr, before.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "copy");
+        run_op(op, other.ptr, n, s, gntt::Impl::kTiled);
+        check(cudaStreamSynchronize(s), "sync");
+        if (other.to_host() != d.to_host()) throw std::runtime_error(what + ": kFast differs from kTiled");
+        std::printf("check %s: kFast equals kTiled\n", what.c_str());
+    }
+    if (cf)
         gntt::coset_inverse(d.ptr, n, s);
-    else if (op == kCosetInverse)
+    else if (ci)
         gntt::coset_forward(d.ptr, n, s);
+    else if (op == kInverse)
+        gntt::forward(d.ptr, n, s);
     else
         gntt::inverse(d.ptr, n, s);
     check(cudaStreamSynchronize(s), "sync");
     if (d.to_host() != before) throw std::runtime_error(what + ": round trip does not give the input back");
+    std::printf("check %s: round trip gives the input back\n", what.c_str());
 }
 
 void BM_Transform(benchmark::State& state) {
@@ -176,28 +223,40 @@ void BM_Transform(benchmark::State& state) {
 void BM_ComputeH(benchmark::State& state) {
     if (!have_gpu(state)) return;
     const int k = int(state.range(0));
+    const auto impl = state.range(1) ? gntt::Impl::kTiled : gntt::Impl::kFast;
     const size_t n = size_t(1) << k;
     DeviceVec a(n), b(n), c(n);
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
     Events ev;
-    auto& out = samples()[{"compute_h", k}];
+    auto& out = samples()[{state.range(1) ? "compute_h(tiled)" : "compute_h", k}];
     a.fill(1);
     b.fill(2);
     c.fill(3);
     if (k <= 20 && out.empty()) {  // checked against the CPU once
         auto ha = a.to_host(), hb = b.to_host(), hc = c.to_host();
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s);
+        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
         check(cudaStreamSynchronize(s), "warm-up");
         if (a.to_host() != cuzk::ntt::compute_h(ha, hb, hc))
             throw std::runtime_error("compute_h 2^" + std::to_string(k) + ": device result differs from the CPU");
+        std::printf("check compute_h 2^%d impl %d: equals the CPU\n", k, int(impl));
+    } else if (impl == gntt::Impl::kFast && out.empty()) {  // checked against the previous path once
+        DeviceVec a2(n), b2(n), c2(n);
+        for (auto [src, dst] : {std::pair{&a, &a2}, std::pair{&b, &b2}, std::pair{&c, &c2}})
+            check(cudaMemcpy(dst->ptr, src->ptr, n * sizeof(Fr), cudaMemcpyDeviceToDevice), "copy");
+        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
+        gntt::compute_h_device(a2.ptr, b2.ptr, c2.ptr, n, s, gntt::Impl::kTiled);
+        check(cudaStreamSynchronize(s), "warm-up");
+        if (a.to_host() != a2.to_host())
+            throw std::runtime_error("compute_h 2^" + std::to_string(k) + ": kFast differs from kTiled");
+        std::printf("check compute_h 2^%d: kFast equals kTiled\n", k);
     } else {
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s);
+        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
         check(cudaStreamSynchronize(s), "warm-up");
     }
     for (auto _ : state) {
         check(cudaEventRecord(ev.start, s), "cudaEventRecord");
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s);
+        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
         check(cudaEventRecord(ev.stop, s), "cudaEventRecord");
         check(cudaEventSynchronize(ev.stop), "cudaEventSynchronize");
         float ms = 0;
@@ -210,16 +269,15 @@ void BM_ComputeH(benchmark::State& state) {
 
 BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 27}})
+    ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
     ->Args({kForwardReference, 24})
     ->ArgNames({"op", "log_n"})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ComputeH)
-    ->Arg(20)
-    ->Arg(24)
-    ->Arg(27)
-    ->ArgNames({"log_n"})
+    ->ArgsProduct({{20, 24, 27}, {0, 1}})
+    ->ArgNames({"log_n", "tiled"})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

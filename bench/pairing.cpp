@@ -62,6 +62,17 @@ void BM_Fp12CyclotomicSquare(benchmark::State& state) {
 }
 BENCHMARK(BM_Fp12CyclotomicSquare);
 
+// The compressed form carried through the final exponentiation's runs of squarings.
+void BM_Fp12CyclotomicSquareCompressed(benchmark::State& state) {
+    std::mt19937_64 rng(3);
+    Fp12 a = Fp12::random(rng);
+    for (auto _ : state) {
+        a = a.cyclotomic_square_compressed();
+        benchmark::DoNotOptimize(a);
+    }
+}
+BENCHMARK(BM_Fp12CyclotomicSquareCompressed);
+
 void BM_Fp12Inverse(benchmark::State& state) {
     std::mt19937_64 rng(4);
     Fp12 a = Fp12::random(rng);

@@ -1,6 +1,6 @@
-// Device discovery and the day-one device field check. The kernels use the same
-// Field<> code as the host (portable CIOS with 64-bit limbs); the PTX fast paths of the
-// CUDA backend come later and are tested against this.
+// Device discovery and the device field checks. The kernels use the same Field<> code as
+// the host; on the device it takes the 32-bit PTX carry chains of cuzk/ff/mont_ptx.hpp,
+// and the portable 64-bit CIOS (Field::mul_portable) is computed alongside for the tests.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -19,6 +19,23 @@ template <class F>
 __global__ void mul_add_sub_kernel(const F* a, const F* b, F* out, size_t n) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) out[i] = a[i] * b[i] + a[i] - b[i];
+}
+
+template <class F>
+__global__ void ops_kernel(const F* a, const F* b, DeviceFieldOps<F>* out, size_t n) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const F x = a[i], y = b[i];
+    DeviceFieldOps<F> r;
+    r.mul = x * y;
+    r.sqr = x.square();
+    r.add = x + y;
+    r.sub = x - y;
+    r.dbl = x.dbl();
+    r.neg = -x;
+    r.inv = x.inverse();  // Fermat on the device: a chain of squares and multiplies
+    F::mul_portable(r.mul_portable, x, y);
+    out[i] = r;
 }
 
 // RAII device buffer so an exception in the middle frees what was allocated.
@@ -45,6 +62,22 @@ void mul_add_sub(const F* a, const F* b, F* out, size_t n) {
     check(cudaMemcpy(out, dout.ptr, n * sizeof(F), cudaMemcpyDeviceToHost), "cudaMemcpy out");
 }
 
+template <class F>
+void ops(const F* a, const F* b, DeviceFieldOps<F>* out, size_t n) {
+    if (n == 0) return;
+    DeviceBuffer<F> da(n), db(n);
+    DeviceBuffer<DeviceFieldOps<F>> dout(n);
+    check(cudaMemcpy(da.ptr, a, n * sizeof(F), cudaMemcpyHostToDevice), "cudaMemcpy a");
+    check(cudaMemcpy(db.ptr, b, n * sizeof(F), cudaMemcpyHostToDevice), "cudaMemcpy b");
+    check(cudaMemset(dout.ptr, 0xa5, n * sizeof(DeviceFieldOps<F>)), "cudaMemset out");  // poison
+    const unsigned threads = 128;
+    const unsigned blocks = unsigned((n + threads - 1) / threads);
+    ops_kernel<F><<<blocks, threads>>>(da.ptr, db.ptr, dout.ptr, n);
+    check(cudaGetLastError(), "kernel launch");
+    check(cudaDeviceSynchronize(), "kernel run");
+    check(cudaMemcpy(out, dout.ptr, n * sizeof(DeviceFieldOps<F>), cudaMemcpyDeviceToHost), "cudaMemcpy out");
+}
+
 }  // namespace
 
 bool built_with_cuda() { return true; }
@@ -62,5 +95,7 @@ int device_count(std::string* why) {
 
 void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n) { mul_add_sub(a, b, out, n); }
 void fr_mul_add_sub_on_device(const Fr* a, const Fr* b, Fr* out, size_t n) { mul_add_sub(a, b, out, n); }
+void fp_ops_on_device(const Fp* a, const Fp* b, DeviceFieldOps<Fp>* out, size_t n) { ops(a, b, out, n); }
+void fr_ops_on_device(const Fr* a, const Fr* b, DeviceFieldOps<Fr>* out, size_t n) { ops(a, b, out, n); }
 
 }  // namespace cuzk::gpu

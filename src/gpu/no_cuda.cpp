@@ -17,6 +17,12 @@ void fp_mul_add_sub_on_device(const Fp*, const Fp*, Fp*, size_t) {
 void fr_mul_add_sub_on_device(const Fr*, const Fr*, Fr*, size_t) {
     throw std::runtime_error("cuzk was built without CUDA");
 }
+void fp_ops_on_device(const Fp*, const Fp*, DeviceFieldOps<Fp>*, size_t) {
+    throw std::runtime_error("cuzk was built without CUDA");
+}
+void fr_ops_on_device(const Fr*, const Fr*, DeviceFieldOps<Fr>*, size_t) {
+    throw std::runtime_error("cuzk was built without CUDA");
+}
 }  // namespace cuzk::gpu
 
 namespace cuzk::gpu::ntt {

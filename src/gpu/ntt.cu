@@ -1,19 +1,35 @@
 // Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
 //
-// Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp):
+// Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp), Impl::kFast:
 //   1. bit-reversal permutation, in place (pairs i < rev(i) swapped by one thread), with
 //      the coset shift a_i *= g^i fused into it for coset_forward;
-//   2. the k radix-2 DIT stages, either one kernel per stage (Impl::kReference) or in
-//      ceil(k/10) passes of up to 10 stages on 1024-element tiles in shared memory
-//      (Impl::kFast; 2^27: 3 passes over memory instead of 27);
-//   3. for the inverses, one pass that reverses a_j <-> a_{n-j} and scales by
-//      c s^i (c = n^-1, s = 1 or g^-1): sum_j A_j w^(-ij) is forward(A) read at -i mod n,
-//      exactly as the CPU code does it.
-// Each butterfly costs one Fr multiplication (portable 64-bit CIOS from field.hpp) plus
-// an addition and a subtraction; twiddles w_n^j (j < n/2) come from a per-size table in
-// global memory, read through the read-only cache.
+//   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
+//      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
+//      trip through shared memory (reg_pass_kernel);
+//   3. the inverses use the twiddles w^-j = -w^(n/2 - j) (same table, outputs swapped)
+//      and scale by c s^i (c = n^-1, s = 1 or g^-1) as the last pass stores: no extra pass.
+// compute_h keeps the coefficients in bit-reversed order between its iDFT and coset DFT
+// (DIF passes natural -> bit-reversed, then DIT passes bit-reversed -> natural), so only
+// its last coset iDFT has a bit-reversal pass.
+// Impl::kTiled (the previous fast path, kept for side-by-side benchmarks) and
+// Impl::kReference run steps 1-2 with one butterfly per thread per stage (tiles in
+// shared memory / one kernel per stage), then for the inverses one pass that reverses
+// a_j <-> a_{n-j} and scales: sum_j A_j w^(-ij) is forward(A) read at -i mod n, exactly
+// as the CPU code does it.
+// Each butterfly costs one Fr multiplication (32-bit PTX words, cuzk/ff/mont_ptx.hpp) plus
+// an addition and a subtraction, none when the twiddle is w^0; twiddles w_n^j (j < n/2)
+// come from a per-size table in global memory, read through the read-only cache.
 // Powers s^i of the coset shifts are lo[i mod 1024] * hi[i / 1024] (two small tables per
-// shift, 8 MiB in all), so a scaling pass costs 2 multiplications per element.
+// shift, 8 MiB in all), so a scaling costs 2 multiplications per element.
+// Measured on an H200 (bench/gpu_ntt.cpp, median of 5, kFast vs kTiled in the same run):
+//   forward 2^24 6.56 ms (7.11), 2^27 53.3 (64.0); inverse 2^27 56.6; coset_forward 2^27
+//   57.1 (67.8); coset_inverse 2^27 61.9 (69.5); compute_h 2^24 46.3 (53.7), 2^27 374 (478).
+// What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
+// 34.8 ms at the 52 G/s Fr mul throughput of the field bench; 53.3 ms is 65% of that, the
+// rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the
+// shared-memory exchanges, and 16 warps per SM (110-128 registers). The bit reversal is
+// small (about 0.35 ms of the 6.56 at 2^24, as compute_h's figures imply: 7 transforms,
+// 6 of them without it, plus ~9 multiplications per element of scalings and a b - c).
 #include <cuda_runtime.h>
 
 #include <array>
@@ -78,14 +94,16 @@ __global__ void scale_table_kernel(Fr* out, const Fr* in, size_t count, Fr c) {
 // The factor c s^i of a scaling pass: lo/hi_c given (hi_c already multiplied by c), or
 // the constant c alone (s = 1).
 struct Scale {
-    const Fr* lo;    // s^i, i < 1024; nullptr for s = 1
-    const Fr* hi_c;  // c s^(1024 k)
-    Fr c;            // used when lo is nullptr
-    bool none;       // no scaling at all
+    const Fr* lo;           // s^i, i < 1024; nullptr for s = 1
+    const Fr* hi_c;         // c s^(1024 k)
+    Fr c;                   // used when lo is nullptr
+    bool none;              // no scaling at all
+    unsigned rev_bits = 0;  // > 0: element i is scaled by c s^rev(i) (bit-reversed order of log n bits)
 };
 __device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
     if (sc.none) return x;
     if (sc.lo == nullptr) return x * sc.c;
+    if (sc.rev_bits) i = plan::reverse_bits(uint32_t(i), sc.rev_bits);
     return x * sc.lo[i & (kPowLo - 1)] * sc.hi_c[i >> kPowLoLog];
 }
 
@@ -148,6 +166,128 @@ __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::
         __syncthreads();
     }
     for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) a[base + plan::tile_offset(p, e)] = sh[e];
+}
+
+// Fr through 16-byte accesses (device buffers are cudaMalloc'd, Fr 32-byte strided).
+__device__ __forceinline__ Fr load_fr(const Fr* p) {
+    const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
+    const ulonglong2 lo = q[0], hi = q[1];
+    Fr x;
+    x.l[0] = lo.x;
+    x.l[1] = lo.y;
+    x.l[2] = hi.x;
+    x.l[3] = hi.y;
+    return x;
+}
+__device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
+    ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
+    q[0] = make_ulonglong2(x.l[0], x.l[1]);
+    q[1] = make_ulonglong2(x.l[2], x.l[3]);
+}
+
+// DIT butterfly with twiddle w_n^j (kInverse: w_n^-j), j < n/2 from the table. j = 0 is
+// w = 1 and costs no multiplication (stage 0, and the first butterflies of the first
+// pass). The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) = -w^(n/2 - j)
+// for 0 < j < n/2, and negating w just swaps the two outputs.
+template <bool kInverse>
+__device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
+    if (j == 0) {
+        const Fr t = y;
+        y = x - t;
+        x = x + t;
+        return;
+    }
+    const Fr t = y * load_fr(tw + (kInverse ? half - j : j));
+    if (kInverse) {
+        y = x + t;
+        x = x - t;
+    } else {
+        y = x - t;
+        x = x + t;
+    }
+}
+
+// Its transpose (Gentleman-Sande): (x, y) <- (x + y, w (x - y)), for the DIF order.
+template <bool kInverse>
+__device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
+    const Fr d = kInverse && j != 0 ? y - x : x - y;  // w^-j = -w^(n/2 - j)
+    x = x + y;
+    y = j == 0 ? d : d * load_fr(tw + (kInverse ? half - j : j));
+}
+
+// One pass of the register-blocked path (ntt_plan.hpp, "register-blocked passes"): one
+// block of 2^(L-3) threads per tile of 2^L elements, 8 elements per thread, groups of
+// <= 3 stages in registers, limb-major shared memory between groups.
+// kDif: the transposed pass (groups and stages in reverse order, Gentleman-Sande
+// butterflies with the same twiddles). The DFT matrix is symmetric, so with F = S_{k-1}..
+// S_0 P (DIT after the bit reversal P), F = F^T = P S_0^T .. S_{k-1}^T: running the
+// transposed stages from the last to the first takes natural order to bit-reversed.
+// `pre` scales the inputs as they are loaded, `post` the outputs as they are stored (i:
+// global index, or its bit reversal when the Scale says so); callers pass them to the
+// first / last pass only.
+template <bool kInverse, bool kDif>
+__global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
+    reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale pre, Scale post) {
+    __shared__ uint64_t sh[Fr::N][1u << plan::kTileLog];
+    const size_t tile = blockIdx.x;
+    const size_t base = plan::tile_base(p, tile);
+    const size_t r0 = plan::tile_r0(p, tile);
+    const size_t half = size_t(1) << (log_n - 1);
+    const unsigned ng = plan::group_count(p);
+    Fr x[8];
+    for (unsigned step = 0; step < ng; ++step) {
+        const unsigned g = kDif ? ng - 1 - step : step;
+        const plan::RegBits rb = plan::group_bits(p, g);
+        const unsigned e0 = plan::thread_base(p, rb, threadIdx.x);
+        if (step == 0) {
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                x[j] = scaled(pre, gi, load_fr(a + gi));
+            }
+        } else {
+            __syncthreads();  // the previous group's stores are visible
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+#pragma unroll
+                for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l][slot];
+            }
+        }
+        unsigned u0, r;
+        plan::group_stages(p, g, u0, r);
+#pragma unroll
+        for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+            const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
+            const unsigned b = rb.pos[i];
+            if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
+            const unsigned u = b - p.log_c;
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                if (j & (1u << i)) continue;
+                const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
+                if (kDif)
+                    butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
+                else
+                    butterfly_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
+            }
+        }
+        if (step + 1 == ng) {
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                store_fr(a + gi, scaled(post, gi, x[j]));
+            }
+        } else {
+            if (step > 0) __syncthreads();  // every thread has read this group's values
+#pragma unroll
+            for (unsigned j = 0; j < 8; ++j) {
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+#pragma unroll
+                for (unsigned l = 0; l < Fr::N; ++l) sh[l][slot] = x[j].l[l];
+            }
+        }
+    }
 }
 
 // h_i = a_i b_i - c_i.
@@ -266,56 +406,102 @@ unsigned checked(Fr* d, size_t n, const char* what) {
     return log_n;
 }
 
-Scale no_scale() { return Scale{nullptr, nullptr, Fr::one(), true}; }
-Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false}; }
+Scale no_scale() { return Scale{nullptr, nullptr, Fr::one(), true, 0}; }
+Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false, 0}; }
 
 // The factor c s^i with s = g or g^-1 for i < n. When c != 1 the hi table is multiplied
 // by c into `scratch` (n/1024 entries, enqueued on the stream).
 Scale coset_scale(bool inverse_shift, const Fr& c, size_t n, StreamScratch& scratch, cudaStream_t stream) {
     const PowTable& pt = coset_powers(inverse_shift, stream);
-    if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false};
+    if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false, 0};
     const size_t hi_count = (n + kPowLo - 1) / kPowLo;
     scratch.allocate(hi_count);
     scale_table_kernel<<<grid_for(hi_count, kThreads), kThreads, 0, stream>>>(scratch.ptr, pt.hi, hi_count, c);
     check_launch("scale_table_kernel");
-    return Scale{pt.lo, scratch.ptr, c, false};
-}
-
-// Bit reversal (with the given pre-scaling) and the log_n stages: the unscaled forward DFT.
-void dft(Fr* a, unsigned log_n, const Scale& pre, Impl impl, cudaStream_t stream) {
-    const size_t n = size_t(1) << log_n;
-    if (log_n == 0) {
-        if (!pre.none) {
-            reverse_scale_kernel<<<1, 1, 0, stream>>>(a, 1, false, pre);
-            check_launch("reverse_scale_kernel");
-        }
-        return;
-    }
-    bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
-    check_launch("bitrev_kernel");
-    const Fr* tw = twiddles(log_n, stream);
-    if (impl == Impl::kReference) {
-        for (unsigned lh = 0; lh < log_n; ++lh) {
-            stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
-            check_launch("stage_kernel");
-        }
-        return;
-    }
-    plan::Pass passes[plan::kMaxPasses];
-    const unsigned np = plan::make_passes(log_n, passes);
-    for (unsigned i = 0; i < np; ++i) {
-        const plan::Pass& p = passes[i];
-        const size_t tiles = plan::tile_count(log_n, p);
-        const unsigned threads = 1u << (p.s + p.log_c - 1);
-        if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
-        pass_kernel<<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw);
-        check_launch("pass_kernel");
-    }
+    return Scale{pt.lo, scratch.ptr, c, false, 0};
 }
 
 void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t stream) {
     reverse_scale_kernel<<<grid_for(reverse ? n / 2 + 1 : n, kThreads), kThreads, 0, stream>>>(a, n, reverse, sc);
     check_launch("reverse_scale_kernel");
+}
+
+// Element orders of a transform's input and output.
+enum class Order { kNatural, kBitReversed };
+
+void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif, const Scale& pre,
+                     const Scale& post, cudaStream_t stream) {
+    const size_t tiles = plan::tile_count(log_n, p);
+    const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
+    if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+    const unsigned grid = unsigned(tiles);
+    if (inverse && dif)
+        reg_pass_kernel<true, true><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    else if (inverse)
+        reg_pass_kernel<true, false><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    else if (dif)
+        reg_pass_kernel<false, true><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    else
+        reg_pass_kernel<false, false><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+    check_launch("reg_pass_kernel");
+}
+
+// out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)
+// of the pre-scaled input, post-scaled (pre_j, post_i: factors c s^j of the element's
+// own index, whatever the order it is stored in).
+// Orders: natural -> natural is the bit reversal (with pre fused in) then the DIT passes;
+// natural -> bit-reversed is the DIF passes alone; bit-reversed -> natural the DIT passes
+// alone (only kFast with log n >= 3 does the last two). kFast fuses w^-1 and the scalings
+// into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
+// post-scale in one more pass (as the CPU code does).
+void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
+               Order in = Order::kNatural, Order out = Order::kNatural) {
+    const size_t n = size_t(1) << log_n;
+    const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
+    if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
+        throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
+    if (log_n == 0) {
+        if (!pre.none) reverse_scale(a, 1, false, pre, stream);
+        if (!post.none) reverse_scale(a, 1, false, post, stream);
+        return;
+    }
+    const Fr* tw = twiddles(log_n, stream);
+    plan::Pass passes[plan::kMaxPasses];
+    const unsigned np = plan::make_passes(log_n, passes);
+    if (reg) {
+        const bool dif = out == Order::kBitReversed;
+        if (in == Order::kBitReversed) pre.rev_bits = log_n;
+        if (out == Order::kBitReversed) post.rev_bits = log_n;
+        if (in == Order::kNatural && out == Order::kNatural) {
+            bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
+            check_launch("bitrev_kernel");
+            pre = no_scale();
+        }
+        for (unsigned k = 0; k < np; ++k) {
+            const plan::Pass& p = passes[dif ? np - 1 - k : k];
+            launch_reg_pass(a, log_n, p, tw, inverse, dif, k == 0 ? pre : no_scale(), k + 1 == np ? post : no_scale(),
+                            stream);
+        }
+        return;
+    }
+    bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
+    check_launch("bitrev_kernel");
+    if (impl == Impl::kReference) {
+        for (unsigned lh = 0; lh < log_n; ++lh) {
+            stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
+            check_launch("stage_kernel");
+        }
+    } else {
+        for (unsigned i = 0; i < np; ++i) {
+            const plan::Pass& p = passes[i];
+            const size_t tiles = plan::tile_count(log_n, p);
+            const unsigned threads = 1u << (p.s + p.log_c - 1);
+            if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+            pass_kernel<<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw);
+            check_launch("pass_kernel");
+        }
+    }
+    if (inverse || !post.none) reverse_scale(a, n, inverse, post, stream);
 }
 
 // 2^k and (2^k)^-1, built without Field::from_u64 (whose host-device body reads the
@@ -338,26 +524,24 @@ void on_host_vector(std::span<Fr> a, const char* what, F&& f) {
 
 void forward(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::forward");
-    dft(d, log_n, no_scale(), impl, stream);
+    transform(d, log_n, false, no_scale(), no_scale(), impl, stream);
 }
 
 void inverse(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::inverse");
-    dft(d, log_n, no_scale(), impl, stream);
-    reverse_scale(d, n, true, const_scale(inverse_of_size(n)), stream);
+    transform(d, log_n, true, no_scale(), const_scale(inverse_of_size(n)), impl, stream);
 }
 
 void coset_forward(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_forward");
     StreamScratch scratch(stream);  // unused: c = 1 needs no scaled table
-    dft(d, log_n, coset_scale(false, Fr::one(), n, scratch, stream), impl, stream);
+    transform(d, log_n, false, coset_scale(false, Fr::one(), n, scratch, stream), no_scale(), impl, stream);
 }
 
 void coset_inverse(Fr* d, size_t n, Stream stream, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_inverse");
-    dft(d, log_n, no_scale(), impl, stream);
     StreamScratch scratch(stream);
-    reverse_scale(d, n, true, coset_scale(true, inverse_of_size(n), n, scratch, stream), stream);
+    transform(d, log_n, true, no_scale(), coset_scale(true, inverse_of_size(n), n, scratch, stream), impl, stream);
 }
 
 void forward(std::span<Fr> a, Impl impl) {
@@ -383,10 +567,17 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
     // Evaluations on H -> evaluations on gH: the unscaled iDFT, a_i *= m^-1 g^i, the DFT.
     StreamScratch scratch(stream);
     const Scale to_coset = coset_scale(false, inverse_of_size(m), m, scratch, stream);
+    // kFast keeps the coefficients in bit-reversed order in between (DIF iDFT, DIT DFT):
+    // no bit-reversal pass, and the coset scaling rides on the iDFT's last stores.
+    const bool reorder = impl == Impl::kFast && log_m >= plan::kRegMinLogN;
     for (Fr* v : {d_a, d_b, d_c}) {
-        dft(v, log_m, no_scale(), impl, stream);
-        reverse_scale(v, m, true, to_coset, stream);
-        dft(v, log_m, no_scale(), impl, stream);
+        if (reorder) {
+            transform(v, log_m, true, no_scale(), to_coset, impl, stream, Order::kNatural, Order::kBitReversed);
+            transform(v, log_m, false, no_scale(), no_scale(), impl, stream, Order::kBitReversed, Order::kNatural);
+        } else {
+            transform(v, log_m, true, no_scale(), no_scale(), impl, stream);
+            transform(v, log_m, false, to_coset, no_scale(), impl, stream);
+        }
     }
     ab_minus_c_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(d_a, d_b, d_c, m);
     check_launch("ab_minus_c_kernel");
@@ -394,8 +585,7 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
     const Fr zg = cpu::coset_generator().pow(uint64_t(m)) - Fr::one();
     StreamScratch scratch2(stream);
     const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch2, stream);
-    dft(d_a, log_m, no_scale(), impl, stream);
-    reverse_scale(d_a, m, true, from_coset, stream);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream);
 }
 
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c, Impl impl) {

@@ -3,6 +3,7 @@
 // Operation counts in Fp2 multiplications (M) and squarings (S).
 #include "cuzk/pairing/pairing.hpp"
 
+#include <bit>
 #include <stdexcept>
 
 namespace cuzk {
@@ -163,12 +164,56 @@ struct PreparedSource {
 
 // g^x for g in the cyclotomic subgroup: square-and-multiply over |x| with cyclotomic
 // squarings (63S_cyc + 5 Fp12 multiplies), then conjugate (the inverse) since x < 0.
-Fp12 cyclotomic_exp_by_x(const Fp12& g) {
+// The reference for the compressed version below, and its fallback.
+Fp12 cyclotomic_exp_by_x_plain(const Fp12& g) {
     Fp12 r = g;
     for (int i = kLoopTop; i >= 0; --i) {
         r = r.cyclotomic_square();
         if ((kX >> i) & 1) r *= g;
     }
+    if constexpr (kBlsXIsNegative) r = r.conjugate();
+    return r;
+}
+
+// The same with compressed squarings: g^|x| = prod of g^(2^k) over the 6 set bits k of
+// |x| (16, 48, 57, 60, 62, 63). The 63 squarings run compressed (6S instead of 9S each),
+// the 6 powers are decompressed with one shared Fp2 inversion (Montgomery's trick), then
+// multiplied (5 Fp12 multiplies). Where a denominator is zero (g = 1, or rare elements
+// whose B, C do not determine A) it falls back to the plain loop.
+// Dev machine, side by side: final exponentiation 399-414 -> 361-366 us (compressed squaring
+// 656 ns against 939 for the full one; decompression and the inversion cost ~10 us an exponentiation).
+Fp12 cyclotomic_exp_by_x(const Fp12& g) {
+    constexpr int kPowers = std::popcount(kX);
+    static_assert((kX & 1) == 0, "g^(2^0) is not taken from the squaring chain");
+    // 1^x = 1: after the easy part a product of pairings such as e(P, Q) e(-P, Q) is often
+    // exactly 1, and the compressed chain would end in a zero denominator (B = C = 0). Other
+    // elements with B = C = 0 (in Fp4) cannot be decompressed either: the plain loop at once.
+    if (g.is_one()) return g;
+    if (g.c0.c1.is_zero() && g.c0.c2.is_zero() && g.c1.c0.is_zero() && g.c1.c2.is_zero()) {
+        return cyclotomic_exp_by_x_plain(g);
+    }
+    Fp12 pw[kPowers];
+    Fp2 n0[kPowers], n1[kPowers], d[kPowers], prefix[kPowers];
+    Fp12 c = g;
+    int n = 0;
+    for (int k = 1; k <= kLoopTop + 1; ++k) {
+        c = c.cyclotomic_square_compressed();
+        if ((kX >> k) & 1) pw[n++] = c;
+    }
+    Fp2 acc = Fp2::one();
+    for (int i = 0; i < kPowers; ++i) {
+        pw[i].cyclotomic_decompress_parts(n0[i], n1[i], d[i]);
+        if (d[i].is_zero()) return cyclotomic_exp_by_x_plain(g);
+        prefix[i] = acc;
+        acc *= d[i];
+    }
+    Fp2 inv = acc.inverse();
+    for (int i = kPowers; i-- > 0;) {
+        pw[i].cyclotomic_decompress_finish(n0[i], n1[i], inv * prefix[i]);
+        inv *= d[i];
+    }
+    Fp12 r = pw[0];
+    for (int i = 1; i < kPowers; ++i) r *= pw[i];
     if constexpr (kBlsXIsNegative) r = r.conjugate();
     return r;
 }

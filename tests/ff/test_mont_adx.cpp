@@ -186,6 +186,81 @@ TYPED_TEST(MontAdxTest, SquareMatchesMul) {
     }
 }
 
+// The lazy-reduction halves: mul_wide is the exact 2N-limb product (GMP), the fast and
+// portable versions agree; redc(w) = w R^-1 mod p, fully reduced, for every w < pR,
+// including unreduced factors below 2p (what Fp2 feeds it) and w = pR - 1.
+TYPED_TEST(MontAdxTest, WideProductAndRedcMatchGmp) {
+    using F = TypeParam;
+    using W = typename F::Wide;
+    std::mt19937_64 rng(test::seed());
+    std::vector<F> xs = this->edges();
+    for (int i = 0; i < 3000; ++i) xs.push_back(F::random(rng));
+    if constexpr (F::kLazyOk) {  // unreduced sums a + b < 2p and a - b + p
+        const size_t n = xs.size();
+        for (size_t i = 0; i < n; ++i) {
+            xs.push_back(F::add_unreduced(xs[i], xs[(i * 5 + 1) % n]));
+            xs.push_back(F::sub_unreduced(xs[i], xs[(i * 3 + 2) % n]));
+        }
+    }
+    auto to_mpz_wide = [](const W& w) {
+        BigInt<2 * F::N> b;
+        for (size_t i = 0; i < 2 * F::N; ++i) b.l[i] = w.l[i];
+        return test::to_mpz(b);
+    };
+    Mpz p = test::to_mpz(F::kP), rinv, want;
+    mpz_set_ui(rinv.v, 1);
+    mpz_mul_2exp(rinv.v, rinv.v, 64 * F::N);
+    ASSERT_NE(mpz_invert(rinv.v, rinv.v, p.v), 0);
+    auto check_redc = [&](const W& w) {
+        F r, rp;
+        F::redc(r, w);
+        F::redc_portable(rp, w);
+        mpz_mul(want.v, to_mpz_wide(w).v, rinv.v);
+        mpz_mod(want.v, want.v, p.v);
+        ASSERT_EQ(mpz_cmp(test::to_mpz(this->raw_of(r)).v, want.v), 0) << "redc, want " << want.hex();
+        ASSERT_EQ(r, rp);
+    };
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const F& a = xs[i];
+        const F& b = xs[(i * 7 + 3) % xs.size()];
+        W w, wp;
+        F::mul_wide(w, a, b);
+        F::mul_wide_portable(wp, a, b);
+        Mpz prod;
+        mpz_mul(prod.v, test::to_mpz(this->raw_of(a)).v, test::to_mpz(this->raw_of(b)).v);
+        ASSERT_EQ(mpz_cmp(to_mpz_wide(w).v, prod.v), 0) << "a=" << a.to_hex() << " b=" << b.to_hex();
+        for (size_t j = 0; j < 2 * F::N; ++j) ASSERT_EQ(w.l[j], wp.l[j]);
+        if (F::kLazyOk || (this->raw_of(a) < F::kP && this->raw_of(b) < F::kP)) check_redc(w);
+    }
+    W top;  // pR - 1: low half all ones, high half p - 1
+    for (size_t j = 0; j < F::N; ++j) top.l[j] = ~uint64_t(0);
+    for (size_t j = 0; j < F::N; ++j) top.l[F::N + j] = F::kP.l[j];
+    top.l[F::N] -= 1;
+    check_redc(top);
+    W zero{};
+    check_redc(zero);
+}
+
+// Field + and - (register-only asm on x86-64) against the portable carry chains.
+TYPED_TEST(MontAdxTest, AddSubMatchPortable) {
+    using F = TypeParam;
+    std::mt19937_64 rng(test::seed());
+    std::vector<F> xs = this->edges();
+    for (int i = 0; i < 300; ++i) xs.push_back(F::random(rng));
+    constexpr typename F::Big p = F::kP;
+    for (const F& a : xs) {
+        for (const F& b : xs) {
+            F sum, diff;
+            ff_detail::mod_add<F::N>(sum.l, a.l, b.l, p.l);
+            ff_detail::mod_sub<F::N>(diff.l, a.l, b.l, p.l);
+            ASSERT_EQ(a + b, sum) << "a=" << a.to_hex() << " b=" << b.to_hex();
+            ASSERT_EQ(a - b, diff) << "a=" << a.to_hex() << " b=" << b.to_hex();
+            ASSERT_TRUE(this->raw_of(a + b) < F::kP);
+            ASSERT_TRUE(this->raw_of(a - b) < F::kP);
+        }
+    }
+}
+
 // The binary-GCD inverse against Fermat, GMP and the defining property a * a^-1 = 1.
 TYPED_TEST(MontAdxTest, InverseMatchesFermatAndGmp) {
     using F = TypeParam;

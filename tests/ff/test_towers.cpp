@@ -5,6 +5,7 @@
 
 #include <array>
 #include <random>
+#include <vector>
 
 #include "cuzk/ff/fp12.hpp"
 #include "support/gmp_ref.hpp"
@@ -49,6 +50,38 @@ Fp12 fp12_schoolbook(const Fp12& a, const Fp12& b) {
     std::array<Fp2, 6> r;
     for (int i = 0; i < 6; ++i) r[i] = c[i] + (i + 6 < 11 ? c[i + 6] * kXi : Fp2::zero());
     return from_w_basis(r);
+}
+
+// Fp2 with lazy reduction (mul_lazy, square on the host) against the schoolbook product
+// (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u and the reduced Karatsuba, with components at the
+// edges too (0, 1, p - 1, p - 2, as raw Montgomery words): the sums a0 + a1 reach 2p - 2.
+TEST(Fp2, LazyMulAndSquareMatchSchoolbook) {
+    std::mt19937_64 rng(test::seed());
+    std::vector<Fp> comps;
+    for (uint64_t v : {0, 1, 2}) comps.push_back(Fp::from_raw_montgomery(Fp::Big::from_u64(v)));
+    for (uint64_t v : {1, 2}) {
+        Fp::Big b = Fp::kP;
+        Fp::Big::sub(b, b, Fp::Big::from_u64(v));
+        comps.push_back(Fp::from_raw_montgomery(b));
+    }
+    for (int i = 0; i < 6; ++i) comps.push_back(Fp::random(rng));
+    std::vector<Fp2> xs;
+    for (const Fp& a : comps)
+        for (const Fp& b : comps) xs.push_back({a, b});
+    for (int i = 0; i < 2000; ++i) xs.push_back(Fp2::random(rng));
+    auto schoolbook = [](const Fp2& a, const Fp2& b) {
+        return Fp2{a.c0 * b.c0 - a.c1 * b.c1, a.c0 * b.c1 + a.c1 * b.c0};
+    };
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const Fp2& a = xs[i];
+        const Fp2& b = xs[(i * 13 + 5) % xs.size()];
+        const Fp2 want = schoolbook(a, b);
+        ASSERT_EQ(Fp2::mul_lazy(a, b), want) << "a=" << a.c0.to_hex() << "," << a.c1.to_hex();
+        ASSERT_EQ(Fp2::mul_reduced(a, b), want);
+        ASSERT_EQ(a * b, want);
+        ASSERT_EQ(a.square(), schoolbook(a, a)) << "a=" << a.c0.to_hex() << "," << a.c1.to_hex();
+        ASSERT_EQ(a.square_reduced(), schoolbook(a, a));
+    }
 }
 
 TEST(Fp6, MulAndSquareMatchSchoolbook) {
@@ -174,6 +207,42 @@ TEST(Fp12, CyclotomicSquare) {
         // Outside the subgroup the shortcut is wrong: the test can tell the two apart.
         ASSERT_NE(f.cyclotomic_square(), f.square());
     }
+}
+
+// Compressed squarings carry B, C = (w^1, w^4), (w^2, w^5) exactly as the full
+// Granger-Scott squaring does, and decompression recovers A = (w^0, w^3) from them.
+TEST(Fp12, CompressedCyclotomicSquareAndDecompress) {
+    std::mt19937_64 rng(test::seed());
+    auto same_bc = [](const Fp12& a, const Fp12& b) {
+        return a.c0.c1 == b.c0.c1 && a.c0.c2 == b.c0.c2 && a.c1.c0 == b.c1.c0 && a.c1.c2 == b.c1.c2;
+    };
+    auto decompress = [](Fp12 c) {
+        Fp2 n0, n1, d;
+        c.cyclotomic_decompress_parts(n0, n1, d);
+        EXPECT_FALSE(d.is_zero());
+        c.cyclotomic_decompress_finish(n0, n1, d.inverse());
+        return c;
+    };
+    for (int i = 0; i < 10; ++i) {
+        Fp12 f = Fp12::random(rng);
+        Fp12 g = f.conjugate() * f.inverse();
+        g = g.frobenius_map(2) * g;
+        Fp12 full = g, comp = g;
+        for (int k = 0; k < 20; ++k) {
+            full = full.cyclotomic_square();
+            comp = comp.cyclotomic_square_compressed();
+            ASSERT_TRUE(same_bc(full, comp)) << "squaring " << k;
+            ASSERT_TRUE(comp.c0.c0.is_zero() && comp.c1.c1.is_zero());
+        }
+        ASSERT_EQ(decompress(comp), full);
+        ASSERT_EQ(decompress(g), g);
+        // Outside the unitary subgroup the recovered A is wrong: the test can tell.
+        ASSERT_NE(decompress(f), f);
+    }
+    // 1 has B = C = 0: no information about A, the denominator is zero (the caller's fallback).
+    Fp2 n0, n1, d;
+    Fp12::one().cyclotomic_decompress_parts(n0, n1, d);
+    EXPECT_TRUE(d.is_zero());
 }
 
 }  // namespace

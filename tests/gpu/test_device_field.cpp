@@ -1,4 +1,7 @@
-// The device computes the same field arithmetic as the host, byte for byte.
+// The device computes the same field arithmetic as the host, byte for byte: every
+// operation of the device path (the 32-bit PTX carry chains of cuzk/ff/mont_ptx.hpp:
+// mul, square, add, sub, double, negate, and the Fermat inverse built on them) and the
+// portable 64-bit CIOS, on random values and on every pair of edge values.
 // Skipped (not passed) where the build has no CUDA or the machine has no GPU.
 #include <gtest/gtest.h>
 
@@ -6,6 +9,7 @@
 #include <vector>
 
 #include "cuzk/gpu/device.hpp"
+#include "gpu/field_edges.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -36,6 +40,48 @@ void check_against_host(void (*on_device)(const F*, const F*, F*, size_t)) {
 
 TEST(GpuField, FpMatchesHost) { check_against_host<Fp>(gpu::fp_mul_add_sub_on_device); }
 TEST(GpuField, FrMatchesHost) { check_against_host<Fr>(gpu::fr_mul_add_sub_on_device); }
+
+// Every edge pair first, then random pairs (and random values against edges), odd count.
+template <class F>
+void check_ops(void (*on_device)(const F*, const F*, gpu::DeviceFieldOps<F>*, size_t)) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const auto seed = test::seed();
+    std::mt19937_64 rng(seed);
+    const auto edges = test::field_edge_values<F>();
+    std::vector<F> a, b;
+    for (const F& x : edges)
+        for (const F& y : edges) {
+            a.push_back(x);
+            b.push_back(y);
+        }
+    const size_t n = 100003;
+    while (a.size() < n) {
+        a.push_back(F::random(rng));
+        b.push_back(a.size() % 5 == 0 ? edges[a.size() % edges.size()] : F::random(rng));
+    }
+    std::vector<gpu::DeviceFieldOps<F>> out(n);
+    on_device(a.data(), b.data(), out.data(), n);
+    for (size_t i = 0; i < n; ++i) {
+        const F& x = a[i];
+        const F& y = b[i];
+        const auto& r = out[i];
+        const auto where = [&] { return " at i=" + std::to_string(i) + " a=" + x.to_hex() + " b=" + y.to_hex(); };
+        ASSERT_EQ(r.mul, x * y) << "mul" << where();
+        ASSERT_EQ(r.sqr, x * x) << "square" << where();
+        ASSERT_EQ(r.add, x + y) << "add" << where();
+        ASSERT_EQ(r.sub, x - y) << "sub" << where();
+        ASSERT_EQ(r.dbl, x + x) << "dbl" << where();
+        ASSERT_EQ(r.neg, F::zero() - x) << "neg" << where();
+        ASSERT_EQ(r.mul_portable, x * y) << "mul_portable" << where();
+        if (i < edges.size() * edges.size() || i % 16 == 0) {
+            ASSERT_EQ(r.inv, x.inverse()) << "inverse" << where();
+        }
+    }
+}
+
+TEST(GpuField, FpAllOpsMatchHost) { check_ops<Fp>(gpu::fp_ops_on_device); }
+TEST(GpuField, FrAllOpsMatchHost) { check_ops<Fr>(gpu::fr_ops_on_device); }
 
 }  // namespace
 }  // namespace cuzk

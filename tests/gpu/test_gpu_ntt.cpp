@@ -80,6 +80,107 @@ std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
     return a;
 }
 
+// Runs the register-blocked plan (Impl::kFast): bit reversal, passes of tiles, groups of
+// <= 3 stages on each thread's 8 elements, with the inverse's twiddles w^-j taken as
+// -w^(n/2 - j) exactly as the kernel does. Returns the unscaled DFT (inverse: with w^-1).
+// dif: the transposed passes on natural input (no bit reversal), giving bit-reversed output.
+std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false) {
+    namespace plan = gntt::plan;
+    const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
+    const size_t n = a.size();
+    EXPECT_GE(log_n, plan::kRegMinLogN);
+    for (size_t i = 0; i < n && !dif; ++i) {
+        size_t r = plan::reverse_bits(uint32_t(i), log_n);
+        if (i < r) std::swap(a[i], a[r]);
+    }
+    std::vector<Fr> tw(n / 2);
+    const Fr w = ntt::root_of_unity(log_n);
+    Fr x = Fr::one();
+    for (auto& t : tw) {
+        t = x;
+        x *= w;
+    }
+    plan::Pass passes[plan::kMaxPasses];
+    const unsigned np = plan::make_passes(log_n, passes);
+    for (unsigned k = 0; k < np; ++k) {
+        const auto& p = passes[dif ? np - 1 - k : k];
+        const unsigned L = plan::tile_log(p);
+        EXPECT_GE(L, plan::kRegLog);
+        const unsigned elems = 1u << L, threads = elems >> plan::kRegLog;
+        // The shared-memory slots are a permutation of the tile.
+        std::vector<bool> slot_used(elems, false);
+        for (unsigned e = 0; e < elems; ++e) {
+            const unsigned sl = plan::smem_slot(e);
+            EXPECT_LT(sl, elems);
+            if (sl >= elems) return {};
+            EXPECT_FALSE(slot_used[sl]);
+            slot_used[sl] = true;
+        }
+        unsigned stages = 0;
+        for (unsigned g = 0; g < plan::group_count(p); ++g) {
+            unsigned u0, r;
+            plan::group_stages(p, g, u0, r);
+            EXPECT_EQ(u0, stages);
+            EXPECT_GE(r, 1u);
+            EXPECT_LE(r, plan::kRegLog);
+            stages += r;
+        }
+        EXPECT_EQ(stages, p.s);
+        for (size_t tile = 0; tile < plan::tile_count(log_n, p); ++tile) {
+            const size_t base = plan::tile_base(p, tile), r0 = plan::tile_r0(p, tile);
+            std::vector<Fr> sh(elems);
+            for (unsigned e = 0; e < elems; ++e) sh[e] = a[base + plan::tile_offset(p, e)];
+            const unsigned ng = plan::group_count(p);
+            for (unsigned step = 0; step < ng; ++step) {
+                const unsigned g = dif ? ng - 1 - step : step;
+                const plan::RegBits rb = plan::group_bits(p, g);
+                unsigned u0, r;
+                plan::group_stages(p, g, u0, r);
+                std::vector<bool> touched(elems, false);
+                for (unsigned f = 0; f < threads; ++f) {
+                    const unsigned e0 = plan::thread_base(p, rb, f);
+                    Fr v[8];
+                    for (unsigned j = 0; j < 8; ++j) {
+                        const unsigned e = plan::group_element(rb, e0, j);
+                        EXPECT_LT(e, elems);
+                        EXPECT_FALSE(touched[e]) << "element " << e << " in two threads";
+                        touched[e] = true;
+                        v[j] = sh[e];
+                    }
+                    for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+                        const unsigned i = dif ? plan::kRegLog - 1 - ii : ii;
+                        const unsigned b = rb.pos[i];
+                        if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
+                        const unsigned u = b - p.log_c;
+                        for (unsigned j = 0; j < 8; ++j) {
+                            if (j & (1u << i)) continue;
+                            const size_t t = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
+                            EXPECT_LT(t, n / 2);
+                            Fr& lo = v[j];
+                            Fr& hi = v[j | (1u << i)];
+                            if (dif) {  // (x, y) <- (x + y, w (x - y)), w^-j = -w^(n/2 - j)
+                                const Fr d = inverse && t != 0 ? hi - lo : lo - hi;
+                                lo = lo + hi;
+                                hi = t == 0 ? d : d * tw[inverse ? n / 2 - t : t];
+                                continue;
+                            }
+                            const Fr tt = t == 0 ? hi : hi * tw[inverse ? n / 2 - t : t];
+                            const bool swap = inverse && t != 0;
+                            const Fr s0 = lo + tt, s1 = lo - tt;
+                            lo = swap ? s1 : s0;
+                            hi = swap ? s0 : s1;
+                        }
+                    }
+                    for (unsigned j = 0; j < 8; ++j) sh[plan::group_element(rb, e0, j)] = v[j];
+                }
+                for (unsigned e = 0; e < elems; ++e) EXPECT_TRUE(touched[e]) << "element " << e << " in no thread";
+            }
+            for (unsigned e = 0; e < elems; ++e) a[base + plan::tile_offset(p, e)] = sh[e];
+        }
+    }
+    return a;
+}
+
 // Same for the reference path (one radix-2 stage at a time).
 std::vector<Fr> emulate_reference_forward(std::vector<Fr> a) {
     const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
@@ -119,6 +220,61 @@ TEST(GpuNttPlan, PassesCoverEveryStage) {
     ASSERT_EQ(gntt::plan::make_passes(27, p), 3u);
     EXPECT_EQ(p[2].s, 9u);
     EXPECT_EQ(p[2].log_c, 1u);
+}
+
+TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k : {3u, 4u, 5u, 6u, 7u, 9u, 10u, 11u, 12u, 13u, 14u, 16u, 19u}) {
+        const auto a = random_vector(size_t(1) << k, rng);
+        auto want = a;
+        ntt::forward(want);
+        ASSERT_EQ(emulate_reg_transform(a, false), want) << "forward, k=" << k;
+        want = a;
+        ntt::inverse(want);
+        auto got = emulate_reg_transform(a, true);
+        const Fr n_inv = Fr::from_u64(uint64_t(1) << k).inverse();
+        for (auto& v : got) v *= n_inv;
+        ASSERT_EQ(got, want) << "inverse, k=" << k;
+        // DIF: natural in, bit-reversed out.
+        auto bitrev = [k](std::vector<Fr> v) {
+            for (size_t i = 0; i < v.size(); ++i) {
+                const size_t r = gntt::plan::reverse_bits(uint32_t(i), k);
+                if (i < r) std::swap(v[i], v[r]);
+            }
+            return v;
+        };
+        want = a;
+        ntt::forward(want);
+        ASSERT_EQ(emulate_reg_transform(a, false, true), bitrev(want)) << "DIF forward, k=" << k;
+        want = a;
+        ntt::inverse(want);
+        got = emulate_reg_transform(a, true, true);
+        for (auto& v : got) v *= n_inv;
+        ASSERT_EQ(got, bitrev(want)) << "DIF inverse, k=" << k;
+    }
+}
+
+// Every group of every pass up to 2^27: 3 distinct bits, the group's stage bits among them.
+TEST(GpuNttPlan, RegisterGroupsSpanTheirStages) {
+    namespace plan = gntt::plan;
+    for (unsigned log_n = plan::kRegMinLogN; log_n <= ntt::kMaxLogSize; ++log_n) {
+        plan::Pass passes[plan::kMaxPasses];
+        const unsigned np = plan::make_passes(log_n, passes);
+        for (unsigned i = 0; i < np; ++i) {
+            const auto& p = passes[i];
+            ASSERT_GE(plan::tile_log(p), plan::kRegLog) << "log_n=" << log_n;
+            for (unsigned g = 0; g < plan::group_count(p); ++g) {
+                const plan::RegBits rb = plan::group_bits(p, g);
+                unsigned u0, r;
+                plan::group_stages(p, g, u0, r);
+                EXPECT_EQ(__builtin_popcount(rb.mask), int(plan::kRegLog));
+                EXPECT_LT(rb.mask, 1u << plan::tile_log(p));
+                EXPECT_LT(rb.pos[0], rb.pos[1]);
+                EXPECT_LT(rb.pos[1], rb.pos[2]);
+                for (unsigned u = u0; u < u0 + r; ++u) EXPECT_TRUE((rb.mask >> (p.log_c + u)) & 1);
+            }
+        }
+    }
 }
 
 TEST(GpuNttPlan, ReverseBits) {
@@ -167,13 +323,12 @@ void check_transforms(unsigned k, std::mt19937_64& rng) {
     for (const Transform& t : kTransforms) {
         auto want = input;
         t.cpu(want);
-        for (auto impl : {gntt::Impl::kFast, gntt::Impl::kReference}) {
+        for (auto impl : {gntt::Impl::kFast, gntt::Impl::kTiled, gntt::Impl::kReference}) {
             auto got = input;
             t.gpu(got, impl);
             ASSERT_EQ(got.size(), want.size());
             for (size_t i = 0; i < got.size(); ++i)
-                ASSERT_EQ(got[i], want[i])
-                    << t.name << (impl == gntt::Impl::kFast ? " fast" : " reference") << " k=" << k << " i=" << i;
+                ASSERT_EQ(got[i], want[i]) << t.name << " impl=" << int(impl) << " k=" << k << " i=" << i;
         }
     }
 }
@@ -194,6 +349,29 @@ TEST(SlowGpuNtt, MatchesCpu2To20) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
     check_transforms(20, rng);
+}
+
+// Sizes where the CPU is slow: the fast path equals the previous one (kTiled) for every
+// transform, and the inverses undo the forwards.
+TEST(GpuNtt, FastMatchesTiledAndRoundTrips2To22And23) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k : {22u, 23u}) {
+        const auto input = random_vector(size_t(1) << k, rng);
+        for (const Transform& t : kTransforms) {
+            auto fast = input, tiled = input;
+            t.gpu(fast, gntt::Impl::kFast);
+            t.gpu(tiled, gntt::Impl::kTiled);
+            ASSERT_TRUE(fast == tiled) << t.name << " k=" << k;
+        }
+        auto v = input;
+        gntt::forward(v);
+        gntt::inverse(v);
+        ASSERT_TRUE(v == input) << "inverse(forward(x)) k=" << k;
+        gntt::coset_forward(v);
+        gntt::coset_inverse(v);
+        ASSERT_TRUE(v == input) << "coset_inverse(coset_forward(x)) k=" << k;
+    }
 }
 
 TEST(GpuNtt, EdgeValues) {
@@ -233,10 +411,11 @@ TEST(GpuNtt, RejectsBadSizes) {
 void check_h(size_t n, std::mt19937_64& rng) {
     const auto a = random_vector(n, rng), b = random_vector(n, rng), c = random_vector(n, rng);
     const auto want = ntt::compute_h(a, b, c);
-    for (auto impl : {gntt::Impl::kFast, gntt::Impl::kReference}) {
+    for (auto impl : {gntt::Impl::kFast, gntt::Impl::kTiled, gntt::Impl::kReference}) {
         const auto got = gntt::compute_h(a, b, c, impl);
         ASSERT_EQ(got.size(), want.size()) << "n=" << n;
-        for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "n=" << n << " i=" << i;
+        for (size_t i = 0; i < got.size(); ++i)
+            ASSERT_EQ(got[i], want[i]) << "n=" << n << " impl=" << int(impl) << " i=" << i;
     }
 }
 
@@ -244,6 +423,14 @@ TEST(GpuComputeH, MatchesCpu2To10) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
     for (size_t n : {size_t(1), size_t(2), size_t(5), size_t(1000), size_t(1023), size_t(1024)}) check_h(n, rng);
+}
+
+TEST(GpuComputeH, FastMatchesTiled2To21) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = (size_t(1) << 21) - 3;
+    const auto a = random_vector(n, rng), b = random_vector(n, rng), c = random_vector(n, rng);
+    ASSERT_TRUE(gntt::compute_h(a, b, c, gntt::Impl::kFast) == gntt::compute_h(a, b, c, gntt::Impl::kTiled));
 }
 
 TEST(SlowGpuComputeH, MatchesCpu2To18) {

@@ -19,6 +19,7 @@
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/inverse_bingcd.hpp"
 #include "cuzk/ff/mont_portable.hpp"
+#include "cuzk/ff/mont_ptx.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
 
 namespace cuzk {
@@ -155,13 +156,19 @@ class Field {
 
     // --- arithmetic ------------------------------------------------------------------
     CUZK_HD_INLINE static void mont_mul(Field& r, const Field& a, const Field& b) {
-#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+#if CUZK_IN_DEVICE  // 32-bit words with PTX carry chains (mont_ptx.hpp)
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::mont_mul<N>(isa, r.l, a.l, b.l, p.l, kInv);
+#else
+#if CUZK_FF_HAVE_ADX
         if constexpr (ff_detail::kHaveAdxMul<N>) {
             ff_detail::mont_mul_adx<N>(r.l, a.l, b.l, kP.l, kInv);
             return;
         }
 #endif
         mul_portable(r, a, b);
+#endif
     }
     CUZK_HD_INLINE static void mul_portable(Field& r, const Field& a, const Field& b) {
         constexpr Big p = kP;
@@ -173,25 +180,123 @@ class Field {
         return r;
     }
     CUZK_HD_INLINE friend Field operator+(const Field& a, const Field& b) {
-        constexpr Big p = kP;
         Field r;
+        constexpr Big p = kP;
+#if CUZK_IN_DEVICE && CUZK_PTX_ADDSUB
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::mod_add<N>(isa, r.l, a.l, b.l, p.l);
+#else
+#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+        if constexpr (ff_detail::kHaveAdxWide<N>) {
+            ff_detail::mod_add_adx<N>(r.l, a.l, b.l, kP.l);
+            return r;
+        }
+#endif
         ff_detail::mod_add<N>(r.l, a.l, b.l, p.l);
+#endif
         return r;
     }
     CUZK_HD_INLINE friend Field operator-(const Field& a, const Field& b) {
+        Field r;
+        constexpr Big p = kP;
+#if CUZK_IN_DEVICE && CUZK_PTX_ADDSUB
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::mod_sub<N>(isa, r.l, a.l, b.l, p.l);
+#else
+#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+        if constexpr (ff_detail::kHaveAdxWide<N>) {
+            ff_detail::mod_sub_adx<N>(r.l, a.l, b.l, kP.l);
+            return r;
+        }
+#endif
+        ff_detail::mod_sub<N>(r.l, a.l, b.l, p.l);
+#endif
+        return r;
+    }
+
+    // --- lazy reduction ---------------------------------------------------------------
+    // The towers (fp2.hpp) add and subtract 2N-limb products before one reduction, and
+    // multiply unreduced sums below 2p: for a, b < 2p, a*b < 4p^2 < pR when 4p < R, the
+    // bound redc needs (kLazyOk). Wide values hold plain integers, not residues mod p.
+    static constexpr bool kLazyOk = kP.l[N - 1] < (uint64_t(1) << 62);
+    struct Wide {
+        uint64_t l[2 * N];
+    };
+    // w = a * b for any N-limb a, b.
+    CUZK_HD_INLINE static void mul_wide(Wide& w, const Field& a, const Field& b) {
+#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+        if constexpr (ff_detail::kHaveAdxWide<N>) {
+            ff_detail::mul_wide_adx<N>(w.l, a.l, b.l);
+            return;
+        }
+#endif
+        ff_detail::mul_wide_portable<N>(w.l, a.l, b.l);
+    }
+    // r = w R^-1 mod p, fully reduced, for w < pR.
+    CUZK_HD_INLINE static void redc(Field& r, const Wide& w) {
+#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+        if constexpr (ff_detail::kHaveAdxWide<N>) {
+            ff_detail::redc_adx<N>(r.l, w.l, kP.l, kInv);
+            return;
+        }
+#endif
+        constexpr Big p = kP;
+        ff_detail::redc_portable<N>(r.l, w.l, p.l, kInv);
+    }
+    // The portable halves, the reference of the fast ones in the tests.
+    CUZK_HD_INLINE static void mul_wide_portable(Wide& w, const Field& a, const Field& b) {
+        ff_detail::mul_wide_portable<N>(w.l, a.l, b.l);
+    }
+    CUZK_HD_INLINE static void redc_portable(Field& r, const Wide& w) {
+        constexpr Big p = kP;
+        ff_detail::redc_portable<N>(r.l, w.l, p.l, kInv);
+    }
+    // a + b without reduction: below 2p for a, b < p (p has a spare top bit).
+    CUZK_HD_INLINE static Field add_unreduced(const Field& a, const Field& b) {
+        Field r;
+        ff_detail::add_limbs<N>(r.l, a.l, b.l);
+        return r;
+    }
+    // a - b + p without reduction: in (0, 2p) for a, b < p.
+    CUZK_HD_INLINE static Field sub_unreduced(const Field& a, const Field& b) {
         constexpr Big p = kP;
         Field r;
-        ff_detail::mod_sub<N>(r.l, a.l, b.l, p.l);
+        ff_detail::sub_limbs<N>(r.l, p.l, b.l);
+        ff_detail::add_limbs<N>(r.l, r.l, a.l);
         return r;
+    }
+    // Wide a + b and a - b as integers (the caller keeps them in [0, 2^(128N))).
+    CUZK_HD_INLINE static void wide_add(Wide& r, const Wide& a, const Wide& b) {
+        ff_detail::add_limbs<2 * N>(r.l, a.l, b.l);
+    }
+    CUZK_HD_INLINE static void wide_sub(Wide& r, const Wide& a, const Wide& b) {
+        ff_detail::sub_limbs<2 * N>(r.l, a.l, b.l);
+    }
+    // a - b, plus pR when negative (a residue change of 0 after redc): below pR for a, b < pR.
+    CUZK_HD_INLINE static void wide_sub_mod(Wide& r, const Wide& a, const Wide& b) {
+        constexpr Big p = kP;
+        const uint64_t mask = uint64_t(0) - ff_detail::sub_limbs<2 * N>(r.l, a.l, b.l);
+        uint64_t pm[N];
+        CUZK_UNROLL
+        for (size_t j = 0; j < N; ++j) pm[j] = p.l[j] & mask;
+        ff_detail::add_limbs<N>(r.l + N, r.l + N, pm);
     }
     CUZK_HD_INLINE Field operator-() const { return zero() - *this; }
     CUZK_HD_INLINE Field& operator*=(const Field& b) { return *this = *this * b; }
     CUZK_HD_INLINE Field& operator+=(const Field& b) { return *this = *this + b; }
     CUZK_HD_INLINE Field& operator-=(const Field& b) { return *this = *this - b; }
     CUZK_HD_INLINE Field dbl() const { return *this + *this; }
-    // a^2; on x86-64 with ADX a dedicated squaring (mont_x86_adx.hpp) with fewer MULX.
+    // a^2; on x86-64 with ADX a dedicated squaring (mont_x86_adx.hpp) with fewer MULX, on
+    // the GPU one with fewer word products (mont_ptx.hpp).
     CUZK_HD_INLINE Field square() const {
-#if CUZK_FF_HAVE_ADX && !CUZK_IN_DEVICE
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mont_sqr<N>(isa, r.l, l, p.l, kInv);
+        return r;
+#else
+#if CUZK_FF_HAVE_ADX
         if constexpr (ff_detail::kHaveAdxSqr<N>) {
             Field r;
             ff_detail::mont_sqr_adx<N>(r.l, l, kP.l, kInv);
@@ -199,6 +304,7 @@ class Field {
         }
 #endif
         return *this * *this;
+#endif
     }
     CUZK_HD_INLINE Field neg() const { return -*this; }
 

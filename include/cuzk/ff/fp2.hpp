@@ -31,19 +31,62 @@ struct Fp2 {
     CUZK_HD_INLINE friend Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
     CUZK_HD_INLINE Fp2 operator-() const { return {-c0, -c1}; }
     // Karatsuba: 3 Fp multiplies. (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0+a1)(b0+b1) - a0 b0 - a1 b1) u
+    // On the host with lazy reduction (mul_lazy); the device keeps the reduced form.
     CUZK_HD_INLINE friend Fp2 operator*(const Fp2& a, const Fp2& b) {
+#if CUZK_IN_DEVICE
+        return mul_reduced(a, b);
+#else
+        return mul_lazy(a, b);
+#endif
+    }
+    CUZK_HD_INLINE static Fp2 mul_reduced(const Fp2& a, const Fp2& b) {
         Fp t0 = a.c0 * b.c0;
         Fp t1 = a.c1 * b.c1;
         Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
+    }
+    // Karatsuba with lazy reduction (Aranha et al., ePrint 2010/526, section 3): three
+    // 768-bit products, combined unreduced, two Montgomery reductions instead of three,
+    // and the sums a0 + a1, b0 + b1 left below 2p. Bounds: t0, t1 < p^2;
+    // (a0 + a1)(b0 + b1) < 4p^2, minus t0 and t1 gives a0 b1 + a1 b0 < 2p^2 < pR;
+    // t0 - t1 > -p^2 gets pR added when negative. Dev machine, dependent chain: 148 -> 93 ns
+    // (square: 108 -> 75 ns).
+    CUZK_HD_INLINE static Fp2 mul_lazy(const Fp2& a, const Fp2& b) {
+        static_assert(Fp::kLazyOk);
+        Fp::Wide t0, t1, t2;
+        Fp::mul_wide(t0, a.c0, b.c0);
+        Fp::mul_wide(t1, a.c1, b.c1);
+        Fp::mul_wide(t2, Fp::add_unreduced(a.c0, a.c1), Fp::add_unreduced(b.c0, b.c1));
+        Fp::wide_sub(t2, t2, t0);
+        Fp::wide_sub(t2, t2, t1);
+        Fp::wide_sub_mod(t0, t0, t1);
+        Fp2 r;
+        Fp::redc(r.c0, t0);
+        Fp::redc(r.c1, t2);
+        return r;
     }
     CUZK_HD_INLINE friend Fp2 operator*(const Fp2& a, const Fp& b) { return {a.c0 * b, a.c1 * b}; }
     CUZK_HD_INLINE Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
     CUZK_HD_INLINE Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
     CUZK_HD_INLINE Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
     CUZK_HD_INLINE Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-    // Complex squaring: (a0 + a1)(a0 - a1) + 2 a0 a1 u, 2 Fp multiplies.
+    // Complex squaring: (a0 + a1)(a0 - a1) + 2 a0 a1 u, 2 Fp multiplies. On the host the
+    // factors stay unreduced (a0 + a1, a0 - a1 + p, 2 a0 all below 2p; products below 4p^2).
     CUZK_HD_INLINE Fp2 square() const {
+#if CUZK_IN_DEVICE
+        return square_reduced();
+#else
+        static_assert(Fp::kLazyOk);
+        Fp::Wide t0, t1;
+        Fp::mul_wide(t0, Fp::add_unreduced(c0, c1), Fp::sub_unreduced(c0, c1));
+        Fp::mul_wide(t1, Fp::add_unreduced(c0, c0), c1);
+        Fp2 r;
+        Fp::redc(r.c0, t0);
+        Fp::redc(r.c1, t1);
+        return r;
+#endif
+    }
+    CUZK_HD_INLINE Fp2 square_reduced() const {
         Fp t = c0 * c1;
         return {(c0 + c1) * (c0 - c1), t.dbl()};
     }

@@ -140,4 +140,110 @@ CUZK_HD_INLINE void mod_sub(uint64_t* r, const uint64_t* a, const uint64_t* b, c
 #endif
 }
 
+// w[0..2N) = a * b for any N-limb a, b (operand scanning). With redc_portable below, the
+// two halves of a Montgomery multiplication that the towers use for lazy reduction.
+template <size_t N>
+CUZK_HD_INLINE void mul_wide_portable(uint64_t* w, const uint64_t* a, const uint64_t* b) {
+    CUZK_UNROLL
+    for (size_t j = 0; j < 2 * N; ++j) w[j] = 0;
+    CUZK_UNROLL
+    for (size_t i = 0; i < N; ++i) {
+        uint64_t c = 0;
+        CUZK_UNROLL
+        for (size_t j = 0; j < N; ++j) {
+            u128 x = u128(a[j]) * b[i] + w[i + j] + c;
+            w[i + j] = uint64_t(x);
+            c = uint64_t(x >> 64);
+        }
+        w[i + N] = c;
+    }
+}
+
+// r = w * R^-1 mod p in [0, p) for w < p * R, R = 2^(64N). Reduces the low half into
+// u = (w_low + m p) / R <= p, then t = u + w_high < 2p (w_high < p), one subtraction.
+template <size_t N>
+CUZK_HD_INLINE void redc_portable(uint64_t* r, const uint64_t* w, const uint64_t* p, uint64_t inv) {
+    uint64_t t[N];
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) t[j] = w[j];
+    CUZK_UNROLL
+    for (size_t i = 0; i < N; ++i) {
+        const uint64_t m = t[0] * inv;
+        u128 x = u128(m) * p[0] + t[0];
+        uint64_t c = uint64_t(x >> 64);
+        CUZK_UNROLL
+        for (size_t j = 1; j < N; ++j) {
+            x = u128(m) * p[j] + t[j] + c;
+            t[j - 1] = uint64_t(x);
+            c = uint64_t(x >> 64);
+        }
+        t[N - 1] = c;
+    }
+    uint64_t c = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(t[j]) + w[N + j] + c;
+        t[j] = uint64_t(x);
+        c = uint64_t(x >> 64);
+    }
+    uint64_t s[N];
+    uint64_t borrow = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) {
+        u128 x = u128(t[j]) - p[j] - borrow;
+        s[j] = uint64_t(x);
+        borrow = uint64_t(x >> 64) & 1;
+    }
+    CUZK_UNROLL
+    for (size_t j = 0; j < N; ++j) r[j] = borrow ? t[j] : s[j];
+}
+
+// r = a + b over M limbs, no reduction; returns the carry out.
+template <size_t M>
+CUZK_HD_INLINE uint64_t add_limbs(uint64_t* r, const uint64_t* a, const uint64_t* b) {
+    uint64_t c = 0;
+#if CUZK_FF_X86_CARRY
+    unsigned char cf = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < M; ++j) {
+        unsigned long long o;
+        cf = _addcarry_u64(cf, a[j], b[j], &o);
+        r[j] = o;
+    }
+    c = cf;
+#else
+    CUZK_UNROLL
+    for (size_t j = 0; j < M; ++j) {
+        u128 x = u128(a[j]) + b[j] + c;
+        r[j] = uint64_t(x);
+        c = uint64_t(x >> 64);
+    }
+#endif
+    return c;
+}
+
+// r = a - b over M limbs, no reduction; returns the borrow out.
+template <size_t M>
+CUZK_HD_INLINE uint64_t sub_limbs(uint64_t* r, const uint64_t* a, const uint64_t* b) {
+    uint64_t borrow = 0;
+#if CUZK_FF_X86_CARRY
+    unsigned char bf = 0;
+    CUZK_UNROLL
+    for (size_t j = 0; j < M; ++j) {
+        unsigned long long o;
+        bf = _subborrow_u64(bf, a[j], b[j], &o);
+        r[j] = o;
+    }
+    borrow = bf;
+#else
+    CUZK_UNROLL
+    for (size_t j = 0; j < M; ++j) {
+        u128 x = u128(a[j]) - b[j] - borrow;
+        r[j] = uint64_t(x);
+        borrow = uint64_t(x >> 64) & 1;
+    }
+#endif
+    return borrow;
+}
+
 }  // namespace cuzk::ff_detail

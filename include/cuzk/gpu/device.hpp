@@ -22,4 +22,14 @@ int device_count(std::string* why = nullptr);
 void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n);
 void fr_mul_add_sub_on_device(const Fr* a, const Fr* b, Fr* out, size_t n);
 
+// Every field operation that device code uses, on pairs (a[i], b[i]), computed on device 0,
+// plus the portable 64-bit CIOS (Field::mul_portable) that the device used before the PTX
+// path (cuzk/ff/mont_ptx.hpp). Tests compare each with the host.
+template <class F>
+struct DeviceFieldOps {
+    F mul, sqr, add, sub, dbl, neg, inv, mul_portable;
+};
+void fp_ops_on_device(const Fp* a, const Fp* b, DeviceFieldOps<Fp>* out, size_t n);
+void fr_ops_on_device(const Fr* a, const Fr* b, DeviceFieldOps<Fr>* out, size_t n);
+
 }  // namespace cuzk::gpu

@@ -31,10 +31,13 @@ namespace cuzk::gpu::ntt {
 
 using Stream = CUstream_st*;  // nullptr: the legacy default stream
 
-// Which kernels run the butterfly stages. kFast: several stages per kernel on
-// 1024-element tiles in shared memory; kReference: one plain radix-2 kernel per stage
-// (slow, obviously correct; the tests compare the two).
-enum class Impl { kFast, kReference };
+// Which kernels run the butterfly stages. kFast: passes of up to 10 stages on tiles of up
+// to 1024 elements, 3 stages at a time on 8 elements per thread in registers, with the
+// inverse's twiddles and the output scaling of the inverses fused in (sizes below 2^3 use
+// kTiled); kTiled: the previous fast path, the same passes with one butterfly per thread
+// and stage in shared memory (kept for side-by-side benchmarks); kReference: one plain
+// radix-2 kernel per stage (slow, obviously correct; the tests compare all three).
+enum class Impl { kFast, kReference, kTiled };
 
 // Transforms in place on d_data[0 .. n) in device memory (see cuzk/ntt/ntt.hpp for the
 // formulas): forward DFT, inverse, and the coset versions with shift g = 7.

@@ -84,6 +84,83 @@ CUZK_HD inline Butterfly tile_butterfly(unsigned log_n, const Pass& p, size_t r0
     return b;
 }
 
+// --- register-blocked passes (Impl::kFast) -----------------------------------------
+// Same passes and tiles, but the block of a tile has 2^(L-3) threads (L = s + log_c, the
+// tile's log size) and each thread holds 8 tile elements in registers. The pass's s
+// stages are split into ceil(s/3) groups of <= 3 consecutive stages; in a group a thread's
+// 8 elements are those whose tile index e varies in 3 bits (the group's stage bits
+// log_c + u, plus the lowest other bits when the group has fewer than 3 stages), the other
+// L - 3 bits of e being the thread number's bits in ascending order. So each group is
+// 3 stages of 4 butterflies per thread on registers, and the tile goes through shared
+// memory only between groups (2 exchanges per 9-stage pass instead of 9): global ->
+// registers -> [shared -> registers] -> global.
+inline constexpr unsigned kRegLog = 3;
+inline constexpr unsigned kRegMinLogN = 3;  // every pass then has s >= 3 (tiles of >= 8)
+
+CUZK_HD inline unsigned tile_log(const Pass& p) { return p.s + p.log_c; }
+CUZK_HD inline unsigned group_count(const Pass& p) { return (p.s + kRegLog - 1) / kRegLog; }
+
+// Stages [u0, u0 + r) of group g (near-equal sizes, larger first).
+CUZK_HD inline void group_stages(const Pass& p, unsigned g, unsigned& u0, unsigned& r) {
+    const unsigned ng = group_count(p);
+    u0 = 0;
+    for (unsigned i = 0; i < g; ++i) u0 += p.s / ng + (i < p.s % ng ? 1 : 0);
+    r = p.s / ng + (g < p.s % ng ? 1 : 0);
+}
+
+// The 3 tile-index bits that a thread's elements span in group g, ascending, and their
+// mask. Needs tile_log(p) >= 3.
+struct RegBits {
+    unsigned pos[kRegLog];
+    unsigned mask;
+};
+CUZK_HD inline RegBits group_bits(const Pass& p, unsigned g) {
+    unsigned u0, r;
+    group_stages(p, g, u0, r);
+    const unsigned lo = p.log_c + u0;
+    unsigned mask = ((1u << r) - 1) << lo;
+    unsigned count = r;
+    for (unsigned b = 0; count < kRegLog; ++b)
+        if (!((mask >> b) & 1)) {
+            mask |= 1u << b;
+            ++count;
+        }
+    RegBits rb{{0, 0, 0}, mask};
+    unsigned k = 0;
+    for (unsigned b = 0; b < kTileLog; ++b)
+        if ((mask >> b) & 1) rb.pos[k++] = b;
+    return rb;
+}
+
+// The low bits of x placed, in order, at the set bits of mask (bits < kTileLog).
+CUZK_HD inline unsigned deposit_bits(unsigned x, unsigned mask) {
+    unsigned out = 0, k = 0;
+    for (unsigned b = 0; b < kTileLog; ++b)
+        if ((mask >> b) & 1) out |= ((x >> k++) & 1u) << b;
+    return out;
+}
+
+// Tile index of element j (0 <= j < 8) of thread f in the group with bits rb.
+CUZK_HD inline unsigned thread_base(const Pass& p, const RegBits& rb, unsigned f) {
+    return deposit_bits(f, ~rb.mask & ((1u << tile_log(p)) - 1));
+}
+CUZK_HD inline unsigned group_element(const RegBits& rb, unsigned base, unsigned j) {
+    return base | ((j & 1u) << rb.pos[0]) | (((j >> 1) & 1u) << rb.pos[1]) | (((j >> 2) & 1u) << rb.pos[2]);
+}
+
+// Twiddle index (table w_n^j, j < n/2) of the stage-u butterfly whose first element has
+// tile index e (same formula as tile_butterfly).
+CUZK_HD inline size_t tile_twiddle(unsigned log_n, const Pass& p, size_t r0, unsigned u, unsigned e) {
+    const unsigned c = e & ((1u << p.log_c) - 1);
+    const unsigned m = (e >> p.log_c) & ((1u << u) - 1);
+    return ((r0 + c) + (size_t(m) << p.lh0)) << (log_n - 1 - (p.lh0 + u));
+}
+
+// Shared-memory slot of tile element e: its low 4 bits XOR the next 4 (a bijection on any
+// tile), so that the 16 threads of a half warp, which differ in the lowest free bits of e,
+// mostly hit distinct 8-byte banks (limb-major layout, one 64-bit limb per access).
+CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
+
 // Plain radix-2 stage (the reference kernel): butterfly q < n/2 of stage log_h.
 CUZK_HD inline void stage_butterfly(unsigned log_n, unsigned log_h, size_t q, size_t& x, size_t& y, size_t& tw) {
     const size_t k = q & ((size_t(1) << log_h) - 1);

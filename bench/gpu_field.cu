@@ -1,0 +1,167 @@
+// Device field arithmetic throughput: the 32-bit PTX carry chains (cuzk/ff/mont_ptx.hpp,
+// what Field uses on the device) against the portable 64-bit CIOS that the device used
+// before, for Fp and Fr mul, square, add and sub. Each thread runs two interleaved
+// dependent chains of `kIters` operations over values in registers (no memory traffic
+// inside the loop); the grid fills the GPU several times over. Reported: operations per
+// second (median of the repetitions, device events), and a summary table at the end.
+//   build/gpu/bench/cuzk_bench_gpu_field --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// H200, 2026-11-29 (G op/s, median of 15 launches; PTX / portable): Fp mul 27.1 / 17.2,
+// Fp sqr 32.7 (mul(a, a): 27.0), Fp add 455 / 213, Fp sub 449 / 201; Fr mul 52.2 / 38.9,
+// Fr sqr 59.2 (51.8), Fr add 673 / 349, Fr sub 698 / 326. SASS: the Fp mul is 277
+// IMAD.WIDE.U32(.X) (one per 32x32 product pair of the chains) and ~60 other
+// instructions; 27 G/s at 1.98 GHz is ~1240 cycles per warp-multiplication per
+// scheduler, ~4.5 per wide multiply-add: the multiply pipe is the limit, as the model of
+// shared/reference/gpu-msm-ntt.md section 5 assumes.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuzk/ff/bls12_381.hpp"
+
+namespace {
+
+using cuzk::Fp;
+using cuzk::Fr;
+namespace ptx = cuzk::ff_detail::ptx;
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+constexpr int kIters = 256;
+enum Op { kMulPtx, kMulPortable, kSqrPtx, kSqrAsMulPtx, kAddPtx, kAddPortable, kSubPtx, kSubPortable, kOps };
+const char* op_name(int op) {
+    static const char* names[kOps] = {"mul ptx", "mul portable", "sqr ptx", "sqr as mul ptx",
+                                      "add ptx", "add portable", "sub ptx", "sub portable"};
+    return names[op];
+}
+
+template <class F, int OP>
+__device__ __forceinline__ F apply(const F& x, const F& y) {
+    constexpr typename F::Big p = F::kP;
+    F r;
+    if constexpr (OP == kMulPtx) {
+        ptx::DeviceIsa isa;
+        ptx::mont_mul<F::N>(isa, r.l, x.l, y.l, p.l, F::kInv);
+    } else if constexpr (OP == kMulPortable) {
+        F::mul_portable(r, x, y);
+    } else if constexpr (OP == kSqrPtx) {
+        ptx::DeviceIsa isa;
+        ptx::mont_sqr<F::N>(isa, r.l, x.l, p.l, F::kInv);
+    } else if constexpr (OP == kSqrAsMulPtx) {
+        ptx::DeviceIsa isa;
+        ptx::mont_mul<F::N>(isa, r.l, x.l, x.l, p.l, F::kInv);
+    } else if constexpr (OP == kAddPtx) {
+        ptx::DeviceIsa isa;
+        ptx::mod_add<F::N>(isa, r.l, x.l, y.l, p.l);
+    } else if constexpr (OP == kAddPortable) {
+        cuzk::ff_detail::mod_add<F::N>(r.l, x.l, y.l, p.l);
+    } else if constexpr (OP == kSubPtx) {
+        ptx::DeviceIsa isa;
+        ptx::mod_sub<F::N>(isa, r.l, x.l, y.l, p.l);
+    } else {
+        cuzk::ff_detail::mod_sub<F::N>(r.l, x.l, y.l, p.l);
+    }
+    return r;
+}
+
+// Two chains per thread: x <- op(x, y), y <- op(y, x'), so neither can be skipped.
+template <class F, int OP>
+__global__ void __launch_bounds__(128) chain_kernel(F* v, size_t threads) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    F x = v[2 * t], y = v[2 * t + 1];
+    for (int i = 0; i < kIters; ++i) {
+        x = apply<F, OP>(x, y);
+        y = apply<F, OP>(y, x);
+    }
+    v[2 * t] = x;
+    v[2 * t + 1] = y;
+}
+
+std::map<std::string, std::vector<double>>& samples() {
+    static std::map<std::string, std::vector<double>> s;
+    return s;
+}
+
+template <class F, int OP>
+void BM_Chain(benchmark::State& state) {
+    try {
+        int sms = 0;
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+        const size_t threads = size_t(sms) * 128 * 32;  // many waves: the tail does not matter
+        std::mt19937_64 rng(1);
+        std::vector<F> h(2 * threads);
+        for (size_t i = 0; i < std::min<size_t>(h.size(), 4096); ++i) h[i] = F::random(rng);
+        for (size_t i = 4096; i < h.size(); ++i) h[i] = h[i % 4096];
+        F* d = nullptr;
+        check(cudaMalloc(&d, h.size() * sizeof(F)), "cudaMalloc");
+        check(cudaMemcpy(d, h.data(), h.size() * sizeof(F), cudaMemcpyHostToDevice), "cudaMemcpy");
+        cudaEvent_t a, b;
+        check(cudaEventCreate(&a), "cudaEventCreate");
+        check(cudaEventCreate(&b), "cudaEventCreate");
+        const unsigned blocks = unsigned(threads / 128);
+        chain_kernel<F, OP><<<blocks, 128>>>(d, threads);  // warm-up
+        check(cudaGetLastError(), "launch");
+        check(cudaDeviceSynchronize(), "warm-up");
+        const std::string key = std::string(F::kBits == 381 ? "Fp " : "Fr ") + op_name(OP);
+        for (auto _ : state) {
+            check(cudaEventRecord(a), "cudaEventRecord");
+            chain_kernel<F, OP><<<blocks, 128>>>(d, threads);
+            check(cudaEventRecord(b), "cudaEventRecord");
+            check(cudaEventSynchronize(b), "cudaEventSynchronize");
+            float ms = 0;
+            check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+            state.SetIterationTime(ms / 1e3);
+            samples()[key].push_back(double(threads) * 2 * kIters / (ms * 1e-3) / 1e9);
+        }
+        state.counters["ops"] =
+            benchmark::Counter(double(threads) * 2 * kIters * double(state.iterations()), benchmark::Counter::kIsRate);
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+        cudaFree(d);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+
+#define CUZK_FIELD_BENCH(F, OP) \
+    BENCHMARK(BM_Chain<F, OP>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond)
+CUZK_FIELD_BENCH(Fp, kMulPtx);
+CUZK_FIELD_BENCH(Fp, kMulPortable);
+CUZK_FIELD_BENCH(Fp, kSqrPtx);
+CUZK_FIELD_BENCH(Fp, kSqrAsMulPtx);
+CUZK_FIELD_BENCH(Fp, kAddPtx);
+CUZK_FIELD_BENCH(Fp, kAddPortable);
+CUZK_FIELD_BENCH(Fp, kSubPtx);
+CUZK_FIELD_BENCH(Fp, kSubPortable);
+CUZK_FIELD_BENCH(Fr, kMulPtx);
+CUZK_FIELD_BENCH(Fr, kMulPortable);
+CUZK_FIELD_BENCH(Fr, kSqrPtx);
+CUZK_FIELD_BENCH(Fr, kSqrAsMulPtx);
+CUZK_FIELD_BENCH(Fr, kAddPtx);
+CUZK_FIELD_BENCH(Fr, kAddPortable);
+CUZK_FIELD_BENCH(Fr, kSubPtx);
+CUZK_FIELD_BENCH(Fr, kSubPortable);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    std::printf("\n%-22s %12s %12s %6s\n", "gpu_field op", "median G/s", "max G/s", "runs");
+    for (auto& [key, v] : samples()) {
+        std::sort(v.begin(), v.end());
+        std::printf("%-22s %12.2f %12.2f %6zu\n", key.c_str(), v[v.size() / 2], v.back(), v.size());
+    }
+    return 0;
+}

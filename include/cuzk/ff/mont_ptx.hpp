@@ -1,0 +1,372 @@
+// Montgomery arithmetic over 32-bit limbs with explicit carry chains, for the GPU.
+//
+// Why: the portable CIOS (mont_portable.hpp) multiplies 64-bit limbs into 128-bit
+// products, which the GPU has no instruction for: nvcc emulates each with four 32-bit
+// multiplies and a carry fix-up. The GPU's native step is a 32x32 multiply-add into a
+// carry chain (PTX mad.lo.cc / madc.hi.cc, CUDA's IMAD with carry), so these routines work
+// on n = 2N words of 32 bits, over the SAME storage as the host: limb i (64 bits,
+// little-endian) is words 2i (low half) and 2i+1 (high half), so converting costs no
+// instruction on the device and every buffer still copies byte for byte.
+//
+// The algorithms are written once against a tiny instruction set `Isa` (the PTX carry-
+// chain instructions, one method each): DeviceIsa issues the PTX itself (device code
+// only); tests/gpu/test_ptx_emulated.cpp runs the same code on the host with an emulated
+// carry flag that also records any carry that a bound below claims cannot happen.
+//
+// Multiplication: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
+// multiplication algorithms", 1996) with the accumulator split in two, the fact behind
+// the public GPU implementations (sppark ff/mont_t.cuh, see shared/reference/gpu-msm-ntt.md):
+// the products a_j b_i of even j are non-overlapping 64-bit pieces at words j, j+1, so
+// their sum is ONE carry chain (lo, hi, lo, hi, ...), and likewise for odd j one word up.
+// The running value is T = E + 2^32 O (E: even chain, n+1 words; O: odd chain, n words at
+// word 1), two independent chains that the GPU can overlap. Per word b_i:
+//   E += sum_{j even} a_j b_i 2^(32j),  O += sum_{j odd} a_j b_i 2^(32(j-1))
+//   m = E_0 (-p^-1) mod 2^32
+//   E += sum_{j even} p_j m 2^(32j),    O += sum_{j odd} p_j m 2^(32(j-1))   (now E_0 = 0)
+//   T/2^32 = O + E_1 + 2^32 (E_2..E_n): the roles swap (O becomes the even accumulator,
+//   E_2.. the odd one) and the single word E_1 is added to the new even accumulator's
+//   word 0 with add.cc, whose carry feeds the next odd chain (madc). No per-step
+//   n-word addition. After the last word: T = O + (E >> 32), then one conditional
+//   subtraction of p.
+// Bounds (p < 2^(32n-1), true for BLS12-381 Fp: 381 of 384 bits, and Fr: 255 of 256):
+// the CIOS value stays < 2p, so T + a b_i + m p < 2p + 2 (2^32 - 1) p < 2^(32(n+1)); every
+// partial E is below that (n+1 words) and every partial O below 2^(32n) (n words). The
+// chain ends written without .cc below therefore never drop a carry.
+//
+// Squaring: the cross products sum_{i<j} a_i a_j 2^(32(i+j)) in two chains per row (j-i
+// odd / even, again non-overlapping pieces), doubled by a funnel shift, plus the diagonal
+// a_i^2 (one chain); then the Montgomery reduction of the low half with the same split
+// accumulators (SOS order, same reference): n(n-1)/2 + n instead of n^2 word products.
+// Measured on an H200 (bench/gpu_field.cu): Fp mul 27.1 G/s (portable 64-bit CIOS: 17.2),
+// Fp square 32.7 (as a mul: 27.0); Fr mul 52.2 (38.9), Fr square 59.2 (51.8).
+//
+// Inputs are fully reduced (< p) and so are the outputs, as everywhere in Field.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/common/hd.hpp"
+
+// Field add/sub on the device through the 32-bit chains below (1) or the portable 64-bit
+// code (0); mul and square always take the 32-bit path on the device. H200 throughput
+// (bench/gpu_field.cu): Fp add 455 vs 213 G/s, sub 449 vs 201; Fr add 673 vs 349.
+#ifndef CUZK_PTX_ADDSUB
+#define CUZK_PTX_ADDSUB 1
+#endif
+
+namespace cuzk::ff_detail::ptx {
+
+#if defined(__CUDACC__)  // declared in both passes of nvcc, used only by device code
+// The PTX carry-chain instructions (PTX ISA, "Extended-Precision Integer Arithmetic").
+// The carry flag CC.CF lives between the statements: each is `asm volatile`, so they keep
+// their order, and the code between them (moves, mul.lo for m, and, shifts, selects) has
+// no .cc instruction of its own; the convention of NVIDIA's CGBN. The compiler does emit
+// .cc for 128-bit arithmetic, so none must be interleaved: the device field test and the
+// MSM/NTT/proof tests against the CPU guard that. For subtraction CF is the borrow.
+struct DeviceIsa {
+#define CUZK_PTX_OP3(name, insn)                                                   \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) { \
+        uint32_t d;                                                                \
+        asm volatile(insn " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));  \
+        return d;                                                                  \
+    }
+#define CUZK_PTX_OP2(name, insn)                                       \
+    __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) { \
+        uint32_t d;                                                    \
+        asm volatile(insn " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));  \
+        return d;                                                      \
+    }
+    __device__ __forceinline__ uint32_t mul_lo(uint32_t a, uint32_t b) { return a * b; }
+    __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
+    CUZK_PTX_OP3(mad_lo_cc, "mad.lo.cc.u32")
+    CUZK_PTX_OP3(madc_lo_cc, "madc.lo.cc.u32")
+    CUZK_PTX_OP3(madc_hi_cc, "madc.hi.cc.u32")
+    CUZK_PTX_OP3(madc_hi, "madc.hi.u32")
+    CUZK_PTX_OP2(add_cc, "add.cc.u32")
+    CUZK_PTX_OP2(addc_cc, "addc.cc.u32")
+    CUZK_PTX_OP2(addc, "addc.u32")
+    CUZK_PTX_OP2(sub_cc, "sub.cc.u32")
+    CUZK_PTX_OP2(subc_cc, "subc.cc.u32")
+    CUZK_PTX_OP2(subc, "subc.u32")
+#undef CUZK_PTX_OP3
+#undef CUZK_PTX_OP2
+};
+#endif
+
+// --- shared pieces --------------------------------------------------------------------
+
+// One reduction step on the split accumulator: m = E_0 inv, E += p_even m, O += p_odd m.
+// `first`: O holds nothing yet, so its products are written, not added. `pending`: the
+// carry flag holds the carry of the word-0 addition made by the caller, owed to O_0.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void reduce_step(Isa& isa, uint32_t* E, uint32_t* O, const uint32_t* p, uint32_t inv, bool first,
+                                bool pending) {
+    const uint32_t m = isa.mul_lo(E[0], inv);
+    // Odd chain first: it consumes the pending carry (mul.lo does not touch the flag).
+    if (first) {
+        CUZK_UNROLL
+        for (size_t k = 0; k < n / 2; ++k) {
+            O[2 * k] = isa.mul_lo(p[2 * k + 1], m);
+            O[2 * k + 1] = isa.mul_hi(p[2 * k + 1], m);
+        }
+    } else {
+        O[0] = pending ? isa.madc_lo_cc(p[1], m, O[0]) : isa.mad_lo_cc(p[1], m, O[0]);
+        CUZK_UNROLL
+        for (size_t k = 0; k < n / 2; ++k) {
+            if (k > 0) O[2 * k] = isa.madc_lo_cc(p[2 * k + 1], m, O[2 * k]);
+            if (k + 1 < n / 2)
+                O[2 * k + 1] = isa.madc_hi_cc(p[2 * k + 1], m, O[2 * k + 1]);
+            else
+                O[2 * k + 1] = isa.madc_hi(p[2 * k + 1], m, O[2 * k + 1]);  // O < 2^(32n): no carry out
+        }
+    }
+    E[0] = isa.mad_lo_cc(p[0], m, E[0]);  // 0 by the choice of m; only the carry matters
+    E[1] = isa.madc_hi_cc(p[0], m, E[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n / 2; ++k) {
+        E[2 * k] = isa.madc_lo_cc(p[2 * k], m, E[2 * k]);
+        E[2 * k + 1] = isa.madc_hi_cc(p[2 * k], m, E[2 * k + 1]);
+    }
+    E[n] = isa.addc(E[n], 0);  // E < 2^(32(n+1)): no carry out
+}
+
+// Divides T = E + 2^32 O (E_0 = 0) by 2^32 into the same form with the roles swapped:
+// new E = O + E_1 (word 0, by add.cc: its carry is left in the flag for the next odd
+// chain), new O = E_2..E_n, both padded with a zero top word.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void shift_swap(Isa& isa, uint32_t* E, uint32_t* O) {
+    uint32_t nE[n + 1], nO[n];
+    CUZK_UNROLL
+    for (size_t k = 0; k < n; ++k) nE[k] = O[k];
+    nE[n] = 0;
+    CUZK_UNROLL
+    for (size_t k = 0; k + 1 < n; ++k) nO[k] = E[k + 2];
+    nO[n - 1] = 0;
+    nE[0] = isa.add_cc(nE[0], E[1]);
+    CUZK_UNROLL
+    for (size_t k = 0; k <= n; ++k) E[k] = nE[k];
+    CUZK_UNROLL
+    for (size_t k = 0; k < n; ++k) O[k] = nO[k];
+}
+
+// r = t - p if t >= p, else t (t < 2p).
+template <size_t n, class Isa>
+CUZK_HD_INLINE void final_sub(Isa& isa, uint32_t* r, const uint32_t* t, const uint32_t* p) {
+    uint32_t s[n];
+    s[0] = isa.sub_cc(t[0], p[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n; ++k) s[k] = isa.subc_cc(t[k], p[k]);
+    const uint32_t borrow = isa.subc(0, 0);  // all ones when t < p
+    CUZK_UNROLL
+    for (size_t k = 0; k < n; ++k) r[k] = borrow ? t[k] : s[k];
+}
+
+// r = O + (E >> 32) + add (add: n words or nullptr), then reduced below p. The sum is < 2p.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void finish(Isa& isa, uint32_t* r, const uint32_t* E, const uint32_t* O, const uint32_t* add,
+                           const uint32_t* p) {
+    uint32_t t[n];
+    t[0] = isa.add_cc(O[0], E[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(O[k], E[k + 1]);
+    t[n - 1] = isa.addc(O[n - 1], E[n]);
+    if (add) {
+        t[0] = isa.add_cc(t[0], add[0]);
+        CUZK_UNROLL
+        for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(t[k], add[k]);
+        t[n - 1] = isa.addc(t[n - 1], add[n - 1]);
+    }
+    final_sub<n>(isa, r, t, p);
+}
+
+// --- the operations on n 32-bit words ---------------------------------------------------
+
+// r = a b 2^(-32n) mod p. r may alias a or b.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
+                               uint32_t inv) {
+    static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
+    uint32_t E[n + 1], O[n];
+    // Word b_0: the products are written, not added.
+    CUZK_UNROLL
+    for (size_t k = 0; k < n / 2; ++k) {
+        E[2 * k] = isa.mul_lo(a[2 * k], b[0]);
+        E[2 * k + 1] = isa.mul_hi(a[2 * k], b[0]);
+        O[2 * k] = isa.mul_lo(a[2 * k + 1], b[0]);
+        O[2 * k + 1] = isa.mul_hi(a[2 * k + 1], b[0]);
+    }
+    E[n] = 0;
+    reduce_step<n>(isa, E, O, p, inv, false, false);
+    CUZK_UNROLL
+    for (size_t i = 1; i < n; ++i) {
+        shift_swap<n>(isa, E, O);  // leaves the word-0 carry in the flag, owed to O_0
+        const uint32_t bi = b[i];
+        // Odd products, consuming that carry. O's top word is the zero padding: no carry out.
+        CUZK_UNROLL
+        for (size_t k = 0; k < n / 2; ++k) {
+            O[2 * k] = isa.madc_lo_cc(a[2 * k + 1], bi, O[2 * k]);
+            if (k + 1 < n / 2)
+                O[2 * k + 1] = isa.madc_hi_cc(a[2 * k + 1], bi, O[2 * k + 1]);
+            else
+                O[2 * k + 1] = isa.madc_hi(a[2 * k + 1], bi, O[2 * k + 1]);
+        }
+        // Even products; the carry out lands in the zero padding E_n.
+        E[0] = isa.mad_lo_cc(a[0], bi, E[0]);
+        E[1] = isa.madc_hi_cc(a[0], bi, E[1]);
+        CUZK_UNROLL
+        for (size_t k = 1; k < n / 2; ++k) {
+            E[2 * k] = isa.madc_lo_cc(a[2 * k], bi, E[2 * k]);
+            E[2 * k + 1] = isa.madc_hi_cc(a[2 * k], bi, E[2 * k + 1]);
+        }
+        E[n] = isa.addc(E[n], 0);
+        reduce_step<n>(isa, E, O, p, inv, false, false);
+    }
+    finish<n>(isa, r, E, O, nullptr, p);
+}
+
+// r = a^2 2^(-32n) mod p. r may alias a.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
+    static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
+    // Cross products a_i a_j (i < j): X gets the pieces of odd j - i (row i starts at word
+    // 2i+1), Y those of even j - i (row i starts at word 2i+2). Each row is one chain whose
+    // carry lands in a word that is either fresh or holds only the previous row's carry.
+    // X is stored one word down (X[k] is word k+1) so that every (lo, hi) piece sits in an
+    // even-aligned register pair, which lets ptxas fuse it into one 64-bit multiply-add
+    // (unaligned, the squaring compiled to more SASS instructions than a multiplication).
+    uint32_t X[2 * n], Y[2 * n];
+    CUZK_UNROLL
+    for (size_t k = 0; k < 2 * n; ++k) X[k] = Y[k] = 0;
+    CUZK_UNROLL
+    for (size_t i = 0; i + 1 < n; ++i) {
+        CUZK_UNROLL
+        for (size_t j = i + 1; j < n; j += 2) {
+            const size_t w = i + j - 1;  // word i + j, one down
+            X[w] = (j == i + 1) ? isa.mad_lo_cc(a[i], a[j], X[w]) : isa.madc_lo_cc(a[i], a[j], X[w]);
+            X[w + 1] = isa.madc_hi_cc(a[i], a[j], X[w + 1]);
+        }
+        const size_t x_end = i + ((n - 1 - i) % 2 == 1 ? n - 1 : n - 2) + 1;  // last word of row i in X
+        X[x_end] = isa.addc(X[x_end], 0);                                     // word x_end + 1, one down
+        if (i + 2 < n) {
+            CUZK_UNROLL
+            for (size_t j = i + 2; j < n; j += 2) {
+                Y[i + j] = (j == i + 2) ? isa.mad_lo_cc(a[i], a[j], Y[i + j]) : isa.madc_lo_cc(a[i], a[j], Y[i + j]);
+                Y[i + j + 1] = isa.madc_hi_cc(a[i], a[j], Y[i + j + 1]);
+            }
+            const size_t y_end = i + ((n - 1 - i) % 2 == 0 ? n - 1 : n - 2) + 1;
+            Y[y_end + 1] = isa.addc(Y[y_end + 1], 0);
+        }
+    }
+    // C = X + Y < a^2 / 2 (word 0 of both is zero), then T = 2C (funnel shift) + the
+    // diagonal a_i^2 at words 2i, 2i+1.
+    uint32_t T[2 * n];
+    T[0] = 0;
+    T[1] = isa.add_cc(X[0], Y[1]);
+    CUZK_UNROLL
+    for (size_t k = 2; k + 1 < 2 * n; ++k) T[k] = isa.addc_cc(X[k - 1], Y[k]);
+    T[2 * n - 1] = isa.addc(X[2 * n - 2], Y[2 * n - 1]);
+    CUZK_UNROLL
+    for (size_t k = 2 * n - 1; k > 0; --k) T[k] = (T[k] << 1) | (T[k - 1] >> 31);
+    T[0] <<= 1;
+    T[0] = isa.mad_lo_cc(a[0], a[0], T[0]);
+    T[1] = isa.madc_hi_cc(a[0], a[0], T[1]);
+    CUZK_UNROLL
+    for (size_t i = 1; i < n; ++i) {
+        T[2 * i] = isa.madc_lo_cc(a[i], a[i], T[2 * i]);
+        T[2 * i + 1] = (i + 1 < n) ? isa.madc_hi_cc(a[i], a[i], T[2 * i + 1]) : isa.madc_hi(a[i], a[i], T[2 * i + 1]);
+    }
+    // Reduce the low half: n steps of reduce_step on E = T_0..T_(n-1), then add the high half.
+    uint32_t E[n + 1], O[n];
+    CUZK_UNROLL
+    for (size_t k = 0; k < n; ++k) E[k] = T[k];
+    E[n] = 0;
+    reduce_step<n>(isa, E, O, p, inv, true, false);
+    CUZK_UNROLL
+    for (size_t i = 1; i < n; ++i) {
+        shift_swap<n>(isa, E, O);
+        reduce_step<n>(isa, E, O, p, inv, false, true);
+    }
+    finish<n>(isa, r, E, O, T + n, p);
+}
+
+// r = a + b mod p (a + b < 2p < 2^(32n) fits in n words).
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mod_add32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
+    uint32_t t[n];
+    t[0] = isa.add_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(a[k], b[k]);
+    t[n - 1] = isa.addc(a[n - 1], b[n - 1]);
+    final_sub<n>(isa, r, t, p);
+}
+
+// r = a - b mod p: subtract, then add p back masked by the borrow (the carry out of that
+// addition is the wrap-around, discarded).
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mod_sub32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
+    uint32_t t[n];
+    t[0] = isa.sub_cc(a[0], b[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n; ++k) t[k] = isa.subc_cc(a[k], b[k]);
+    const uint32_t mask = isa.subc(0, 0);  // all ones after a borrow
+    r[0] = isa.add_cc(t[0], p[0] & mask);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n; ++k) r[k] = isa.addc_cc(t[k], p[k] & mask);
+}
+
+// --- the same on N 64-bit limbs (the Field storage) ------------------------------------
+
+template <size_t N>
+CUZK_HD_INLINE void split(uint32_t* w, const uint64_t* x) {
+    CUZK_UNROLL
+    for (size_t i = 0; i < N; ++i) {
+        w[2 * i] = uint32_t(x[i]);
+        w[2 * i + 1] = uint32_t(x[i] >> 32);
+    }
+}
+template <size_t N>
+CUZK_HD_INLINE void join(uint64_t* x, const uint32_t* w) {
+    CUZK_UNROLL
+    for (size_t i = 0; i < N; ++i) x[i] = uint64_t(w[2 * i]) | (uint64_t(w[2 * i + 1]) << 32);
+}
+
+// inv64 = -p^-1 mod 2^64 (Field::kInv); its low half is -p^-1 mod 2^32.
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mont_mul(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                             uint64_t inv64) {
+    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(p32, p);
+    mont_mul32<2 * N>(isa, r32, a32, b32, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mont_sqr(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv64) {
+    uint32_t a32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(p32, p);
+    mont_sqr32<2 * N>(isa, r32, a32, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mod_add(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(p32, p);
+    mod_add32<2 * N>(isa, r32, a32, b32, p32);
+    join<N>(r, r32);
+}
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mod_sub(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(p32, p);
+    mod_sub32<2 * N>(isa, r32, a32, b32, p32);
+    join<N>(r, r32);
+}
+
+}  // namespace cuzk::ff_detail::ptx

@@ -1,0 +1,114 @@
+// The 32-bit carry-chain algorithms of the device (cuzk/ff/mont_ptx.hpp) run on the host
+// over an emulated PTX carry flag, against the host Field (portable / ADX). Runs in every
+// build, GPU or not: it checks the algorithms and their "no carry out" bounds; the real
+// PTX is checked on the device by test_device_field.cpp.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/mont_ptx.hpp"
+#include "gpu/field_edges.hpp"
+#include "support/seed.hpp"
+
+namespace cuzk {
+namespace {
+
+// PTX semantics (PTX ISA, extended-precision arithmetic): .cc writes the carry flag CF,
+// madc/addc/subc read it; for subtraction CF is the borrow. The forms without .cc drop
+// their carry out: the algorithms use them only where a bound says there is none, so
+// here such a carry is recorded as `lost`.
+struct EmulatedIsa {
+    uint32_t cf = 0;
+    int lost = 0;
+    static uint32_t lo(uint64_t x) { return uint32_t(x); }
+    static uint32_t hi(uint64_t x) { return uint32_t(x >> 32); }
+    uint32_t set(uint64_t t) {
+        cf = hi(t);
+        return lo(t);
+    }
+    uint32_t drop(uint64_t t) {
+        lost += hi(t) != 0;
+        return lo(t);
+    }
+    uint32_t mul_lo(uint32_t a, uint32_t b) { return lo(uint64_t(a) * b); }
+    uint32_t mul_hi(uint32_t a, uint32_t b) { return hi(uint64_t(a) * b); }
+    uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_lo(a, b)) + c); }
+    uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_lo(a, b)) + c + cf); }
+    uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_hi(a, b)) + c + cf); }
+    uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return drop(uint64_t(mul_hi(a, b)) + c + cf); }
+    uint32_t add_cc(uint32_t a, uint32_t b) { return set(uint64_t(a) + b); }
+    uint32_t addc_cc(uint32_t a, uint32_t b) { return set(uint64_t(a) + b + cf); }
+    uint32_t addc(uint32_t a, uint32_t b) { return drop(uint64_t(a) + b + cf); }
+    uint32_t sub_cc(uint32_t a, uint32_t b) {
+        const uint64_t t = uint64_t(a) - b;
+        cf = uint32_t(t >> 63);
+        return lo(t);
+    }
+    uint32_t subc_cc(uint32_t a, uint32_t b) {
+        const uint64_t t = uint64_t(a) - b - cf;
+        cf = uint32_t(t >> 63);
+        return lo(t);
+    }
+    uint32_t subc(uint32_t a, uint32_t b) { return lo(uint64_t(a) - b - cf); }  // the borrow mask idiom
+};
+
+template <class F>
+const char* name() {
+    return F::kBits == 381 ? "Fp" : "Fr";
+}
+
+template <class F>
+void check_pair(const F& a, const F& b, uint64_t seed) {
+    constexpr typename F::Big p = F::kP;
+    EmulatedIsa isa;
+    F r;
+    ff_detail::ptx::mont_mul<F::N>(isa, r.l, a.l, b.l, p.l, F::kInv);
+    ASSERT_EQ(r, a * b) << name<F>() << " mul " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
+    ff_detail::ptx::mont_sqr<F::N>(isa, r.l, a.l, p.l, F::kInv);
+    ASSERT_EQ(r, a * a) << name<F>() << " sqr " << a.to_hex() << " seed " << seed;
+    ff_detail::ptx::mod_add<F::N>(isa, r.l, a.l, b.l, p.l);
+    ASSERT_EQ(r, a + b) << name<F>() << " add " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
+    ff_detail::ptx::mod_sub<F::N>(isa, r.l, a.l, b.l, p.l);
+    ASSERT_EQ(r, a - b) << name<F>() << " sub " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
+    ASSERT_EQ(isa.lost, 0) << name<F>() << ": a carry claimed impossible happened, " << a.to_hex() << " " << b.to_hex()
+                           << " seed " << seed;
+}
+
+template <class F>
+void check_field() {
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    const auto edges = test::field_edge_values<F>();
+    for (const F& a : edges)
+        for (const F& b : edges) check_pair(a, b, seed);
+    for (int i = 0; i < 20000; ++i) {
+        const F a = F::random(rng), b = F::random(rng);
+        check_pair(a, b, seed);
+        check_pair(a, edges[size_t(i) % edges.size()], seed);
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(PtxEmulated, FpMatchesHost) { check_field<Fp>(); }
+TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
+
+// The emulation itself: a carry that must be dropped is seen, a chain carries.
+TEST(PtxEmulated, CarryFlagSemantics) {
+    EmulatedIsa isa;
+    EXPECT_EQ(isa.add_cc(0xffffffffu, 1), 0u);
+    EXPECT_EQ(isa.cf, 1u);
+    EXPECT_EQ(isa.addc_cc(0, 0), 1u);
+    EXPECT_EQ(isa.cf, 0u);
+    EXPECT_EQ(isa.sub_cc(0, 1), 0xffffffffu);
+    EXPECT_EQ(isa.subc(0, 0), 0xffffffffu);                               // borrow mask
+    EXPECT_EQ(isa.mad_lo_cc(0xffffffffu, 0xffffffffu, 0xffffffffu), 0u);  // 1 + 0xffffffff
+    EXPECT_EQ(isa.madc_hi(0xffffffffu, 0xffffffffu, 0), 0xffffffffu);     // 0xfffffffe + 1
+    EXPECT_EQ(isa.lost, 0);
+    isa.add_cc(0xffffffffu, 1);
+    isa.addc(0xffffffffu, 0);
+    EXPECT_EQ(isa.lost, 1);
+}
+}  // namespace
+}  // namespace cuzk
