@@ -18,6 +18,12 @@
 // reports the median of each path and the median (and p90) of the per-round differences
 // daemon - engine and daemon - direct: drift common to a round cancels out.
 //   cuzk_bench_daemon_overhead --paired=200
+//
+// Measured (dev machine, 2 cores, load ~1, --paired=300, medians of per-round
+// differences over groth16::prove directly): ProveBuiltin over TCP +0.76 ms (1 constraint)
+// / +0.88 ms (64), over a unix socket +0.58 / +0.63 ms, SubmitBuiltin + AwaitProof
+// +0.68 / +0.78 ms; the engine alone +0.20 / +0.19 ms; one empty gRPC call (GetStatus)
+// 0.18 ms. Target: <= 5 ms.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
