@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "client.hpp"
 #include "commands.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
 #include "cuzk/gpu/device.hpp"
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
 
     std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
     cuzk::cli::add_proving_commands(app, commands);
+    cuzk::cli::add_client_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
 

@@ -1,0 +1,396 @@
+#include "client.hpp"
+
+#include <cstdio>
+
+#if CUZK_HAVE_SERVER
+
+#include <google/protobuf/util/json_util.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/server/client.hpp"
+#include "cuzk/v1/proving.grpc.pb.h"
+
+namespace cuzk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace v1 = cuzk::v1;
+
+struct Options {
+    std::string address = "127.0.0.1:9820";
+    // Job description (submit, prove).
+    std::string kind = "builtin", circuit = "sha256-chain", priority = "normal", request_id, vanilla;
+    uint64_t size = 1, seed = 1;
+    uint32_t inputs = 4, partitions = 1;
+    // Results (await, prove).
+    std::string job_id, out, public_out, vk_out;
+    uint64_t timeout_ms = 0;
+    bool verify = false, json = false;
+    std::string circuit_id;
+};
+
+// A failed RPC: the message says what happened, in words (server::describe).
+struct RpcFailed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+void check(const grpc::Status& s, const Options& o) {
+    if (!s.ok()) throw RpcFailed(server::describe(s, o.address));
+}
+
+std::unique_ptr<v1::ProvingEngine::Stub> stub(const Options& o) {
+    return v1::ProvingEngine::NewStub(server::make_channel(o.address));
+}
+
+v1::Priority priority(const std::string& name) {
+    auto p = engine::parse_priority(name);
+    if (!p) throw std::runtime_error("--priority '" + name + "': expected low, normal, high or critical");
+    return v1::Priority(int(*p));
+}
+
+v1::SubmitBuiltinRequest builtin_request(const Options& o) {
+    v1::SubmitBuiltinRequest r;
+    r.set_circuit(o.circuit);
+    r.set_size(o.size);
+    r.set_inputs(o.inputs);
+    r.set_seed(o.seed);
+    r.set_partitions(o.partitions);
+    r.set_priority(priority(o.priority));
+    r.set_request_id(o.request_id);
+    return r;
+}
+
+void write_bytes(const std::string& file, const std::string& bytes) {
+    std::ofstream out(file, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!out) throw std::runtime_error(file + ": cannot write");
+}
+
+const char* status_name(v1::AwaitProofResponse::Status s) {
+    switch (s) {
+        case v1::AwaitProofResponse::COMPLETED:
+            return "completed";
+        case v1::AwaitProofResponse::FAILED:
+            return "failed";
+        case v1::AwaitProofResponse::CANCELLED:
+            return "cancelled";
+        case v1::AwaitProofResponse::TIMEOUT:
+            return "timeout (still running)";
+        default:
+            return "unknown";
+    }
+}
+
+// Prints the outcome; exit status 0 completed, 2 timeout, 1 otherwise.
+int report(const v1::AwaitProofResponse& r) {
+    std::printf("job %s: %s\n", r.job_id().c_str(), status_name(r.status()));
+    if (!r.error_message().empty()) std::printf("  error: %s\n", r.error_message().c_str());
+    if (r.status() == v1::AwaitProofResponse::COMPLETED)
+        std::printf("  proof %zu bytes; ms: queue %llu, params %llu, witness %llu, prove %llu, total %llu\n",
+                    r.proof().size(), (unsigned long long)r.queue_wait_ms(), (unsigned long long)r.srs_load_ms(),
+                    (unsigned long long)r.synthesis_ms(), (unsigned long long)r.gpu_compute_ms(),
+                    (unsigned long long)r.total_ms());
+    return r.status() == v1::AwaitProofResponse::COMPLETED ? 0 : r.status() == v1::AwaitProofResponse::TIMEOUT ? 2 : 1;
+}
+
+// Writes what was asked for and verifies locally with cuzk's verifier against the
+// daemon's verifying key and public inputs. Returns false when a proof is invalid.
+bool save_and_verify(const v1::AwaitBuiltinResponse& r, const Options& o) {
+    const auto& res = r.result();
+    if (res.status() != v1::AwaitProofResponse::COMPLETED) return true;
+    std::printf(
+        "  circuit %s, %u partition(s), backend %s, verified by the daemon in %llu ms%s\n", r.circuit_id().c_str(),
+        r.partitions_total(), r.backend().c_str(), (unsigned long long)r.verify_ms(),
+        r.cpu_recomputes() ? (", " + std::to_string(r.cpu_recomputes()) + " recomputed on the CPU").c_str() : "");
+    nlohmann::json pub = nlohmann::json::array();
+    for (const auto& p : r.public_inputs())
+        pub.push_back(std::vector<std::string>(p.values().begin(), p.values().end()));
+    if (!o.out.empty()) {
+        write_bytes(o.out, res.proof());
+        const std::string pub_file = o.public_out.empty() ? o.out + ".public.json" : o.public_out;
+        write_bytes(pub_file, pub.dump(1) + "\n");
+        std::printf("  wrote %s and %s\n", o.out.c_str(), pub_file.c_str());
+    } else if (!o.public_out.empty()) {
+        write_bytes(o.public_out, pub.dump(1) + "\n");
+    }
+    if (!o.vk_out.empty()) {
+        write_bytes(o.vk_out, r.verifying_key());
+        std::printf("  wrote %s (verifying key)\n", o.vk_out.c_str());
+    }
+    if (!o.verify) return true;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string& vkb = r.verifying_key();
+    const groth16::PreparedVerifyingKey pvk(
+        formats::read_vk_from_bytes({reinterpret_cast<const uint8_t*>(vkb.data()), vkb.size()}, {}, "verifying_key"));
+    const std::string& pb = res.proof();
+    const auto proofs = formats::read_proofs_from_bytes({reinterpret_cast<const uint8_t*>(pb.data()), pb.size()},
+                                                        size_t(r.public_inputs_size()), "proof");
+    bool all = true;
+    for (size_t k = 0; k < proofs.size(); ++k) {
+        std::vector<Fr> x;
+        for (const auto& v : r.public_inputs(int(k)).values()) {
+            auto f = Fr::from_string(v);
+            if (!f)
+                throw std::runtime_error("public input '" + v + "' of partition " + std::to_string(k) +
+                                         " is not a decimal integer below r");
+            x.push_back(*f);
+        }
+        auto ok = groth16::verify(pvk, proofs[k], x);
+        if (!ok) std::printf("  proof %zu: INVALID: %s\n", k, ok.error.c_str());
+        all &= bool(ok);
+    }
+    std::printf("  verified locally: %zu proof(s) %s (%.1f ms)\n", proofs.size(), all ? "valid" : "NOT all valid",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return all;
+}
+
+bool wants_details(const Options& o) {
+    return o.verify || !o.out.empty() || !o.public_out.empty() || !o.vk_out.empty();
+}
+
+int run_submit(const Options& o) {
+    auto s = stub(o);
+    grpc::ClientContext ctx;
+    v1::SubmitProofResponse resp;
+    if (o.kind == "builtin") {
+        check(s->SubmitBuiltin(&ctx, builtin_request(o), &resp), o);
+    } else {
+        static const std::pair<const char*, v1::ProofKind> kinds[] = {{"porep-seal-commit", v1::POREP_SEAL_COMMIT},
+                                                                      {"snap-deals-update", v1::SNAP_DEALS_UPDATE},
+                                                                      {"window-post", v1::WINDOW_POST_PARTITION},
+                                                                      {"winning-post", v1::WINNING_POST}};
+        v1::SubmitProofRequest req;
+        for (const auto& [name, k] : kinds)
+            if (o.kind == name) req.set_proof_kind(k);
+        if (req.proof_kind() == v1::PROOF_KIND_UNSPECIFIED)
+            throw std::runtime_error("--kind '" + o.kind +
+                                     "': expected builtin, porep-seal-commit, snap-deals-update, window-post or "
+                                     "winning-post");
+        req.set_priority(priority(o.priority));
+        req.set_request_id(o.request_id);
+        if (!o.vanilla.empty()) {
+            std::ifstream in(o.vanilla, std::ios::binary);
+            if (!in) throw std::runtime_error(o.vanilla + ": cannot open");
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            req.set_vanilla_proof(ss.str());
+        }
+        check(s->SubmitProof(&ctx, req, &resp), o);
+    }
+    std::printf("%s\n", resp.job_id().c_str());
+    std::fprintf(stderr, "queued: job %s, position %u\n", resp.job_id().c_str(), resp.queue_position());
+    return 0;
+}
+
+int run_await(const Options& o) {
+    auto s = stub(o);
+    v1::AwaitProofRequest req;
+    req.set_job_id(o.job_id);
+    req.set_timeout_ms(o.timeout_ms);
+    grpc::ClientContext ctx;
+    if (!wants_details(o)) {
+        v1::AwaitProofResponse resp;
+        check(s->AwaitProof(&ctx, req, &resp), o);
+        return report(resp);
+    }
+    v1::AwaitBuiltinResponse resp;
+    check(s->AwaitBuiltin(&ctx, req, &resp), o);
+    int rc = report(resp.result());
+    return save_and_verify(resp, o) ? rc : 1;
+}
+
+int run_prove(const Options& o) {
+    auto s = stub(o);
+    v1::SubmitProofResponse sub;
+    {
+        grpc::ClientContext ctx;
+        check(s->SubmitBuiltin(&ctx, builtin_request(o), &sub), o);
+    }
+    Options a = o;
+    a.job_id = sub.job_id();
+    return run_await(a);
+}
+
+int run_cancel(const Options& o) {
+    auto s = stub(o);
+    v1::CancelProofRequest req;
+    req.set_job_id(o.job_id);
+    v1::CancelProofResponse resp;
+    grpc::ClientContext ctx;
+    check(s->CancelProof(&ctx, req, &resp), o);
+    std::printf("job %s cancelled%s\n", o.job_id.c_str(),
+                resp.was_running() ? " (it was running: it stops at its next partition boundary)" : "");
+    return 0;
+}
+
+int run_status(const Options& o) {
+    auto s = stub(o);
+    v1::GetStatusResponse r;
+    grpc::ClientContext ctx;
+    check(s->GetStatus(&ctx, v1::GetStatusRequest{}, &r), o);
+    if (o.json) {
+        std::string text;
+        google::protobuf::util::JsonPrintOptions opt;
+        opt.add_whitespace = true;
+        opt.always_print_primitive_fields = true;
+        (void)google::protobuf::util::MessageToJsonString(r, &text, opt);
+        std::printf("%s", text.c_str());
+        return 0;
+    }
+    std::printf("cuzk-daemon at %s: up %llu s, %llu proofs completed, %llu failed\n", o.address.c_str(),
+                (unsigned long long)r.uptime_seconds(), (unsigned long long)r.total_proofs_completed(),
+                (unsigned long long)r.total_proofs_failed());
+    std::printf("  memory budget %.1f MiB, pooled buffers %.1f MiB\n", double(r.pinned_memory_limit_bytes()) / 1048576,
+                double(r.pinned_memory_bytes()) / 1048576);
+    for (const auto& g : r.gpus())
+        std::printf("  gpu %u %s: %.1f / %.1f GiB free%s%s\n", g.ordinal(), g.name().c_str(),
+                    double(g.vram_free_bytes()) / (1 << 30), double(g.vram_total_bytes()) / (1 << 30),
+                    g.current_job_id().empty() ? "" : ", running ", g.current_job_id().c_str());
+    for (const auto& q : r.queues())
+        std::printf("  queue %-9s pending %u, in progress %u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
+    static const char* tiers[] = {"hot", "warm", "cold"};
+    for (const auto& p : r.loaded_srs())
+        std::printf("  params %s: %s, %.1f MiB, in use by %u\n", p.circuit_id().c_str(),
+                    p.tier() >= 0 && p.tier() <= 2 ? tiers[p.tier()] : "?", double(p.size_bytes()) / 1048576,
+                    p.ref_count());
+    return 0;
+}
+
+int run_metrics(const Options& o) {
+    auto s = stub(o);
+    v1::GetMetricsResponse r;
+    grpc::ClientContext ctx;
+    check(s->GetMetrics(&ctx, v1::GetMetricsRequest{}, &r), o);
+    std::printf("%s", r.prometheus_text().c_str());
+    return 0;
+}
+
+int run_preload(const Options& o) {
+    auto s = stub(o);
+    v1::PreloadSrsRequest req;
+    req.set_circuit_id(o.circuit_id);
+    v1::PreloadSrsResponse r;
+    grpc::ClientContext ctx;
+    check(s->PreloadSRS(&ctx, req, &r), o);
+    std::printf("%s: %s (%llu ms)\n", o.circuit_id.c_str(), r.already_loaded() ? "already loaded" : "loaded",
+                (unsigned long long)r.load_time_ms());
+    return 0;
+}
+
+int run_evict(const Options& o) {
+    auto s = stub(o);
+    v1::EvictSrsRequest req;
+    req.set_circuit_id(o.circuit_id);
+    v1::EvictSrsResponse r;
+    grpc::ClientContext ctx;
+    check(s->EvictSRS(&ctx, req, &r), o);
+    std::printf(
+        "%s: %s\n", o.circuit_id.c_str(),
+        r.was_loaded() ? ("evicted, " + std::to_string(r.freed_bytes()) + " bytes freed").c_str() : "was not loaded");
+    return 0;
+}
+
+void job_options(CLI::App* c, Options& o) {
+    c->add_option("--circuit", o.circuit, "Built-in circuit: sha256-chain or random-dense")->capture_default_str();
+    c->add_option("--size", o.size, "SHA-256 blocks, or constraints for random-dense")->capture_default_str();
+    c->add_option("--inputs", o.inputs, "Public inputs of random-dense")->capture_default_str();
+    c->add_option("--seed", o.seed, "Witness seed (sha256-chain partition k uses seed + k)")->capture_default_str();
+    c->add_option("--partitions", o.partitions, "Partitions (proofs) of the job")->capture_default_str();
+    c->add_option("--priority", o.priority, "low, normal, high or critical")->capture_default_str();
+    c->add_option("--request-id", o.request_id, "Idempotency key: resubmitting it returns the same job");
+}
+
+void result_options(CLI::App* c, Options& o) {
+    c->add_option("--out", o.out, "Write the proof (192 bytes a partition) here, and <out>.public.json");
+    c->add_option("--public", o.public_out, "Write the public inputs (JSON) here");
+    c->add_option("--vk", o.vk_out, "Write the verifying key (bellperson .vk) here");
+    c->add_flag("--verify", o.verify, "Verify the proof locally against the daemon's verifying key and inputs");
+}
+
+}  // namespace
+
+void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::function<int()>>>& commands) {
+    static Options o;
+    auto* client = app.add_subcommand("client", "Talk to cuzk-daemon (gRPC cuzk.v1.ProvingEngine)");
+    client->require_subcommand(1);
+    client->add_option("--address", o.address, "host:port, or unix:/path")->capture_default_str();
+    auto add = [&](CLI::App* c, int (*run)(const Options&)) {
+        commands.push_back({c, [c, run] {
+                                try {
+                                    return run(o);
+                                } catch (const std::exception& e) {
+                                    std::fprintf(stderr, "cuzk client %s: %s\n", c->get_name().c_str(), e.what());
+                                    return 1;
+                                }
+                            }});
+    };
+
+    auto* submit = client->add_subcommand("submit", "Queue a job; prints its id");
+    job_options(submit, o);
+    submit
+        ->add_option("--kind", o.kind,
+                     "builtin, or a Filecoin kind: porep-seal-commit, snap-deals-update, window-post, winning-post")
+        ->capture_default_str();
+    submit->add_option("--vanilla", o.vanilla, "Filecoin kinds: the vanilla proof (C1 output) file");
+    add(submit, run_submit);
+
+    auto* await = client->add_subcommand("await", "Wait for a job and print (and save) its result");
+    await->add_option("job", o.job_id, "Job id")->required();
+    await->add_option("--timeout-ms", o.timeout_ms, "Give up after this long (0 = wait until it ends)");
+    result_options(await, o);
+    add(await, run_await);
+
+    auto* prove = client->add_subcommand("prove", "Submit a built-in circuit's job and wait for its proof");
+    job_options(prove, o);
+    result_options(prove, o);
+    add(prove, run_prove);
+
+    auto* cancel = client->add_subcommand("cancel", "Cancel a queued or running job");
+    cancel->add_option("job", o.job_id, "Job id")->required();
+    add(cancel, run_cancel);
+
+    auto* status = client->add_subcommand("status", "Devices, queues, parameters, counters");
+    status->add_flag("--json", o.json, "Print the GetStatus response as JSON");
+    add(status, run_status);
+
+    auto* metrics = client->add_subcommand("metrics", "Metrics (Prometheus text format)");
+    add(metrics, run_metrics);
+
+    auto* preload = client->add_subcommand("preload", "Load (or generate) a circuit's parameters ahead of use");
+    preload->add_option("circuit_id", o.circuit_id, "e.g. sha256-chain-4")->required();
+    add(preload, run_preload);
+
+    auto* evict = client->add_subcommand("evict", "Drop a circuit's parameters from memory");
+    evict->add_option("circuit_id", o.circuit_id, "e.g. sha256-chain-4")->required();
+    add(evict, run_evict);
+}
+
+}  // namespace cuzk::cli
+
+#else  // !CUZK_HAVE_SERVER
+
+namespace cuzk::cli {
+
+void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::function<int()>>>& commands) {
+    auto* client = app.add_subcommand("client", "Talk to cuzk-daemon (not in this build)");
+    client->allow_extras();
+    client->prefix_command();
+    commands.push_back({client, [] {
+                            std::fprintf(stderr,
+                                         "cuzk client: this cuzk was built without the daemon (CUZK_SERVER=OFF, or "
+                                         "gRPC, toml++, cpp-httplib or spdlog missing at configure time)\n");
+                            return 1;
+                        }});
+}
+
+}  // namespace cuzk::cli
+
+#endif

@@ -1,0 +1,304 @@
+#include "cuzk/server/config.hpp"
+
+#include <sys/un.h>
+
+#include <toml++/toml.h>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace cuzk::server {
+namespace {
+
+std::string where(const std::string& source, const toml::node* n) {
+    if (n && n->source().begin.line) return source + ":" + std::to_string(n->source().begin.line);
+    return source;
+}
+
+std::string type_name(const toml::node& n) {
+    switch (n.type()) {
+        case toml::node_type::string:
+            return "a string";
+        case toml::node_type::integer:
+            return "an integer";
+        case toml::node_type::floating_point:
+            return "a float";
+        case toml::node_type::boolean:
+            return "a boolean";
+        case toml::node_type::array:
+            return "an array";
+        case toml::node_type::table:
+            return "a table";
+        default:
+            return "a date or time";
+    }
+}
+
+std::string shown(const toml::node& n) {
+    std::ostringstream os;
+    if (auto s = n.as_string()) {
+        os << '"' << s->get() << '"';
+    } else if (n.is_integer() || n.is_floating_point() || n.is_boolean()) {
+        n.visit([&](auto&& v) { os << v; });
+    } else {
+        os << type_name(n);
+    }
+    return os.str();
+}
+
+// One [section]: reads keys by name, remembers which were read, and fails on the rest.
+class Section {
+ public:
+    Section(const toml::table* t, std::string name, const std::string& source)
+        : t_(t), name_(std::move(name)), source_(source) {}
+
+    [[noreturn]] void fail(const toml::node* n, const std::string& key, const std::string& what) const {
+        throw ConfigError(where(source_, n) + ": " + name_ + "." + key + ": " + what);
+    }
+
+    const toml::node* get(const std::string& key) {
+        known_.insert(key);
+        return t_ ? t_->get(key) : nullptr;
+    }
+
+    void integer(const std::string& key, uint64_t& out, uint64_t min = 0,
+                 uint64_t max = uint64_t(std::numeric_limits<int64_t>::max())) {
+        const toml::node* n = get(key);
+        if (!n) return;
+        auto v = n->value_exact<int64_t>();
+        if (!v || *v < 0 || uint64_t(*v) < min || uint64_t(*v) > max)
+            fail(n, key,
+                 "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + shown(*n));
+        out = uint64_t(*v);
+    }
+    void integer(const std::string& key, unsigned& out, unsigned min = 0, unsigned max = 1u << 20) {
+        uint64_t v = out;
+        integer(key, v, min, max);
+        out = unsigned(v);
+    }
+    void size_t_integer(const std::string& key, size_t& out, uint64_t min = 0) {
+        uint64_t v = out;
+        integer(key, v, min);
+        out = size_t(v);
+    }
+    void boolean(const std::string& key, bool& out) {
+        const toml::node* n = get(key);
+        if (!n) return;
+        auto v = n->value_exact<bool>();
+        if (!v) fail(n, key, "expected true or false, got " + shown(*n));
+        out = *v;
+    }
+    void string(const std::string& key, std::string& out, const std::vector<std::string>& allowed = {}) {
+        const toml::node* n = get(key);
+        if (!n) return;
+        auto v = n->value_exact<std::string>();
+        if (!v) fail(n, key, "expected a string, got " + shown(*n));
+        if (!allowed.empty()) {
+            bool ok = false;
+            std::string list;
+            for (const auto& a : allowed) {
+                ok |= a == *v;
+                list += (list.empty() ? "" : ", ") + ('"' + a + '"');
+            }
+            if (!ok) fail(n, key, "expected one of " + list + ", got \"" + *v + "\"");
+        }
+        out = *v;
+    }
+    // An integer number of bytes or a string with a unit ("64GiB").
+    void bytes(const std::string& key, uint64_t& out) {
+        const toml::node* n = get(key);
+        if (!n) return;
+        std::optional<uint64_t> v;
+        if (auto i = n->value_exact<int64_t>(); i && *i >= 0) v = uint64_t(*i);
+        if (auto s = n->value_exact<std::string>()) v = parse_bytes(*s);
+        if (!v) fail(n, key, "expected a size in bytes (an integer, or a string such as \"64GiB\"), got " + shown(*n));
+        out = *v;
+    }
+    // A string or an array of strings.
+    std::optional<std::vector<std::string>> strings(const std::string& key) {
+        const toml::node* n = get(key);
+        if (!n) return std::nullopt;
+        std::vector<std::string> out;
+        if (auto s = n->value_exact<std::string>()) {
+            out.push_back(*s);
+            return out;
+        }
+        const toml::array* a = n->as_array();
+        if (!a) fail(n, key, "expected a string or an array of strings, got " + shown(*n));
+        for (const auto& e : *a) {
+            auto s = e.value_exact<std::string>();
+            if (!s) fail(&e, key, "expected an array of strings, found " + shown(e));
+            out.push_back(*s);
+        }
+        return out;
+    }
+    std::optional<std::vector<int>> integers(const std::string& key, int min, int max) {
+        const toml::node* n = get(key);
+        if (!n) return std::nullopt;
+        const toml::array* a = n->as_array();
+        if (!a) fail(n, key, "expected an array of integers, got " + shown(*n));
+        std::vector<int> out;
+        for (const auto& e : *a) {
+            auto v = e.value_exact<int64_t>();
+            if (!v || *v < min || *v > max)
+                fail(&e, key,
+                     "expected integers in [" + std::to_string(min) + ", " + std::to_string(max) + "], found " +
+                         shown(e));
+            out.push_back(int(*v));
+        }
+        return out;
+    }
+
+    // Every key not read is unknown: name it and the known ones.
+    void finish() const {
+        if (!t_) return;
+        for (auto&& [k, v] : *t_) {
+            const std::string key(k.str());
+            if (known_.count(key)) continue;
+            std::string list;
+            for (const auto& kk : known_) list += (list.empty() ? "" : ", ") + kk;
+            fail(&v, key, "unknown key (the keys of [" + name_ + "] are: " + list + ")");
+        }
+    }
+
+ private:
+    const toml::table* t_;
+    std::string name_;
+    const std::string& source_;
+    std::set<std::string> known_;
+};
+
+}  // namespace
+
+std::optional<uint64_t> parse_bytes(std::string_view text) {
+    uint64_t n = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, n);
+    if (ec != std::errc() || p == text.data()) return std::nullopt;
+    std::string_view unit(p, size_t(end - p));
+    while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+    static const std::pair<std::string_view, uint64_t> units[] = {{"", 1},
+                                                                  {"B", 1},
+                                                                  {"KiB", 1ull << 10},
+                                                                  {"MiB", 1ull << 20},
+                                                                  {"GiB", 1ull << 30},
+                                                                  {"TiB", 1ull << 40},
+                                                                  {"KB", 1000ull},
+                                                                  {"MB", 1000000ull},
+                                                                  {"GB", 1000000000ull},
+                                                                  {"TB", 1000000000000ull}};
+    for (const auto& [name, mult] : units) {
+        if (unit != name) continue;
+        if (n > std::numeric_limits<uint64_t>::max() / mult) return std::nullopt;
+        return n * mult;
+    }
+    return std::nullopt;
+}
+
+std::string check_listen_address(const std::string& address, const std::string& key) {
+    if (address.rfind("unix:", 0) == 0) {
+        std::string path = address.substr(5);
+        if (path.rfind("//", 0) == 0) path = path.substr(2);  // unix:///abs (Curio's form)
+        if (path.empty()) throw ConfigError(key + ": \"" + address + "\": empty unix socket path");
+        if (path.size() >= sizeof(sockaddr_un::sun_path))
+            throw ConfigError(key + ": \"" + address + "\": unix socket path longer than " +
+                              std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " bytes");
+        return "unix:" + path;
+    }
+    const size_t colon = address.rfind(':');
+    unsigned port = 0;
+    const char* pb = address.data() + colon + 1;
+    const char* pe = address.data() + address.size();
+    if (colon == std::string::npos || colon == 0 || pb == pe || std::from_chars(pb, pe, port).ptr != pe || port > 65535)
+        throw ConfigError(key + ": \"" + address +
+                          "\": expected \"host:port\" (port 0..65535; 0 picks a free one) or \"unix:/path\"");
+    return address;
+}
+
+DaemonConfig parse_config(std::string_view text, const std::string& source) {
+    toml::table root;
+    try {
+        root = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+        throw ConfigError(source + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    }
+    DaemonConfig c;
+    for (auto&& [k, v] : root) {
+        if (k.str() != "daemon" && k.str() != "engine")
+            throw ConfigError(where(source, &v) + ": " + std::string(k.str()) +
+                              ": unknown key (the sections are [daemon] and [engine])");
+        if (!v.is_table())
+            throw ConfigError(where(source, &v) + ": " + std::string(k.str()) + ": expected a table ([" +
+                              std::string(k.str()) + "])");
+    }
+
+    Section d(root["daemon"].as_table(), "daemon", source);
+    if (auto l = d.strings("listen")) {
+        c.listen.clear();
+        for (const auto& a : *l) {
+            if (a.empty()) continue;  // "" = no gRPC listener from this entry
+            try {
+                c.listen.push_back(check_listen_address(a, "daemon.listen"));
+            } catch (const ConfigError& e) {
+                throw ConfigError(where(source, d.get("listen")) + ": " + e.what());
+            }
+        }
+    }
+    d.string("http_listen", c.http_listen);
+    if (!c.http_listen.empty()) {
+        if (c.http_listen.rfind("unix:", 0) == 0)
+            d.fail(d.get("http_listen"), "http_listen", "expected \"host:port\" (no unix sockets)");
+        try {
+            check_listen_address(c.http_listen, "daemon.http_listen");
+        } catch (const ConfigError& e) {
+            throw ConfigError(where(source, d.get("http_listen")) + ": " + e.what());
+        }
+    }
+    d.bytes("max_request_bytes", c.max_request_bytes);
+    if (c.max_request_bytes < 1024 || c.max_request_bytes > (uint64_t(2) << 30) - 1)
+        d.fail(d.get("max_request_bytes"), "max_request_bytes", "expected 1KiB .. 2GiB - 1 (gRPC's limit)");
+    d.integer("max_rpc_threads", c.max_rpc_threads, 4, 65536);
+    d.string("log_level", c.log_level, {"trace", "debug", "info", "warn", "error", "off"});
+    d.boolean("drain_on_shutdown", c.engine.drain_on_shutdown);
+    d.integer("shutdown_grace_ms", c.shutdown_grace_ms, 0, uint64_t(24) * 3600 * 1000);
+    d.finish();
+
+    engine::EngineConfig& e = c.engine;
+    Section s(root["engine"].as_table(), "engine", source);
+    s.bytes("memory_budget", e.memory_budget);
+    s.bytes("safety_margin", e.safety_margin);
+    s.integer("witness_workers", e.witness_workers, 1, 4096);
+    s.integer("prove_workers_per_device", e.prove_workers_per_device, 1, 64);
+    s.integer("cpu_prove_workers", e.cpu_prove_workers, 1, 4096);
+    s.integer("witness_queue_bound", e.witness_queue_bound, 1, 1u << 20);
+    s.integer("finalize_queue_bound", e.finalize_queue_bound, 1, 1u << 20);
+    s.string("backend", e.backend, {"auto", "cpu", "cuda"});
+    if (auto dev = s.integers("devices", 0, 1023)) e.devices = *dev;
+    s.boolean("verify_proofs", e.verify_proofs);
+    std::string cache = e.param_cache.string();
+    s.string("param_cache", cache);
+    e.param_cache = cache;
+    s.integer("setup_seed", e.setup_seed);
+    uint64_t idle_ms = uint64_t(e.eviction_min_idle.count());
+    s.integer("eviction_min_idle_ms", idle_ms);
+    e.eviction_min_idle = std::chrono::milliseconds(idle_ms);
+    s.size_t_integer("finished_jobs_kept", e.finished_jobs_kept, 1);
+    s.integer("max_partitions", e.max_partitions, 1, 1u << 20);
+    s.integer("max_constraints", e.max_constraints, 1);
+    s.size_t_integer("trace_capacity", e.trace_capacity);
+    s.boolean("log_spans", e.log_spans);
+    s.finish();
+    return c;
+}
+
+DaemonConfig load_config(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ConfigError(file.string() + ": cannot open");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse_config(ss.str(), file.string());
+}
+
+}  // namespace cuzk::server

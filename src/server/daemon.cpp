@@ -1,0 +1,242 @@
+#include "cuzk/server/daemon.hpp"
+
+#include <errno.h>
+#include <grpcpp/grpcpp.h>
+#include <httplib.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "log.hpp"
+#include "service.hpp"
+
+namespace cuzk::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string unix_path(const std::string& address) { return address.substr(5); }  // after "unix:"
+
+// A socket file left by a daemon that died (kill -9) makes bind() fail. Remove it when
+// nobody answers on it; refuse to start when another daemon does.
+void prepare_unix_socket(const std::string& path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) return;
+    if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(path + ": exists and is not a unix socket");
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw std::runtime_error(std::string("socket(AF_UNIX): ") + std::strerror(errno));
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+    const int rc = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+    const int err = errno;
+    close(fd);
+    if (rc == 0) throw std::runtime_error(path + ": another process is serving on this unix socket");
+    if (err != ECONNREFUSED)
+        throw std::runtime_error(path + ": cannot check the existing socket: " + std::strerror(err));
+    if (unlink(path.c_str()) != 0)
+        throw std::runtime_error(path + ": cannot remove stale socket: " + std::strerror(errno));
+    spdlog::warn("event=stale_socket_removed path={}", kv(path));
+}
+
+std::pair<std::string, int> split_host_port(const std::string& a) {
+    const size_t colon = a.rfind(':');
+    std::string host = a.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    return {host, std::stoi(a.substr(colon + 1))};
+}
+
+}  // namespace
+
+struct Daemon::Impl {
+    DaemonConfig config;
+    std::unique_ptr<engine::Engine> engine;
+    std::unique_ptr<ProvingService> service;
+    std::unique_ptr<grpc::Server> server;
+    std::vector<std::string> grpc_addresses, unix_paths;
+    std::unique_ptr<httplib::Server> http;
+    std::thread http_thread;
+    std::string http_address;
+    std::mutex shutdown_mu;
+    bool shut_down = false;
+
+    void start_grpc();
+    void start_http();
+};
+
+void Daemon::Impl::start_grpc() {
+    if (config.listen.empty()) return;
+    grpc::ServerBuilder builder;
+    builder.SetMaxReceiveMessageSize(int(config.max_request_bytes));
+    grpc::ResourceQuota quota("cuzk-daemon");
+    quota.SetMaxThreads(int(config.max_rpc_threads));
+    builder.SetResourceQuota(quota);
+    // An AwaitProof of a PoRep waits minutes: let clients keep the connection alive with
+    // pings (gRPC otherwise answers frequent pings with GOAWAY "too_many_pings").
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10000);
+    std::vector<int> ports(config.listen.size(), -1);
+    for (size_t i = 0; i < config.listen.size(); ++i) {
+        const std::string& a = config.listen[i];
+        if (a.rfind("unix:", 0) == 0) {
+            prepare_unix_socket(unix_path(a));
+            builder.AddListeningPort(a, grpc::InsecureServerCredentials());
+        } else {
+            builder.AddListeningPort(a, grpc::InsecureServerCredentials(), &ports[i]);
+        }
+    }
+    builder.RegisterService(service.get());
+    server = builder.BuildAndStart();
+    for (size_t i = 0; i < config.listen.size(); ++i) {
+        const std::string& a = config.listen[i];
+        if (a.rfind("unix:", 0) == 0) {
+            if (server) unix_paths.push_back(unix_path(a));
+            grpc_addresses.push_back(a);
+        } else {
+            // gRPC binds in order and gives up at the first failure, whose port stays 0.
+            if (ports[i] == 0) throw std::runtime_error("cannot listen on " + a + " (address in use or not local?)");
+            const size_t colon = a.rfind(':');
+            grpc_addresses.push_back(a.substr(0, colon + 1) + std::to_string(ports[i]));
+        }
+    }
+    if (!server) {
+        std::string all;
+        for (const auto& a : config.listen) all += (all.empty() ? "" : ", ") + a;
+        throw std::runtime_error("cannot start the gRPC server on " + all);
+    }
+    for (const auto& a : grpc_addresses) spdlog::info("event=listening protocol=grpc address={}", kv(a));
+}
+
+void Daemon::Impl::start_http() {
+    if (config.http_listen.empty()) return;
+    http = std::make_unique<httplib::Server>();
+    engine::Engine* eng = engine.get();
+    ProvingService* svc = service.get();
+    http->Get("/status", [eng](const httplib::Request&, httplib::Response& res) {
+        res.set_content(eng->status_json(), "application/json");
+    });
+    http->Get("/metrics", [eng, svc](const httplib::Request&, httplib::Response& res) {
+        res.set_content(eng->metrics_prometheus() + svc->stats().prometheus(), "text/plain; version=0.0.4");
+    });
+    http->Get("/trace", [eng](const httplib::Request&, httplib::Response& res) {
+        res.set_content(eng->chrome_trace_json(), "application/json");
+    });
+    http->Get("/healthz", [svc](const httplib::Request&, httplib::Response& res) {
+        res.status = svc->accepting() ? 200 : 503;
+        res.set_content(svc->accepting() ? "ok\n" : "shutting down\n", "text/plain");
+    });
+    http->set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "unknown error";
+        try {
+            std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+        spdlog::warn("event=http_error path={} error={}", kv(req.path), kv(what));
+        res.status = 500;
+        res.set_content(what + "\n", "text/plain");
+    });
+    auto [host, port] = split_host_port(config.http_listen);
+    if (port == 0) {
+        port = http->bind_to_any_port(host);
+        if (port < 0) throw std::runtime_error("cannot listen on http_listen " + config.http_listen);
+    } else if (!http->bind_to_port(host, port)) {
+        throw std::runtime_error("cannot listen on http_listen " + config.http_listen + " (address in use?)");
+    }
+    http_address = config.http_listen.substr(0, config.http_listen.rfind(':') + 1) + std::to_string(port);
+    http_thread = std::thread([srv = http.get()] { srv->listen_after_bind(); });
+    spdlog::info("event=listening protocol=http address={}", kv(http_address));
+}
+
+Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
+    Impl& d = *impl_;
+    d.config = config;
+    engine::EngineConfig ec = config.engine;
+    if (!ec.log) {
+        // The engine's structured lines (job_submit, job_end, spans, ...) join ours.
+        ec.log = [](int level, const std::string& line) {
+            static const spdlog::level::level_enum levels[] = {spdlog::level::debug, spdlog::level::info,
+                                                               spdlog::level::warn, spdlog::level::err};
+            spdlog::log(levels[std::clamp(level, 0, 3)], "{}", line);
+        };
+    }
+    d.engine = std::make_unique<engine::Engine>(ec);
+    d.service = std::make_unique<ProvingService>(*d.engine);
+    try {
+        d.start_grpc();
+        d.start_http();
+    } catch (...) {
+        shutdown();
+        throw;
+    }
+    spdlog::info("event=daemon_ready drain_on_shutdown={} max_request_bytes={}", config.engine.drain_on_shutdown,
+                 config.max_request_bytes);
+}
+
+Daemon::~Daemon() { shutdown(); }
+
+const std::vector<std::string>& Daemon::grpc_addresses() const { return impl_->grpc_addresses; }
+const std::string& Daemon::http_address() const { return impl_->http_address; }
+engine::Engine& Daemon::engine() { return *impl_->engine; }
+
+void Daemon::shutdown() {
+    Impl& d = *impl_;
+    std::lock_guard lock(d.shutdown_mu);
+    if (d.shut_down) return;
+    d.shut_down = true;
+    const bool drain = d.config.engine.drain_on_shutdown;
+    spdlog::info("event=shutdown phase=stop_accepting drain={}", drain);
+    d.service->stop_accepting();
+    // Jobs end (finished or cancelled), so every waiting AwaitProof returns.
+    d.engine->shutdown(drain);
+    const auto s = d.engine->status();
+    uint64_t params_bytes = 0;
+    for (const auto& p : s.params) params_bytes += p.size_bytes;
+    // Nothing is left reserved for work: memory_reserved = params_bytes + pooled_bytes.
+    spdlog::info(
+        "event=shutdown phase=engine_stopped completed={} failed={} cancelled={} memory_reserved={} params_bytes={} "
+        "pooled_bytes={}",
+        s.proofs_completed, s.proofs_failed, s.proofs_cancelled, s.memory_reserved, params_bytes, s.pooled_bytes);
+    if (d.server) {
+        // Every job has ended, so every await is returning: let the handlers finish (at
+        // most shutdown_grace_ms). Then shut down with a short deadline for the last
+        // responses to go out: gRPC waits out the whole deadline while any client keeps
+        // a connection open (Curio does), even an idle one (measured: 5 s with 5 s).
+        const auto grace = Clock::now() + std::chrono::milliseconds(d.config.shutdown_grace_ms);
+        while (d.service->in_flight() > 0 && Clock::now() < grace)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        d.server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
+        d.server->Wait();
+        spdlog::info("event=shutdown phase=grpc_stopped");
+    }
+    if (d.http) {
+        d.http->stop();
+        if (d.http_thread.joinable()) d.http_thread.join();
+    }
+    for (const auto& p : d.unix_paths) unlink(p.c_str());
+    spdlog::info("event=shutdown phase=done");
+}
+
+void setup_logging(const std::string& level) {
+    const auto lv = spdlog::level::from_str(level);
+    if (lv == spdlog::level::off && level != "off")
+        throw ConfigError("log level \"" + level + "\": expected trace, debug, info, warn, error or off");
+    auto logger = std::make_shared<spdlog::logger>("cuzk-daemon", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %l %v");
+    logger->set_level(lv);
+    logger->flush_on(spdlog::level::trace);  // line by line: logs are read live
+    spdlog::set_default_logger(logger);
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,388 @@
+#include "service.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "log.hpp"
+
+namespace cuzk::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using engine::EngineError;
+
+// A request the service refuses itself (before or instead of asking the engine).
+struct RpcError {
+    grpc::StatusCode code;
+    std::string message;
+};
+// The client cancelled or disconnected while we waited for its job.
+struct ClientGone {};
+
+const char* code_name(int code) {
+    static const char* names[] = {
+        "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+        "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+        "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+        "DATA_LOSS", "UNAUTHENTICATED"};
+    return code >= 0 && code < 17 ? names[code] : "UNKNOWN";
+}
+
+grpc::StatusCode to_grpc(EngineError::Code c) {
+    switch (c) {
+        case EngineError::Code::InvalidArgument:
+            return grpc::StatusCode::INVALID_ARGUMENT;
+        case EngineError::Code::NotImplemented:
+            return grpc::StatusCode::UNIMPLEMENTED;
+        case EngineError::Code::ResourceExhausted:
+            return grpc::StatusCode::RESOURCE_EXHAUSTED;
+        case EngineError::Code::ShuttingDown:
+            return grpc::StatusCode::UNAVAILABLE;
+        case EngineError::Code::NotFound:
+            return grpc::StatusCode::NOT_FOUND;
+    }
+    return grpc::StatusCode::INTERNAL;
+}
+
+// Curio's proof kinds as the engine names them (engine.hpp, JobSpec::kind).
+const char* engine_kind(v1::ProofKind k) {
+    switch (k) {
+        case v1::POREP_SEAL_COMMIT:
+            return "porep-seal-commit";
+        case v1::SNAP_DEALS_UPDATE:
+            return "snap-deals-update";
+        case v1::WINDOW_POST_PARTITION:
+            return "window-post";
+        case v1::WINNING_POST:
+            return "winning-post";
+        default:
+            return nullptr;
+    }
+}
+
+engine::Priority to_priority(int p) {
+    if (p == v1::PRIORITY_UNSPECIFIED) return engine::Priority::Normal;
+    if (p < v1::LOW || p > v1::CRITICAL)
+        throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
+                       "priority " + std::to_string(p) + " is not one of LOW (1), NORMAL (2), HIGH (3), CRITICAL (4)"};
+    return engine::Priority(p);
+}
+
+uint64_t ms(double v) { return v > 0 ? uint64_t(std::llround(v)) : 0; }
+
+v1::AwaitProofResponse::Status to_status(engine::JobState s) {
+    switch (s) {
+        case engine::JobState::Completed:
+            return v1::AwaitProofResponse::COMPLETED;
+        case engine::JobState::Failed:
+            return v1::AwaitProofResponse::FAILED;
+        case engine::JobState::Cancelled:
+            return v1::AwaitProofResponse::CANCELLED;
+        default:
+            return v1::AwaitProofResponse::UNKNOWN;
+    }
+}
+
+}  // namespace
+
+// ---- RpcStats ---------------------------------------------------------------------------
+
+void RpcStats::record(const char* method, grpc::StatusCode code, double seconds) {
+    std::lock_guard lock(mu_);
+    Entry& e = by_method_[method];
+    ++e.by_code[int(code)];
+    e.seconds += seconds;
+}
+
+std::string RpcStats::prometheus() const {
+    std::lock_guard lock(mu_);
+    std::ostringstream os;
+    os << "# HELP cuzk_daemon_rpc_total gRPC requests served, by method and status code.\n"
+          "# TYPE cuzk_daemon_rpc_total counter\n";
+    for (const auto& [m, e] : by_method_)
+        for (const auto& [code, n] : e.by_code)
+            os << "cuzk_daemon_rpc_total{method=\"" << m << "\",code=\"" << code_name(code) << "\"} " << n << "\n";
+    os << "# HELP cuzk_daemon_rpc_seconds_total Time spent serving gRPC requests, by method.\n"
+          "# TYPE cuzk_daemon_rpc_seconds_total counter\n";
+    for (const auto& [m, e] : by_method_)
+        os << "cuzk_daemon_rpc_seconds_total{method=\"" << m << "\"} " << e.seconds << "\n";
+    return os.str();
+}
+
+// ---- the service --------------------------------------------------------------------------
+
+template <class F>
+grpc::Status ProvingService::handle(const char* method, F&& body) {
+    const auto t0 = Clock::now();
+    ++in_flight_;
+    grpc::Status status;
+    try {
+        body();
+    } catch (const RpcError& e) {
+        status = grpc::Status(e.code, e.message);
+    } catch (const ClientGone&) {
+        status = grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled or went away");
+    } catch (const EngineError& e) {
+        status = grpc::Status(to_grpc(e.code()), e.what());
+    } catch (const std::exception& e) {
+        status = grpc::Status(grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what());
+    }
+    --in_flight_;
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    stats_.record(method, status.error_code(), seconds);
+    if (status.ok()) {
+        spdlog::debug("event=rpc method={} code=OK ms={:.2f}", method, seconds * 1e3);
+    } else {
+        spdlog::info("event=rpc method={} code={} ms={:.2f} error={}", method, code_name(status.error_code()),
+                     seconds * 1e3, kv(status.error_message()));
+    }
+    return status;
+}
+
+void ProvingService::check_accepting() const {
+    if (!accepting_) throw RpcError{grpc::StatusCode::UNAVAILABLE, "cuzk-daemon is shutting down: not accepting work"};
+}
+
+// The engine logs the job's submission and its end (event=job_submit, event=job_end);
+// the daemon adds only what it alone knows.
+engine::SubmitInfo ProvingService::submit(const engine::JobSpec& spec) {
+    check_accepting();
+    engine::SubmitInfo info = engine_.submit(spec);
+    if (info.existing) spdlog::info("event=submit_existing job={} request_id={}", kv(info.job_id), kv(spec.request_id));
+    return info;
+}
+
+engine::JobSpec ProvingService::builtin_spec(const v1::SubmitBuiltinRequest& r) const {
+    if (r.circuit().empty())
+        throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
+                       "circuit is empty (built-in circuits: sha256-chain, "
+                       "random-dense)"};
+    engine::JobSpec spec;
+    spec.kind = "builtin";
+    spec.circuit = r.circuit();
+    spec.size = r.size();
+    if (r.has_inputs()) spec.inputs = r.inputs();
+    if (r.has_seed()) spec.seed = r.seed();
+    if (r.has_partitions()) spec.partitions = r.partitions();
+    spec.priority = to_priority(r.priority());
+    spec.request_id = r.request_id();
+    return spec;
+}
+
+std::optional<engine::JobResult> ProvingService::await(Ctx* ctx, const std::string& job_id, uint64_t timeout_ms) {
+    if (job_id.empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"};
+    // The engine wakes await() the moment the job ends; the slice only bounds how long a
+    // thread outlives a client that went away.
+    constexpr auto kSlice = std::chrono::milliseconds(200);
+    const auto t0 = Clock::now();
+    for (;;) {
+        auto slice = kSlice;
+        if (timeout_ms) {
+            auto left = std::chrono::milliseconds(timeout_ms) -
+                        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
+            if (left <= std::chrono::milliseconds(0)) return std::nullopt;
+            slice = std::min(slice, left);
+        }
+        if (auto r = engine_.await(job_id, slice)) return r;
+        if (ctx->IsCancelled()) throw ClientGone{};
+    }
+}
+
+engine::JobResult ProvingService::await_own(Ctx* ctx, const std::string& job_id, bool has_request_id) {
+    try {
+        return *await(ctx, job_id, 0);
+    } catch (const ClientGone&) {
+        if (!has_request_id) {
+            // Nobody else knows the job id: nobody can collect the proof.
+            const auto c = engine_.cancel(job_id);
+            spdlog::info("event=abandoned job={} cancelled={} was_running={}", kv(job_id), c.found, c.was_running);
+        }
+        throw;
+    }
+}
+
+void ProvingService::fill(const engine::JobResult& r, v1::AwaitProofResponse* out) const {
+    out->set_job_id(r.job_id);
+    out->set_status(to_status(r.state));
+    out->set_proof(r.proof.data(), r.proof.size());
+    out->set_error_message(r.error);
+    out->set_queue_wait_ms(ms(r.timings.queue_wait));
+    out->set_srs_load_ms(ms(r.timings.param_load));
+    out->set_synthesis_ms(ms(r.timings.witness));
+    out->set_gpu_compute_ms(ms(r.timings.prove));
+    out->set_total_ms(ms(r.timings.total));
+}
+
+void ProvingService::fill(const engine::JobResult& r, v1::AwaitBuiltinResponse* out) const {
+    fill(r, out->mutable_result());
+    for (const auto& part : r.public_inputs) {
+        auto* p = out->add_public_inputs();
+        for (const auto& v : part) p->add_values(v);
+    }
+    out->set_verifying_key(r.verifying_key.data(), r.verifying_key.size());
+    out->set_circuit_id(r.circuit_id);
+    out->set_partitions_done(r.partitions_done);
+    out->set_partitions_total(r.partitions_total);
+    out->set_backend(r.backend);
+    out->set_cpu_recomputes(r.cpu_recomputes);
+    out->set_verify_ms(ms(r.timings.verify));
+}
+
+engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& req) {
+    const char* kind = engine_kind(req.proof_kind());
+    if (!kind)
+        throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
+                       "proof_kind " + std::to_string(int(req.proof_kind())) +
+                           " is not a Filecoin proof kind (built-in circuits: use SubmitBuiltin)"};
+    engine::JobSpec spec;
+    spec.kind = kind;
+    spec.priority = to_priority(req.priority());
+    spec.request_id = req.request_id();
+    try {
+        return submit(spec);
+    } catch (const EngineError& e) {
+        if (e.code() != EngineError::Code::NotImplemented) throw;
+        throw RpcError{grpc::StatusCode::UNIMPLEMENTED,
+                       "cuzk cannot prove " + v1::ProofKind_Name(req.proof_kind()) + " yet (" + e.what() + ")"};
+    }
+}
+
+grpc::Status ProvingService::SubmitProof(Ctx*, const v1::SubmitProofRequest* req, v1::SubmitProofResponse* resp) {
+    return handle("SubmitProof", [&] {
+        auto info = submit_curio(*req);
+        resp->set_job_id(info.job_id);
+        resp->set_queue_position(info.queue_position);
+    });
+}
+
+grpc::Status ProvingService::SubmitBuiltin(Ctx*, const v1::SubmitBuiltinRequest* req, v1::SubmitProofResponse* resp) {
+    return handle("SubmitBuiltin", [&] {
+        const engine::JobSpec spec = builtin_spec(*req);
+        auto info = submit(spec);
+        resp->set_job_id(info.job_id);
+        resp->set_queue_position(info.queue_position);
+    });
+}
+
+grpc::Status ProvingService::AwaitProof(Ctx* ctx, const v1::AwaitProofRequest* req, v1::AwaitProofResponse* resp) {
+    return handle("AwaitProof", [&] {
+        auto r = await(ctx, req->job_id(), req->timeout_ms());
+        if (!r) {
+            resp->set_job_id(req->job_id());
+            resp->set_status(v1::AwaitProofResponse::TIMEOUT);
+            return;
+        }
+        fill(*r, resp);
+    });
+}
+
+grpc::Status ProvingService::AwaitBuiltin(Ctx* ctx, const v1::AwaitProofRequest* req, v1::AwaitBuiltinResponse* resp) {
+    return handle("AwaitBuiltin", [&] {
+        auto r = await(ctx, req->job_id(), req->timeout_ms());
+        if (!r) {
+            // Progress so far: the partitions done, the state left UNKNOWN.
+            engine::JobResult now = engine_.peek(req->job_id());
+            resp->mutable_result()->set_job_id(req->job_id());
+            resp->mutable_result()->set_status(v1::AwaitProofResponse::TIMEOUT);
+            resp->set_circuit_id(now.circuit_id);
+            resp->set_partitions_done(now.partitions_done);
+            resp->set_partitions_total(now.partitions_total);
+            resp->set_backend(now.backend);
+            return;
+        }
+        fill(*r, resp);
+    });
+}
+
+grpc::Status ProvingService::Prove(Ctx* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) {
+    return handle("Prove", [&] {
+        auto info = submit_curio(req->submit());
+        auto r = await_own(ctx, info.job_id, !req->submit().request_id().empty());
+        fill(r, resp->mutable_result());
+    });
+}
+
+grpc::Status ProvingService::ProveBuiltin(Ctx* ctx, const v1::SubmitBuiltinRequest* req,
+                                          v1::AwaitBuiltinResponse* resp) {
+    return handle("ProveBuiltin", [&] {
+        const engine::JobSpec spec = builtin_spec(*req);
+        auto info = submit(spec);
+        auto r = await_own(ctx, info.job_id, !req->request_id().empty());
+        fill(r, resp);
+    });
+}
+
+grpc::Status ProvingService::CancelProof(Ctx*, const v1::CancelProofRequest* req, v1::CancelProofResponse* resp) {
+    return handle("CancelProof", [&] {
+        if (req->job_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"};
+        const auto c = engine_.cancel(req->job_id());
+        if (!c.found) throw RpcError{grpc::StatusCode::NOT_FOUND, "no job '" + req->job_id() + "'"};
+        spdlog::debug("event=cancel_request job={} was_running={}", kv(req->job_id()), c.was_running);
+        resp->set_was_running(c.was_running);
+    });
+}
+
+grpc::Status ProvingService::GetStatus(Ctx*, const v1::GetStatusRequest*, v1::GetStatusResponse* resp) {
+    return handle("GetStatus", [&] {
+        const engine::EngineStatus s = engine_.status();
+        for (const auto& d : s.devices) {
+            if (d.ordinal < 0) continue;  // the CPU backend is no GPU
+            auto* g = resp->add_gpus();
+            g->set_ordinal(uint32_t(d.ordinal));
+            g->set_name(d.name);
+            g->set_vram_total_bytes(d.memory_total);
+            g->set_vram_free_bytes(d.memory_free);
+            g->set_current_job_id(d.current_job_id);
+            g->set_current_proof_kind(d.current_kind);
+        }
+        for (const auto& p : s.params) {
+            auto* srs = resp->add_loaded_srs();
+            srs->set_circuit_id(p.circuit_id);
+            srs->set_tier(p.tier == engine::ParamStatus::Tier::Hot    ? v1::SRSStatus::HOT
+                          : p.tier == engine::ParamStatus::Tier::Warm ? v1::SRSStatus::WARM
+                                                                      : v1::SRSStatus::COLD);
+            srs->set_size_bytes(p.size_bytes);
+            srs->set_ref_count(p.ref_count);
+        }
+        for (const auto& q : s.queues) {
+            auto* qs = resp->add_queues();
+            qs->set_proof_kind(q.name);
+            qs->set_pending(q.pending);
+            qs->set_in_progress(q.in_progress);
+        }
+        resp->set_total_proofs_completed(s.proofs_completed);
+        resp->set_total_proofs_failed(s.proofs_failed);
+        resp->set_uptime_seconds(uint64_t(s.uptime_s));
+        resp->set_pinned_memory_bytes(s.pooled_bytes);
+        resp->set_pinned_memory_limit_bytes(s.memory_budget);
+    });
+}
+
+grpc::Status ProvingService::GetMetrics(Ctx*, const v1::GetMetricsRequest*, v1::GetMetricsResponse* resp) {
+    return handle("GetMetrics", [&] { resp->set_prometheus_text(engine_.metrics_prometheus() + stats_.prometheus()); });
+}
+
+grpc::Status ProvingService::PreloadSRS(Ctx*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) {
+    return handle("PreloadSRS", [&] {
+        check_accepting();
+        if (req->circuit_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is empty"};
+        const auto p = engine_.preload(req->circuit_id());
+        spdlog::info("event=preload circuit={} already_loaded={} ms={:.1f}", kv(req->circuit_id()), p.already_loaded,
+                     p.load_ms);
+        resp->set_already_loaded(p.already_loaded);
+        resp->set_load_time_ms(ms(p.load_ms));
+    });
+}
+
+grpc::Status ProvingService::EvictSRS(Ctx*, const v1::EvictSrsRequest* req, v1::EvictSrsResponse* resp) {
+    return handle("EvictSRS", [&] {
+        if (req->circuit_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is empty"};
+        const auto e = engine_.evict(req->circuit_id());
+        spdlog::info("event=evict circuit={} was_loaded={} freed_bytes={}", kv(req->circuit_id()), e.was_loaded,
+                     e.freed_bytes);
+        resp->set_was_loaded(e.was_loaded);
+        resp->set_freed_bytes(e.freed_bytes);
+    });
+}
+
+}  // namespace cuzk::server

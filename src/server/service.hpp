@@ -1,0 +1,77 @@
+// The gRPC service: cuzk.v1.ProvingEngine over an engine::Engine (see daemon.hpp).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/v1/proving.grpc.pb.h"
+
+namespace cuzk::server {
+
+// Counters of the RPCs served, for /metrics.
+class RpcStats {
+ public:
+    void record(const char* method, grpc::StatusCode code, double seconds);
+    std::string prometheus() const;
+
+ private:
+    struct Entry {
+        std::map<int, uint64_t> by_code;
+        double seconds = 0;
+    };
+    mutable std::mutex mu_;
+    std::map<std::string, Entry> by_method_;
+};
+
+class ProvingService final : public cuzk::v1::ProvingEngine::Service {
+ public:
+    explicit ProvingService(engine::Engine& engine) : engine_(engine) {}
+
+    // From now on, requests that would start work get UNAVAILABLE; awaits, cancels and
+    // status queries are still served so that clients collect what drains.
+    void stop_accepting() { accepting_ = false; }
+    bool accepting() const { return accepting_; }
+    const RpcStats& stats() const { return stats_; }
+    // RPC handlers running now (waiting awaits included).
+    int in_flight() const { return in_flight_; }
+
+    using Ctx = grpc::ServerContext;
+    grpc::Status SubmitProof(Ctx*, const v1::SubmitProofRequest*, v1::SubmitProofResponse*) override;
+    grpc::Status AwaitProof(Ctx*, const v1::AwaitProofRequest*, v1::AwaitProofResponse*) override;
+    grpc::Status Prove(Ctx*, const v1::ProveRequest*, v1::ProveResponse*) override;
+    grpc::Status CancelProof(Ctx*, const v1::CancelProofRequest*, v1::CancelProofResponse*) override;
+    grpc::Status GetStatus(Ctx*, const v1::GetStatusRequest*, v1::GetStatusResponse*) override;
+    grpc::Status GetMetrics(Ctx*, const v1::GetMetricsRequest*, v1::GetMetricsResponse*) override;
+    grpc::Status PreloadSRS(Ctx*, const v1::PreloadSrsRequest*, v1::PreloadSrsResponse*) override;
+    grpc::Status EvictSRS(Ctx*, const v1::EvictSrsRequest*, v1::EvictSrsResponse*) override;
+    grpc::Status SubmitBuiltin(Ctx*, const v1::SubmitBuiltinRequest*, v1::SubmitProofResponse*) override;
+    grpc::Status AwaitBuiltin(Ctx*, const v1::AwaitProofRequest*, v1::AwaitBuiltinResponse*) override;
+    grpc::Status ProveBuiltin(Ctx*, const v1::SubmitBuiltinRequest*, v1::AwaitBuiltinResponse*) override;
+
+ private:
+    template <class F>
+    grpc::Status handle(const char* method, F&& body);
+    void check_accepting() const;
+    engine::JobSpec builtin_spec(const v1::SubmitBuiltinRequest& r) const;
+    engine::SubmitInfo submit(const engine::JobSpec& spec);
+    engine::SubmitInfo submit_curio(const v1::SubmitProofRequest& req);
+    // Waits for the job, in slices so that a client that went away frees its thread.
+    // nullopt: timeout_ms passed. Throws ClientGone when the client cancelled.
+    std::optional<engine::JobResult> await(Ctx* ctx, const std::string& job_id, uint64_t timeout_ms);
+    // await() for Prove/ProveBuiltin: a job nobody else can name (no request_id) is
+    // cancelled when its client goes away.
+    engine::JobResult await_own(Ctx* ctx, const std::string& job_id, bool has_request_id);
+    void fill(const engine::JobResult& r, v1::AwaitProofResponse* out) const;
+    void fill(const engine::JobResult& r, v1::AwaitBuiltinResponse* out) const;
+
+    engine::Engine& engine_;
+    std::atomic<bool> accepting_{true};
+    std::atomic<int> in_flight_{0};
+    RpcStats stats_;
+};
+
+}  // namespace cuzk::server

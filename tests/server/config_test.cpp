@@ -1,0 +1,155 @@
+// cuzk-daemon's TOML configuration: the example file is the defaults, every key is
+// optional, and a bad key or value is an error that names it.
+#include <gtest/gtest.h>
+
+#include "cuzk/server/config.hpp"
+
+namespace cuzk::server {
+namespace {
+
+std::string error_of(const std::string& toml) {
+    try {
+        parse_config(toml, "t.toml");
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(DaemonConfig, ExampleFileIsExactlyTheDefaults) {
+    const DaemonConfig ex = load_config(CUZK_EXAMPLE_CONFIG);
+    const DaemonConfig def;
+    EXPECT_EQ(ex.listen, def.listen);
+    EXPECT_EQ(ex.http_listen, def.http_listen);
+    EXPECT_EQ(ex.max_request_bytes, def.max_request_bytes);
+    EXPECT_EQ(ex.max_rpc_threads, def.max_rpc_threads);
+    EXPECT_EQ(ex.log_level, def.log_level);
+    EXPECT_EQ(ex.shutdown_grace_ms, def.shutdown_grace_ms);
+    const engine::EngineConfig &e = ex.engine, &d = def.engine;
+    EXPECT_EQ(e.memory_budget, d.memory_budget);
+    EXPECT_EQ(e.safety_margin, d.safety_margin);
+    EXPECT_EQ(e.witness_workers, d.witness_workers);
+    EXPECT_EQ(e.prove_workers_per_device, d.prove_workers_per_device);
+    EXPECT_EQ(e.cpu_prove_workers, d.cpu_prove_workers);
+    EXPECT_EQ(e.witness_queue_bound, d.witness_queue_bound);
+    EXPECT_EQ(e.finalize_queue_bound, d.finalize_queue_bound);
+    EXPECT_EQ(e.backend, d.backend);
+    EXPECT_EQ(e.devices, d.devices);
+    EXPECT_EQ(e.verify_proofs, d.verify_proofs);
+    EXPECT_EQ(e.param_cache, d.param_cache);
+    EXPECT_EQ(e.setup_seed, d.setup_seed);
+    EXPECT_EQ(e.eviction_min_idle, d.eviction_min_idle);
+    EXPECT_EQ(e.finished_jobs_kept, d.finished_jobs_kept);
+    EXPECT_EQ(e.max_partitions, d.max_partitions);
+    EXPECT_EQ(e.max_constraints, d.max_constraints);
+    EXPECT_EQ(e.drain_on_shutdown, d.drain_on_shutdown);
+    EXPECT_EQ(e.trace_capacity, d.trace_capacity);
+    EXPECT_EQ(e.log_spans, d.log_spans);
+}
+
+TEST(DaemonConfig, EmptyFileIsTheDefaults) {
+    const DaemonConfig c = parse_config("");
+    EXPECT_EQ(c.listen, std::vector<std::string>{"127.0.0.1:9820"});
+    EXPECT_EQ(c.engine.witness_workers, engine::EngineConfig{}.witness_workers);
+}
+
+TEST(DaemonConfig, ValuesAreRead) {
+    const DaemonConfig c = parse_config(R"(
+[daemon]
+listen = ["0.0.0.0:1234", "unix:///run/curio/cuzk.sock", "unix:/tmp/x.sock", ""]
+http_listen = "[::1]:0"
+max_request_bytes = "2MiB"
+log_level = "debug"
+drain_on_shutdown = true
+[engine]
+memory_budget = "64GiB"
+safety_margin = 1000
+witness_workers = 7
+backend = "cpu"
+devices = [0, 3]
+verify_proofs = false
+param_cache = "/var/cache/cuzk"
+eviction_min_idle_ms = 2500
+)");
+    EXPECT_EQ(c.listen, (std::vector<std::string>{"0.0.0.0:1234", "unix:/run/curio/cuzk.sock", "unix:/tmp/x.sock"}));
+    EXPECT_EQ(c.http_listen, "[::1]:0");
+    EXPECT_EQ(c.max_request_bytes, 2u << 20);
+    EXPECT_EQ(c.log_level, "debug");
+    EXPECT_TRUE(c.engine.drain_on_shutdown);
+    EXPECT_EQ(c.engine.memory_budget, uint64_t(64) << 30);
+    EXPECT_EQ(c.engine.safety_margin, 1000u);
+    EXPECT_EQ(c.engine.witness_workers, 7u);
+    EXPECT_EQ(c.engine.backend, "cpu");
+    EXPECT_EQ(c.engine.devices, (std::vector<int>{0, 3}));
+    EXPECT_FALSE(c.engine.verify_proofs);
+    EXPECT_EQ(c.engine.param_cache, "/var/cache/cuzk");
+    EXPECT_EQ(c.engine.eviction_min_idle.count(), 2500);
+    EXPECT_EQ(parse_config("[daemon]\nlisten = \"unix:/a\"").listen, std::vector<std::string>{"unix:/a"});
+}
+
+TEST(DaemonConfig, ErrorsNameTheKey) {
+    struct Case {
+        std::string toml;
+        const char* needle;
+    };
+    const Case cases[] = {
+        {"[daemon]\nlisten = 5", "daemon.listen: expected a string or an array of strings, got 5"},
+        {"[daemon]\nlisten = [\"nohost\"]", "daemon.listen: \"nohost\": expected \"host:port\""},
+        {"[daemon]\nlisten = \"127.0.0.1:70000\"", "daemon.listen"},
+        {"[daemon]\nlisten = \"unix:\"", "empty unix socket path"},
+        {"[daemon]\nlisten = \"unix:/" + std::string(200, 'a') + "\"", "longer than"},
+        {"[daemon]\nhttp_listen = \"unix:/x\"", "daemon.http_listen"},
+        {"[daemon]\nmax_request_bytes = \"12 parsecs\"", "daemon.max_request_bytes: expected a size in bytes"},
+        {"[daemon]\nmax_request_bytes = 10", "daemon.max_request_bytes"},
+        {"[daemon]\nlog_level = \"loud\"", "daemon.log_level: expected one of"},
+        {"[daemon]\ndrain_on_shutdown = \"yes\"", "daemon.drain_on_shutdown: expected true or false"},
+        {"[daemon]\nport = 1", "daemon.port: unknown key"},
+        {"[engine]\nwitness_workers = 0", "engine.witness_workers: expected an integer in [1,"},
+        {"[engine]\nwitness_workers = -3", "engine.witness_workers"},
+        {"[engine]\nwitness_workers = 2.5", "engine.witness_workers"},
+        {"[engine]\nbackend = \"tpu\"", "engine.backend: expected one of \"auto\", \"cpu\", \"cuda\""},
+        {"[engine]\ndevices = [0, -1]", "engine.devices"},
+        {"[engine]\ndevices = 0", "engine.devices: expected an array of integers"},
+        {"[engine]\nmemory_budget = -1", "engine.memory_budget"},
+        {"[engine]\nmax_partitions = 0", "engine.max_partitions"},
+        {"[engine]\nverify = true", "engine.verify: unknown key"},
+        {"[server]\nlisten = \"a:1\"", "server: unknown key"},
+        {"listen = \"a:1\"", "listen: unknown key"},
+        {"daemon = 3", "daemon: expected a table"},
+        {"[daemon\nlisten = 1", "t.toml:1"},  // TOML syntax error, with its line
+    };
+    for (const auto& c : cases) {
+        const std::string err = error_of(c.toml);
+        EXPECT_NE(err.find(c.needle), std::string::npos) << "config:\n" << c.toml << "\nerror: " << err;
+    }
+    // The line of the offending key is given.
+    EXPECT_NE(error_of("[daemon]\n\n\nlog_level = \"x\"").find("t.toml:4:"), std::string::npos);
+}
+
+TEST(DaemonConfig, ByteSizes) {
+    EXPECT_EQ(parse_bytes("0"), 0u);
+    EXPECT_EQ(parse_bytes("1234"), 1234u);
+    EXPECT_EQ(parse_bytes("5GiB"), uint64_t(5) << 30);
+    EXPECT_EQ(parse_bytes("5 GiB"), uint64_t(5) << 30);
+    EXPECT_EQ(parse_bytes("3MB"), 3000000u);
+    EXPECT_EQ(parse_bytes("7B"), 7u);
+    EXPECT_EQ(parse_bytes("2TiB"), uint64_t(2) << 40);
+    EXPECT_FALSE(parse_bytes(""));
+    EXPECT_FALSE(parse_bytes("GiB"));
+    EXPECT_FALSE(parse_bytes("-1"));
+    EXPECT_FALSE(parse_bytes("5gb"));
+    EXPECT_FALSE(parse_bytes("99999999999TiB"));  // overflow
+}
+
+TEST(DaemonConfig, ListenAddresses) {
+    EXPECT_EQ(check_listen_address("127.0.0.1:0", "k"), "127.0.0.1:0");
+    EXPECT_EQ(check_listen_address("[::1]:9820", "k"), "[::1]:9820");
+    EXPECT_EQ(check_listen_address("unix:///run/x.sock", "k"), "unix:/run/x.sock");
+    EXPECT_EQ(check_listen_address("unix:rel.sock", "k"), "unix:rel.sock");
+    EXPECT_THROW(check_listen_address(":9820", "k"), ConfigError);
+    EXPECT_THROW(check_listen_address("host:", "k"), ConfigError);
+    EXPECT_THROW(check_listen_address("host:12x", "k"), ConfigError);
+}
+
+}  // namespace
+}  // namespace cuzk::server
