@@ -219,6 +219,13 @@ struct Item {
     double prove_ms = 0;
 };
 
+// Partition k of a job: a SHA-256 chain takes preimage seed + k (same shape, its own
+// witness); random-dense's witness is fixed by its shape seed, so partitions repeat it.
+circuits::BuiltinCircuit partition_circuit(const JobSpec& spec, uint32_t k) {
+    const bool sha = spec.circuit == "sha256-chain";
+    return circuits::make_builtin(spec.circuit, spec.size, sha ? spec.seed + k : spec.seed, spec.inputs);
+}
+
 struct PendingKey {
     int neg_priority;
     uint64_t job;
@@ -575,10 +582,7 @@ void Engine::Impl::witness_loop() {
             if (!give_up()) {
                 auto t0 = Clock::now();
                 trace::Span span("witness", "engine");
-                const bool sha = job->spec.circuit == "sha256-chain";
-                auto built =
-                    circuits::make_builtin(job->spec.circuit, job->spec.size,
-                                           sha ? job->spec.seed + partition : job->spec.seed, job->spec.inputs);
+                auto built = partition_circuit(job->spec, partition);
                 r1cs::WitnessBuffers bufs;
                 bufs.aux = pool.take(c.num_aux);
                 bufs.a = pool.take(c.domain);
@@ -692,10 +696,7 @@ void Engine::Impl::finalize_loop() {
                     if (!budget.reserve(c.item_bytes, give_up))
                         throw EngineError(EngineError::Code::ResourceExhausted, "no memory to recompute on the CPU");
                     mem = Reservation(&budget, c.item_bytes);
-                    const bool sha = job->spec.circuit == "sha256-chain";
-                    auto built = circuits::make_builtin(job->spec.circuit, job->spec.size,
-                                                        sha ? job->spec.seed + item->partition : job->spec.seed,
-                                                        job->spec.inputs);
+                    auto built = partition_circuit(job->spec, item->partition);
                     item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
                                                  groth16::random_randomness(), *cpu);
                     auto again = groth16::verify(*c.pvk, item->proof, item->public_inputs);
