@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/gpu/ntt_plan.hpp"
 #include "cuzk/ntt/domain.hpp"
@@ -596,11 +597,18 @@ std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, co
     const size_t n = a.size();
     const size_t m = cpu::EvaluationDomain::size_for(n);
     DeviceBuffer da(m), db(m), dc(m);
-    check(cudaMemcpy(da.ptr, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy a");
-    check(cudaMemcpy(db.ptr, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy b");
-    check(cudaMemcpy(dc.ptr, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy c");
-    compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl);
-    check(cudaStreamSynchronize(nullptr), "gpu::ntt::compute_h");
+    {
+        trace::Span span("h2d_abc", "gpu");
+        check(cudaMemcpy(da.ptr, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy a");
+        check(cudaMemcpy(db.ptr, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy b");
+        check(cudaMemcpy(dc.ptr, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy c");
+    }
+    {
+        trace::Span span("h_kernels", "gpu");
+        compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl);
+        check(cudaStreamSynchronize(nullptr), "gpu::ntt::compute_h");
+    }
+    trace::Span span("d2h_h", "gpu");
     std::vector<Fr> h(m);
     check(cudaMemcpy(h.data(), da.ptr, m * sizeof(Fr), cudaMemcpyDeviceToHost), "cudaMemcpy h");
     return h;
