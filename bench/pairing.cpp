@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/pairing/pairing.hpp"
 
 namespace cuzk {
@@ -119,11 +120,15 @@ void BM_Pairing(benchmark::State& state) {
 }
 BENCHMARK(BM_Pairing)->Unit(benchmark::kMicrosecond);
 
-// Four distinct pairs (P, Q), (-P, Q), (P, -Q), (-P, -Q): the product is 1.
+// Four independent pairs (aP, bQ) whose product is not 1, as in a Groth16 check (a
+// product equal to 1 would let the final exponentiation take its shortcut for 1).
 std::vector<std::pair<G1Affine, G2Affine>> four_pairs() {
     const G1Affine p = G1Affine::generator();
     const G2Affine q = G2Affine::generator();
-    return {{p, q}, {-p, q}, {p, -q}, {-p, -q}};
+    std::vector<std::pair<G1Affine, G2Affine>> out;
+    for (auto [a, b] : {std::pair{2u, 3u}, {5u, 7u}, {11u, 13u}, {17u, 19u}})
+        out.push_back({mul(p, Fr::from_u64(a)).to_affine(), mul(q, Fr::from_u64(b)).to_affine()});
+    return out;
 }
 
 void BM_PairingProduct4(benchmark::State& state) {
