@@ -322,7 +322,9 @@ TEST(Daemon, ClientThatGoesAwayWhileAwaitingCostsNothing) {
     Daemon d(tmp.path());
     auto stub = d.stub();
     std::string job;
-    ASSERT_TRUE(submit_builtin(*stub, builtin("random-dense", kLong, 3), &job).ok());
+    // Long enough (12 partitions after a setup) that both awaiters below leave well before
+    // it ends, even on a fast, idle machine (3 partitions once finished within 200 ms in CI).
+    ASSERT_TRUE(submit_builtin(*stub, builtin("random-dense", kLong, 12), &job).ok());
 
     // An awaiter that gives up (deadline) and one that cancels its call midway.
     {
@@ -330,7 +332,7 @@ TEST(Daemon, ClientThatGoesAwayWhileAwaitingCostsNothing) {
         req.set_job_id(job);
         v1::AwaitProofResponse r;
         grpc::ClientContext ctx;
-        ctx.set_deadline(std::chrono::system_clock::now() + 100ms);
+        ctx.set_deadline(std::chrono::system_clock::now() + 50ms);
         auto st = stub->AwaitProof(&ctx, req, &r);
         EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << code_and_message(st);
     }
@@ -340,7 +342,7 @@ TEST(Daemon, ClientThatGoesAwayWhileAwaitingCostsNothing) {
         v1::AwaitProofResponse r;
         grpc::ClientContext ctx;
         std::thread canceller([&] {
-            std::this_thread::sleep_for(100ms);
+            std::this_thread::sleep_for(50ms);
             ctx.TryCancel();
         });
         auto st = stub->AwaitProof(&ctx, req, &r);
