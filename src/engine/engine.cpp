@@ -219,6 +219,19 @@ struct Item {
     double prove_ms = 0;
 };
 
+// The shape a job proves with: random-dense's depends on its seed and inputs, a SHA-256
+// chain's only on its length.
+CircuitKey circuit_key(const JobSpec& spec) {
+    CircuitKey k;
+    k.name = spec.circuit;
+    k.size = spec.size;
+    if (spec.circuit != "sha256-chain") {
+        k.inputs = spec.inputs;
+        k.shape_seed = spec.seed;
+    }
+    return k;
+}
+
 // Partition k of a job: a SHA-256 chain takes preimage seed + k (same shape, its own
 // witness); random-dense's witness is fixed by its shape seed, so partitions repeat it.
 circuits::BuiltinCircuit partition_circuit(const JobSpec& spec, uint32_t k) {
@@ -389,7 +402,6 @@ std::shared_ptr<Job> Engine::Impl::find_locked(const std::string& id) const {
 
 void Engine::Impl::end_job_locked(Job& job, JobState state, const std::string& why) {
     if (terminal(job.state)) return;
-    const bool was_started = job.started;
     job.state = state;
     job.error = why;
     job.stop = state != JobState::Completed;
@@ -404,7 +416,6 @@ void Engine::Impl::end_job_locked(Job& job, JobState state, const std::string& w
     } else {
         ++cancelled_;
     }
-    (void)was_started;
     ended_.push_back(job.id);
     while (ended_.size() > cfg.finished_jobs_kept) {
         auto it = jobs_.find(ended_.front());
@@ -511,12 +522,7 @@ SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
     std::snprintf(id, sizeof id, "job-%06llu", (unsigned long long)job->num);
     job->id = id;
     job->spec = spec;
-    job->key.name = spec.circuit;
-    job->key.size = spec.size;
-    if (!sha) {
-        job->key.inputs = spec.inputs;
-        job->key.shape_seed = spec.seed;
-    }
+    job->key = circuit_key(spec);
     job->submitted = Clock::now();
     job->proofs.resize(spec.partitions);
     job->inputs.resize(spec.partitions);
@@ -770,8 +776,8 @@ void Engine::Impl::shutdown(std::optional<bool> drain_opt) {
     fin_q.close();
     finalizer.join();
     {
-        // Wait for items still in flight to be dropped (their reservations released).
-        std::unique_lock<std::mutex> lock(mu_);
+        // Every worker has joined: items still in flight were dropped with their reservations.
+        std::lock_guard<std::mutex> lock(mu_);
         shut_down_ = true;
     }
     pool.flush();
@@ -813,16 +819,7 @@ CancelInfo Engine::cancel(const std::string& job_id) {
     return info;
 }
 
-std::string Engine::circuit_id(const JobSpec& spec) {
-    CircuitKey k;
-    k.name = spec.circuit;
-    k.size = spec.size;
-    if (spec.circuit != "sha256-chain") {
-        k.inputs = spec.inputs;
-        k.shape_seed = spec.seed;
-    }
-    return k.id();
-}
+std::string Engine::circuit_id(const JobSpec& spec) { return circuit_key(spec).id(); }
 
 PreloadInfo Engine::preload(const std::string& id) {
     std::string why;
