@@ -3,7 +3,11 @@
 //
 //   cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit sha256-chain] [--size 10]
 //       [--jobs 8] [--partitions 4] [--witness-workers N] [--prove-workers 2]
-//       [--trace out.json]
+//       [--devices 0,1] [--trace out.json]
+//
+// --devices picks the GPUs (default: every GPU); with several, busy is reported per
+// device and throughput is what multi-GPU scaling is measured by (run once with one
+// device and once with all, same arguments otherwise).
 //
 // Steady state: from the start of the W-th device span to the end of the (n-W)-th, where
 // W is a tenth of the partitions (at least 2), so parameter loading, the first upload of
@@ -40,7 +44,7 @@ int usage(const char* why) {
     std::fprintf(stderr,
                  "cuzk_bench_engine_stream: %s\nusage: cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit "
                  "NAME] [--size N] [--jobs N] [--partitions N] [--witness-workers N] [--prove-workers N] "
-                 "[--trace FILE]\n",
+                 "[--devices LIST] [--trace FILE]\n",
                  why);
     return 2;
 }
@@ -83,6 +87,15 @@ int main(int argc, char** argv) {
             cfg.prove_workers_per_device = cfg.cpu_prove_workers = unsigned(std::strtoul(v, nullptr, 10));
         else if ((v = arg("--trace")))
             trace_file = v;
+        else if ((v = arg("--devices"))) {
+            cfg.devices.clear();
+            for (const char* p = v; *p;) {
+                char* end = nullptr;
+                cfg.devices.push_back(int(std::strtol(p, &end, 10)));
+                if (end == p) return usage("--devices takes a comma-separated list of GPU ordinals");
+                p = *end == ',' ? end + 1 : end;
+            }
+        }
         else
             return usage((std::string("unknown or incomplete argument: ") + argv[i]).c_str());
     }
@@ -119,68 +132,64 @@ int main(int argc, char** argv) {
         // Device spans from the trace.
         auto trace = nlohmann::json::parse(e.chrome_trace_json());
         const std::string layer = st.backend == "cpu" ? "cpu" : "gpu";
-        std::vector<std::pair<double, double>> spans;
+        std::map<int, std::vector<std::pair<double, double>>> spans;  // per device
         std::map<std::pair<uint64_t, unsigned>, double> device_per_item;
+        std::map<std::pair<uint64_t, unsigned>, std::pair<double, double>> bounds;
         for (const auto& ev : trace["traceEvents"]) {
             if (ev["ph"] != "X") continue;
-            const double ts = ev["ts"].get<double>(), dur = ev["dur"].get<double>();
             // The prove target's stages (device_h, device_msm_*); spans nested in them
             // (copies, kernels) are inside and left out of the sums.
-            if (ev["cat"] == layer && ev["name"].get<std::string>().rfind("device_", 0) == 0) {
-                spans.push_back({ts, ts + dur});
-                device_per_item[{ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>()}] += dur;
-            }
+            if (ev["cat"] != layer || ev["name"].get<std::string>().rfind("device_", 0) != 0) continue;
+            const double ts = ev["ts"].get<double>(), end = ts + ev["dur"].get<double>();
+            auto key = std::make_pair(ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>());
+            spans[ev["args"]["device"].get<int>()].push_back({ts, end});
+            device_per_item[key] += end - ts;
+            // Each work item's first device start and last device end.
+            auto it = bounds.find(key);
+            if (it == bounds.end())
+                bounds[key] = {ts, end};
+            else
+                it->second = {std::min(it->second.first, ts), std::max(it->second.second, end)};
         }
-        std::sort(spans.begin(), spans.end());
-        // Each work item's first device start and last device end, in start order.
         std::vector<std::pair<double, double>> items;
-        {
-            std::map<std::pair<uint64_t, unsigned>, std::pair<double, double>> bounds;
-            for (const auto& ev : trace["traceEvents"]) {
-                if (ev["ph"] != "X" || ev["cat"] != layer || ev["name"].get<std::string>().rfind("device_", 0) != 0)
-                    continue;
-                auto key = std::make_pair(ev["args"]["job"].get<uint64_t>(), ev["args"]["partition"].get<unsigned>());
-                const double ts = ev["ts"].get<double>(), end = ts + ev["dur"].get<double>();
-                auto it = bounds.find(key);
-                if (it == bounds.end())
-                    bounds[key] = {ts, end};
-                else
-                    it->second = {std::min(it->second.first, ts), std::max(it->second.second, end)};
-            }
-            for (auto& [k, b] : bounds) items.push_back(b);
-            std::sort(items.begin(), items.end());
-        }
+        for (auto& [k, b] : bounds) items.push_back(b);
+        std::sort(items.begin(), items.end());
         const size_t n = items.size();
         const size_t w = std::max<size_t>(2, n / 10);
-        double busy_frac = 0, window_ms = 0;
+        // Steady state: from the start of the w-th item to the end of the (n-w)-th.
+        std::map<int, double> busy_frac;
+        double window_ms = 0;
         if (n > 2 * w) {
             const double lo = items[w].first;
-            double hi = 0;
             std::vector<double> ends;
             for (auto& it : items) ends.push_back(it.second);
             std::sort(ends.begin(), ends.end());
-            hi = ends[n - w - 1];
-            double busy = 0, cur_s = -1, cur_e = -1;
-            for (auto [s, en] : spans) {
-                s = std::max(s, lo);
-                en = std::min(en, hi);
-                if (en <= s) continue;
-                if (s > cur_e) {
-                    if (cur_e > cur_s) busy += cur_e - cur_s;
-                    cur_s = s;
-                    cur_e = en;
-                } else {
-                    cur_e = std::max(cur_e, en);
-                }
-            }
-            if (cur_e > cur_s) busy += cur_e - cur_s;
+            const double hi = ends[n - w - 1];
             window_ms = (hi - lo) / 1000;
-            busy_frac = busy / (hi - lo);
+            for (auto& [device, sp] : spans) {
+                std::sort(sp.begin(), sp.end());
+                double busy = 0, cur_s = -1, cur_e = -1;
+                for (auto [s0, e0] : sp) {
+                    s0 = std::max(s0, lo);
+                    e0 = std::min(e0, hi);
+                    if (e0 <= s0) continue;
+                    if (s0 > cur_e) {
+                        if (cur_e > cur_s) busy += cur_e - cur_s;
+                        cur_s = s0;
+                        cur_e = e0;
+                    } else {
+                        cur_e = std::max(cur_e, e0);
+                    }
+                }
+                if (cur_e > cur_s) busy += cur_e - cur_s;
+                busy_frac[device] = busy / (hi - lo);
+            }
         }
         std::vector<double> dev;
         for (auto& [k, v] : device_per_item) dev.push_back(v / 1000);
         const double dev_ms = median(dev), wit_ms = median(witness);
         const double total_parts = double(jobs) * spec.partitions;
+        const double n_dev = double(std::max<size_t>(1, st.devices.size()));
         std::printf(
             "engine stream: backend %s, circuit %s, %u jobs x %u partitions, %u witness workers, %u prove "
             "workers per device\n",
@@ -191,11 +200,16 @@ int main(int argc, char** argv) {
                     total_parts / wall);
         std::printf("  per partition (medians): witness %.1f ms, prove %.1f ms, device stages %.1f ms\n", wit_ms,
                     median(prove), dev_ms);
-        std::printf("  witness keeps up: %s (capacity %.1f partitions/s vs device %.1f partitions/s)\n",
-                    wit_ms > 0 && cfg.witness_workers / wit_ms >= 1 / dev_ms ? "yes" : "no",
-                    wit_ms > 0 ? 1000.0 * cfg.witness_workers / wit_ms : 0.0, dev_ms > 0 ? 1000.0 / dev_ms : 0.0);
-        std::printf("  device busy in steady state: %.1f%% of a %.0f ms window (%zu of %zu partitions)\n",
-                    100 * busy_frac, window_ms, n > 2 * w ? n - 2 * w : 0, n);
+        std::printf("  witness keeps up: %s (capacity %.1f partitions/s vs devices %.1f partitions/s)\n",
+                    wit_ms > 0 && cfg.witness_workers / wit_ms >= n_dev / dev_ms ? "yes" : "no",
+                    wit_ms > 0 ? 1000.0 * cfg.witness_workers / wit_ms : 0.0,
+                    dev_ms > 0 ? 1000.0 * n_dev / dev_ms : 0.0);
+        for (const auto& d : st.devices)
+            std::printf("  device %d (%s): %llu partitions, busy %.1f%% of a %.0f ms steady-state window (%zu of %zu "
+                        "partitions)\n",
+                        d.ordinal, d.name.c_str(), (unsigned long long)d.partitions_proven,
+                        100 * (busy_frac.count(d.ordinal) ? busy_frac[d.ordinal] : 0.0), window_ms,
+                        n > 2 * w ? n - 2 * w : 0, n);
         std::printf("  proofs verified before return; recomputed on the CPU after a failed check: %llu\n",
                     (unsigned long long)st.cpu_recomputes);
         std::printf("  memory high water %.1f MiB of a %.1f MiB budget; queue high water prove %u/%u\n",

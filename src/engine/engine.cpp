@@ -99,13 +99,20 @@ class Metrics final : public trace::Sink {
 // One prove target: a GPU (with the lock that serializes its stages between the
 // workers sharing it) or the CPU.
 struct DeviceSlot {
+    size_t index = 0;  // in Impl::slots and Impl::prove_qs
     int ordinal = -1;
     std::string name;
     std::unique_ptr<groth16::ProverBackend> backend;
     std::mutex mu;  // held for each stage on a GPU
     std::atomic<double> busy_ms{0};
-    std::string current_job, current_kind;  // guarded by Impl::mu_
     unsigned workers = 0;
+    // Guarded by Impl::mu_:
+    std::string current_job, current_kind;
+    // Circuits whose parameters this device holds or will hold (a partition of it was
+    // placed here), most recent last; and the partitions placed here and not yet proven.
+    std::vector<std::string> circuits;
+    uint32_t load = 0;
+    uint64_t proven = 0;
 };
 
 // Serializes a shared device backend's stages and measures the time the device spends in
@@ -141,6 +148,7 @@ class SlotBackend final : public groth16::ProverBackend {
     G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const uint64_t* density) override {
         return run("device_msm_g2", [&] { return slot_.backend->msm_g2(bases, scalars, density); });
     }
+    void release(const void* bases) override { slot_.backend->release(bases); }
 
  private:
     DeviceSlot& slot_;
@@ -199,6 +207,7 @@ struct Job {
     std::string error;
     std::vector<std::optional<groth16::Proof>> proofs;
     std::vector<std::vector<Fr>> inputs;
+    std::vector<int> devices;  // per partition: the ordinal that proved it (-1 CPU)
     uint32_t done = 0, in_flight = 0, recomputes = 0;
     std::atomic<bool> stop{false};  // failed or cancelled: drop its items wherever they are
     JobTimings timings;
@@ -217,6 +226,7 @@ struct Item {
     groth16::Proof proof;
     std::string backend;
     double prove_ms = 0;
+    size_t slot = 0;  // the prove target it was placed on
 };
 
 // The shape a job proves with: random-dense's depends on its seed and inputs, a SHA-256
@@ -259,7 +269,10 @@ struct Engine::Impl {
     MemoryBudget budget;
     BufferPool pool;
     ParamManager params;
-    BoundedQueue<Item> prove_q, fin_q;
+    // One prove queue per prove target (slot): a partition is placed on a device when its
+    // witness is ready (place_locked) and only that device's workers take it.
+    std::vector<std::unique_ptr<BoundedQueue<Item>>> prove_qs;
+    BoundedQueue<Item> fin_q;
     std::vector<std::unique_ptr<DeviceSlot>> slots;
     std::string backend_desc;
 
@@ -285,6 +298,8 @@ struct Engine::Impl {
     void witness_loop();
     void prove_loop(DeviceSlot& slot);
     void finalize_loop();
+    size_t place_locked(const std::string& circuit);
+    void forget_circuit(const LoadedCircuit& c);
     void finish_partition(Item& item);
 
     // --- jobs ---
@@ -320,7 +335,6 @@ Engine::Impl::Impl(EngineConfig c)
                                                                               : system_memory() / 2)),
       pool(budget, budget.limit() / 4, gpu::device_count() > 0),
       params(budget, cfg.param_cache, cfg.setup_seed, cfg.eviction_min_idle, log),
-      prove_q(cfg.witness_queue_bound),
       fin_q(cfg.finalize_queue_bound) {
     budget.set_reclaimer([this](uint64_t want) {
         uint64_t freed = pool.reclaim(want);
@@ -368,6 +382,7 @@ Engine::Impl::Impl(EngineConfig c)
         s->backend = make(-1);
         s->workers = std::max(1u, cfg.cpu_prove_workers);
         slots.push_back(std::move(s));
+        prove_qs.push_back(std::make_unique<BoundedQueue<Item>>(cfg.witness_queue_bound));
         backend_desc = "cpu";
     } else {
         for (int d : devices) {
@@ -378,9 +393,12 @@ Engine::Impl::Impl(EngineConfig c)
             if (s->name.empty()) s->name = s->backend->name();
             s->workers = std::max(1u, cfg.prove_workers_per_device);
             backend_desc += (backend_desc.empty() ? "" : ",") + s->backend->name();
+            s->index = slots.size();
             slots.push_back(std::move(s));
+            prove_qs.push_back(std::make_unique<BoundedQueue<Item>>(cfg.witness_queue_bound));
         }
     }
+    params.set_on_evict([this](const LoadedCircuit& c) { forget_circuit(c); });
     logf(1, "event=engine_start backend=" + backend_desc + " memory_budget=" + std::to_string(budget.limit()) +
                 " witness_workers=" + std::to_string(cfg.witness_workers));
 
@@ -460,6 +478,7 @@ JobResult Engine::Impl::result_locked(const Job& job) const {
     r.partitions_done = job.done;
     r.cpu_recomputes = job.recomputes;
     r.backend = job.backend;
+    if (job.state == JobState::Completed) r.partition_devices = job.devices;
     r.timings = job.timings;
     if (!terminal(job.state)) r.timings.total = ms_since(job.submitted);
     if (job.state == JobState::Completed) {
@@ -526,6 +545,7 @@ SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
     job->submitted = Clock::now();
     job->proofs.resize(spec.partitions);
     job->inputs.resize(spec.partitions);
+    job->devices.assign(spec.partitions, -1);
     jobs_[job->id] = job;
     by_num_[job->num] = job;
     if (!spec.request_id.empty()) by_request_[spec.request_id] = job->id;
@@ -610,15 +630,80 @@ void Engine::Impl::witness_loop() {
             std::lock_guard<std::mutex> lock(mu_);
             --witness_busy_;
         }
-        if (give_up() || item.mem.bytes() == 0 || !prove_q.push(std::move(item))) item_gone(job);
+        if (give_up() || item.mem.bytes() == 0) {
+            item_gone(job);
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            item.slot = place_locked(job->key.id());
+            ++slots[item.slot]->load;
+        }
+        const size_t slot = item.slot;
+        if (!prove_qs[slot]->push(std::move(item))) {
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                --slots[slot]->load;
+            }
+            item_gone(job);
+        }
+    }
+}
+
+// Placement: the cost of one more partition on a prove target is the partitions placed
+// there and not yet proven, plus cfg.placement_upload_cost when the target does not hold
+// (and has not been given work that will load) the circuit's parameters. The cheapest
+// wins; ties go to a target that holds them, then to the lower index. So partitions stay
+// with the device whose parameters are resident until it is placement_upload_cost
+// partitions busier than another, and one job's partitions spread over idle devices.
+size_t Engine::Impl::place_locked(const std::string& circuit) {
+    size_t best = 0;
+    double best_cost = 0;
+    bool best_holds = false;
+    for (size_t i = 0; i < slots.size(); ++i) {
+        const auto& c = slots[i]->circuits;
+        const bool holds = std::find(c.begin(), c.end(), circuit) != c.end();
+        const double cost = slots[i]->load + (holds ? 0.0 : cfg.placement_upload_cost);
+        if (i == 0 || cost < best_cost || (cost == best_cost && holds && !best_holds)) {
+            best = i;
+            best_cost = cost;
+            best_holds = holds;
+        }
+    }
+    auto& c = slots[best]->circuits;
+    c.erase(std::remove(c.begin(), c.end(), circuit), c.end());
+    c.push_back(circuit);  // most recently placed last
+    return best;
+}
+
+// A circuit's parameters left host memory: every device forgets its copy of the bases
+// (their host addresses may be reused) and the placement forgets it was resident.
+void Engine::Impl::forget_circuit(const LoadedCircuit& c) {
+    const auto& p = c.params;
+    for (auto& slot : slots) {
+        {
+            std::unique_lock<std::mutex> device_lock(slot->mu, std::defer_lock);
+            if (slot->ordinal >= 0) device_lock.lock();
+            for (const void* bases : {static_cast<const void*>(p.h.data()), static_cast<const void*>(p.l.data()),
+                                      static_cast<const void*>(p.a.data()), static_cast<const void*>(p.b_g1.data()),
+                                      static_cast<const void*>(p.b_g2.data())})
+                if (bases) slot->backend->release(bases);
+        }
+        std::lock_guard<std::mutex> lock(mu_);
+        auto& ids = slot->circuits;
+        ids.erase(std::remove(ids.begin(), ids.end(), c.key.id()), ids.end());
     }
 }
 
 void Engine::Impl::prove_loop(DeviceSlot& slot) {
     SlotBackend backend(slot);
-    while (auto item = prove_q.pop()) {
+    while (auto item = prove_qs[slot.index]->pop()) {
         auto job = item->job;
         if (job->stop) {
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                --slot.load;
+            }
             item_gone(job);
             continue;
         }
@@ -658,6 +743,8 @@ void Engine::Impl::prove_loop(DeviceSlot& slot) {
         {
             std::lock_guard<std::mutex> lock(mu_);
             --prove_busy_;
+            --slot.load;
+            if (ok) ++slot.proven;
             slot.current_job.clear();
             slot.current_kind.clear();
         }
@@ -722,6 +809,7 @@ void Engine::Impl::finalize_loop() {
             if (!terminal(job->state)) {
                 job->proofs[item->partition] = item->proof;
                 job->inputs[item->partition] = item->public_inputs;
+                job->devices[item->partition] = recomputed ? -1 : slots[item->slot]->ordinal;
                 job->timings.prove += item->prove_ms;
                 job->timings.verify += verify_ms;
                 if (job->backend.empty() || job->backend == item->backend)
@@ -771,7 +859,7 @@ void Engine::Impl::shutdown(std::optional<bool> drain_opt) {
     }
     cv_pending_.notify_all();
     for (auto& t : witness_threads) t.join();
-    prove_q.close();
+    for (auto& q : prove_qs) q->close();
     for (auto& t : prove_threads) t.join();
     fin_q.close();
     finalizer.join();
@@ -858,11 +946,19 @@ EngineStatus Engine::status() const {
         d.current_job_id = slot->current_job;
         d.current_kind = slot->current_kind;
         d.busy_ms = slot->busy_ms.load();
+        d.placed = slot->load;
+        d.partitions_proven = slot->proven;
+        d.circuits = slot->circuits;
         s.devices.push_back(d);
     }
     s.queues.push_back({"witness", uint32_t(m.pending_.size()), m.witness_busy_, 0, 0});
-    s.queues.push_back({"prove", uint32_t(m.prove_q.size()), m.prove_busy_, uint32_t(m.prove_q.bound()),
-                        uint32_t(m.prove_q.high_water())});
+    QueueStatus prove{"prove", 0, m.prove_busy_, 0, 0};
+    for (const auto& q : m.prove_qs) {  // one queue per device: their sums
+        prove.pending += uint32_t(q->size());
+        prove.bound += uint32_t(q->bound());
+        prove.high_water += uint32_t(q->high_water());
+    }
+    s.queues.push_back(prove);
     s.queues.push_back({"finalize", uint32_t(m.fin_q.size()), m.finalize_busy_, uint32_t(m.fin_q.bound()),
                         uint32_t(m.fin_q.high_water())});
     for (const auto& [id, j] : m.jobs_) {
@@ -897,7 +993,10 @@ std::string Engine::status_json() const {
                                 {"memory_free_bytes", d.memory_free},
                                 {"current_job_id", d.current_job_id},
                                 {"current_kind", d.current_kind},
-                                {"busy_ms", d.busy_ms}});
+                                {"busy_ms", d.busy_ms},
+                                {"partitions_placed", d.placed},
+                                {"partitions_proven", d.partitions_proven},
+                                {"circuits", d.circuits}});
     j["queues"] = nlohmann::json::array();
     for (const auto& q : s.queues)
         j["queues"].push_back({{"name", q.name},
@@ -959,6 +1058,13 @@ std::string Engine::metrics_prometheus() const {
     header("cuzk_device_busy_seconds", "Time each prove target spent in prove stages", "counter");
     for (const auto& d : s.devices)
         sample("cuzk_device_busy_seconds", "device=\"" + std::to_string(d.ordinal) + "\"", d.busy_ms / 1000);
+    header("cuzk_device_partitions_total", "Partitions each prove target has proven", "counter");
+    for (const auto& d : s.devices)
+        sample("cuzk_device_partitions_total", "device=\"" + std::to_string(d.ordinal) + "\"",
+               double(d.partitions_proven));
+    header("cuzk_device_partitions_placed", "Partitions placed on each prove target, not yet proven", "gauge");
+    for (const auto& d : s.devices)
+        sample("cuzk_device_partitions_placed", "device=\"" + std::to_string(d.ordinal) + "\"", double(d.placed));
     // One histogram per phase.
     const auto hist = impl_->metrics.snapshot();
     out +=

@@ -228,6 +228,7 @@ EvictInfo ParamManager::evict(const std::string& id) {
         mem = std::move(it->second.mem);
         slots_.erase(it);
     }
+    if (on_evict_) on_evict_(*drop);
     drop.reset();  // free before giving the bytes back
     mem.reset();
     log_(1, "event=params_evicted circuit=" + id + " bytes=" + std::to_string(info.freed_bytes));

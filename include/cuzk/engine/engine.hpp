@@ -81,6 +81,8 @@ struct JobResult {
     uint32_t partitions_done = 0, partitions_total = 0;
     uint32_t cpu_recomputes = 0;  // proofs that failed verification and were recomputed on the CPU
     std::string backend;          // where the proofs were computed, e.g. "cuda:0" or "cpu"
+    // Device ordinal that proved each partition (-1: the CPU), once the job completed.
+    std::vector<int> partition_devices;
     JobTimings timings;
 };
 
@@ -109,6 +111,10 @@ struct EngineConfig {
     // "auto" | "cpu" | "cuda" (gpu::select_backend); devices used when CUDA ("" = all).
     std::string backend = "auto";
     std::vector<int> devices;
+    // Placement over several devices, in partitions: a device without the circuit's
+    // parameters resident counts as this many partitions busier (it would upload them
+    // first). 0 places by load alone; large values keep a circuit on one device.
+    double placement_upload_cost = 2;
     // Verify each proof before returning it; recompute a failed one once on the CPU.
     bool verify_proofs = true;
     // Where built-in circuits' generated parameters and shapes are cached ("" = memory only).
@@ -158,6 +164,9 @@ struct DeviceStatus {
     uint64_t memory_total = 0, memory_free = 0;
     std::string current_job_id, current_kind;
     double busy_ms = 0;  // time inside device stages since start
+    uint32_t placed = 0;             // partitions placed here and not yet proven
+    uint64_t partitions_proven = 0;  // since start
+    std::vector<std::string> circuits;  // whose parameters it holds or will hold (placement)
 };
 
 struct QueueStatus {

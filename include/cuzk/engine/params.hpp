@@ -66,6 +66,11 @@ class ParamManager {
     std::vector<ParamStatus> list() const;
     bool loaded(const std::string& id) const;
 
+    // Called with each circuit evicted, just before it is freed (outside the manager's
+    // lock; nothing holds the circuit any more): a device backend drops its resident copy
+    // of the bases, whose host addresses may be reused by the next circuit loaded.
+    void set_on_evict(std::function<void(const LoadedCircuit&)> f) { on_evict_ = std::move(f); }
+
     // Sets c.bytes (parameters held in memory, from the query lengths) and the work-item
     // estimates from c's counts.
     static void estimate(LoadedCircuit& c, uint64_t h, uint64_t l, uint64_t a, uint64_t b);
@@ -87,6 +92,7 @@ class ParamManager {
     mutable std::mutex mu_;
     std::condition_variable cv_;
     std::map<std::string, Slot> slots_;
+    std::function<void(const LoadedCircuit&)> on_evict_;
 };
 
 }  // namespace cuzk::engine

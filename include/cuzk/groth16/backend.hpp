@@ -34,6 +34,10 @@ class ProverBackend {
                               const uint64_t* density) = 0;
     virtual G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars,
                               const uint64_t* density) = 0;
+    // The bases that start at `bases` are about to be freed (their parameters left host
+    // memory): drop any resident copy keyed by that address, which a later allocation may
+    // reuse. Backends that keep nothing ignore it.
+    virtual void release(const void* bases) { (void)bases; }
 };
 
 // The multi-threaded CPU backend (ntt::compute_h, msm::msm).
