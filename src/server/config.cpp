@@ -276,6 +276,9 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     s.integer("finalize_queue_bound", e.finalize_queue_bound, 1, 1u << 20);
     s.string("backend", e.backend, {"auto", "cpu", "cuda"});
     if (auto dev = s.integers("devices", 0, 1023)) e.devices = *dev;
+    uint64_t upload_cost = uint64_t(e.placement_upload_cost);
+    s.integer("placement_upload_cost", upload_cost, 0, 1000);
+    e.placement_upload_cost = double(upload_cost);
     s.boolean("verify_proofs", e.verify_proofs);
     std::string cache = e.param_cache.string();
     s.string("param_cache", cache);
