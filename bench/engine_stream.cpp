@@ -3,7 +3,7 @@
 //
 //   cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit sha256-chain] [--size 10]
 //       [--jobs 8] [--partitions 4] [--witness-workers N] [--prove-workers 2]
-//       [--devices 0,1] [--trace out.json]
+//       [--devices 0,1] [--param-cache DIR] [--trace out.json]
 //
 // --devices picks the GPUs (default: every GPU); with several, busy is reported per
 // device and throughput is what multi-GPU scaling is measured by (run once with one
@@ -44,7 +44,7 @@ int usage(const char* why) {
     std::fprintf(stderr,
                  "cuzk_bench_engine_stream: %s\nusage: cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit "
                  "NAME] [--size N] [--jobs N] [--partitions N] [--witness-workers N] [--prove-workers N] "
-                 "[--devices LIST] [--trace FILE]\n",
+                 "[--devices LIST] [--param-cache DIR] [--trace FILE]\n",
                  why);
     return 2;
 }
@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
             cfg.prove_workers_per_device = cfg.cpu_prove_workers = unsigned(std::strtoul(v, nullptr, 10));
         else if ((v = arg("--trace")))
             trace_file = v;
+        else if ((v = arg("--param-cache")))
+            cfg.param_cache = v;
         else if ((v = arg("--devices"))) {
             cfg.devices.clear();
             for (const char* p = v; *p;) {
