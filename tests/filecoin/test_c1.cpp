@@ -317,3 +317,96 @@ TEST(C1, MerklePathIndex) {
 
 }  // namespace
 }  // namespace cuzk::filecoin
+
+namespace cuzk::filecoin {
+namespace {
+
+// A C1 of the right shape for a large sector, filled with arbitrary canonical values (no
+// consistency): exercises the Sub (32 GiB, 8-8-0) and Top (64 GiB, 8-8-2) tree-R/tree-C proofs.
+SealCommitPhase1Output shape_only_c1(RegisteredSealProof proof) {
+    const PoRepConfig& cfg = porep_config(proof);
+    uint64_t counter = 0;
+    auto value = [&] { return pseudo(counter++, 9); };
+    auto path = [&](unsigned levels, unsigned arity) {
+        std::vector<PathElement> out(levels);
+        for (auto& e : out) {
+            for (unsigned s = 0; s + 1 < arity; ++s) e.hashes.push_back(value());
+            e.index = counter % arity;
+        }
+        return out;
+    };
+    auto tree_r_proof = [&] {
+        MerkleProof m;
+        m.kind = cfg.tree.top_arity ? MerkleProof::Kind::Top : MerkleProof::Kind::Sub;
+        m.base = path(cfg.base_path_levels(), 8);
+        m.sub = path(1, cfg.tree.sub_arity);
+        if (cfg.tree.top_arity) m.top = path(1, cfg.tree.top_arity);
+        m.root = value(), m.leaf = value();
+        return m;
+    };
+    auto column = [&] {
+        ColumnProof c;
+        c.column.index = uint32_t(counter % cfg.nodes);
+        for (unsigned l = 0; l < cfg.layers; ++l) c.column.rows.push_back(value());
+        c.inclusion_proof = tree_r_proof();
+        return c;
+    };
+    SealCommitPhase1Output c1;
+    c1.registered_proof = proof;
+    c1.comm_r = value(), c1.comm_d = value(), c1.replica_id = value(), c1.seed = value(), c1.ticket = value();
+    for (unsigned k = 0; k < cfg.partitions; ++k) {
+        std::vector<VanillaProof> part;
+        for (unsigned i = 0; i < cfg.challenges_per_partition; ++i) {
+            VanillaProof p;
+            p.comm_d_proofs.base = path(cfg.comm_d_path_levels(), 2);
+            p.comm_d_proofs.root = value(), p.comm_d_proofs.leaf = value();
+            p.comm_r_last_proof = tree_r_proof();
+            p.replica_column_proofs.c_x = column();
+            for (unsigned j = 0; j < kBaseDegree; ++j) p.replica_column_proofs.drg_parents.push_back(column());
+            for (unsigned j = 0; j < kExpDegree; ++j) p.replica_column_proofs.exp_parents.push_back(column());
+            for (uint32_t layer = 1; layer <= cfg.layers; ++layer) {
+                LabelingProof l{{}, layer, counter};
+                for (unsigned q = 0; q < kTotalParents; ++q) l.parents.push_back(value());
+                p.labeling_proofs.push_back(std::move(l));
+            }
+            p.encoding_proof = p.labeling_proofs.back();
+            part.push_back(std::move(p));
+        }
+        c1.vanilla_proofs.push_back(std::move(part));
+    }
+    return c1;
+}
+
+// 32 GiB and 64 GiB C1 files are ~40 MB of JSON each: about 20 s on the dev machine.
+TEST(SlowC1, LargeSectorShapesRoundTrip) {
+    for (auto proof : {RegisteredSealProof::StackedDrg32GiBV1_1, RegisteredSealProof::StackedDrg64GiBV1_1}) {
+        const SealCommitPhase1Output c1 = shape_only_c1(proof);
+        const std::string text = write_c1_output(c1);
+        const SealCommitPhase1Output back = parse_c1_output(text);
+        EXPECT_EQ(back, c1);
+        EXPECT_EQ(write_c1_output(back), text);
+
+        json j = json::parse(text);
+        const bool top = proof == RegisteredSealProof::StackedDrg64GiBV1_1;
+        const char* tag = top ? "StackedDrg64GiBV1" : "StackedDrg32GiBV1";
+        auto& m = j["vanilla_proofs"][tag][9][17]["replica_column_proofs"]["exp_parents"][7]["inclusion_proof"]["data"]
+                   [top ? "Top" : "Sub"];
+        ASSERT_FALSE(m.is_null());
+        EXPECT_EQ(m["base_proof"]["path"].size(), 9u);
+        EXPECT_EQ(m["sub_proof"]["path"][0]["hashes"].size(), 7u);
+        if (top) {
+            EXPECT_EQ(m["top_proof"]["path"][0]["hashes"].size(), 1u);  // arity 2
+            m["top_proof"]["path"][0]["hashes"].push_back(m["root"]);
+        } else {
+            m["sub_proof"]["path"].erase(0);
+        }
+        const std::string where = std::string("c1.json: vanilla_proofs.") + tag +
+                                  "[9][17].replica_column_proofs.exp_parents[7].inclusion_proof.data." +
+                                  (top ? "Top.top_proof.path[0].hashes: expected 1 siblings, found 2"
+                                       : "Sub.sub_proof.path: expected 1 path levels, found 0");
+        EXPECT_EQ(parse_error(j.dump()), where);
+    }
+}
+
+}  // namespace
+}  // namespace cuzk::filecoin
