@@ -108,6 +108,7 @@ std::string write_c1_output(const SealCommitPhase1Output& c1);
 // repeats the last labeling proof and key + data = the tree-R leaf; every tree-D path hashes
 // (SHA-256, binary, 254-bit) to comm_d; all tree-R and tree-C roots agree.
 // Not checked here: tree-C/tree-R Poseidon paths, column hashes and comm_r = H(comm_c, comm_r_last).
+// Synthetic PoRep throws std::logic_error (its challenges come from a Poseidon-based generator).
 void check_c1_consistency(const SealCommitPhase1Output& c1, std::string_view file = "c1 output");
 
 }  // namespace cuzk::filecoin
