@@ -1,0 +1,107 @@
+// The registered StackedDrg PoRep proofs and what each fixes: sector size, layers, partitions,
+// challenges, tree shape, porep_id, and the name of its Groth16 parameter files.
+//
+// Sources (rust-fil-proofs unless noted):
+//  - ids, names, api versions, features, porep_id: filecoin-project/rust-filecoin-proofs-api
+//    src/registry.rs (RegisteredSealProof, REGISTERED_PROOF_IDS, version(), porep_id()).
+//  - layers, partitions, minimum challenges: filecoin-proofs/src/constants.rs;
+//    challenges per partition: filecoin-proofs/src/parameters.rs::select_challenges.
+//  - tree shapes: filecoin-proofs/src/constants.rs (SectorShape*).
+//  - parameter identifier and file name: storage-proofs-porep/src/stacked/vanilla/params.rs
+//    (PublicParams::identifier), storage-proofs-core/src/parameter_cache.rs (cache_identifier).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace cuzk::filecoin {
+
+using Bytes32 = std::array<uint8_t, 32>;
+
+std::string to_hex(std::span<const uint8_t> bytes);
+// Parses exactly 2*N hex digits; nullopt otherwise.
+std::optional<Bytes32> bytes32_from_hex(std::string_view hex);
+
+// storage-proofs-core/src/api_version.rs
+enum class ApiVersion { V1_0_0, V1_1_0, V1_2_0 };
+// storage-proofs-core/src/api_version.rs (ApiFeature); Interactive = no feature.
+enum class PoRepKind { Interactive, SyntheticPoRep, NonInteractivePoRep };
+
+// The enum values are the registered proof ids (REGISTERED_PROOF_IDS), which are also the first
+// 8 bytes of porep_id.
+enum class RegisteredSealProof : uint64_t {
+    StackedDrg2KiBV1 = 0,
+    StackedDrg8MiBV1 = 1,
+    StackedDrg512MiBV1 = 2,
+    StackedDrg32GiBV1 = 3,
+    StackedDrg64GiBV1 = 4,
+    StackedDrg2KiBV1_1 = 5,
+    StackedDrg8MiBV1_1 = 6,
+    StackedDrg512MiBV1_1 = 7,
+    StackedDrg32GiBV1_1 = 8,
+    StackedDrg64GiBV1_1 = 9,
+    StackedDrg2KiBV1_1_Feat_SyntheticPoRep = 10,
+    StackedDrg8MiBV1_1_Feat_SyntheticPoRep = 11,
+    StackedDrg512MiBV1_1_Feat_SyntheticPoRep = 12,
+    StackedDrg32GiBV1_1_Feat_SyntheticPoRep = 13,
+    StackedDrg64GiBV1_1_Feat_SyntheticPoRep = 14,
+    StackedDrg2KiBV1_2_Feat_NonInteractivePoRep = 15,
+    StackedDrg8MiBV1_2_Feat_NonInteractivePoRep = 16,
+    StackedDrg512MiBV1_2_Feat_NonInteractivePoRep = 17,
+    StackedDrg32GiBV1_2_Feat_NonInteractivePoRep = 18,
+    StackedDrg64GiBV1_2_Feat_NonInteractivePoRep = 19,
+};
+inline constexpr uint64_t kRegisteredSealProofCount = 20;
+
+// Poseidon tree R / tree C shape: base arity 8, then an optional sub level and top level
+// (0 = absent). 2K/8M/512M: 8-0-0; 32G: 8-8-0; 64G: 8-8-2.
+struct TreeShape {
+    unsigned base_arity = 8, sub_arity = 0, top_arity = 0;
+    // Tree::display(), e.g. "merkletree-poseidon_hasher-8-8-0".
+    std::string display() const;
+};
+
+struct PoRepConfig {
+    RegisteredSealProof proof;
+    std::string_view name;               // serde name, e.g. "StackedDrg32GiBV1_1"
+    std::string_view vanilla_proof_tag;  // the VanillaSealProof variant in C1 JSON, e.g. "StackedDrg32GiBV1"
+    uint64_t sector_size;                // bytes
+    uint64_t nodes;                      // sector_size / 32
+    ApiVersion api_version;
+    PoRepKind kind;
+    unsigned layers;
+    unsigned partitions;
+    unsigned minimum_challenges;        // over all partitions
+    unsigned challenges_per_partition;  // ceil(minimum_challenges / partitions)
+    TreeShape tree;
+    Bytes32 porep_id;
+
+    // Levels of the tree-R/tree-C inclusion paths: base (arity 8), sub (0 or 1), top (0 or 1).
+    unsigned base_path_levels() const;
+    unsigned path_levels() const { return base_path_levels() + (tree.sub_arity ? 1 : 0) + (tree.top_arity ? 1 : 0); }
+    // Levels of the tree-D (binary SHA-256) inclusion path: log2(nodes).
+    unsigned comm_d_path_levels() const;
+};
+
+// Every registered proof has a config; throws std::invalid_argument on an unknown enum value.
+const PoRepConfig& porep_config(RegisteredSealProof proof);
+std::optional<RegisteredSealProof> seal_proof_from_name(std::string_view name);
+std::optional<RegisteredSealProof> seal_proof_from_id(uint64_t id);
+
+// porep_id: u64 LE registered-proof id in bytes 0..8, u64 LE nonce (0 for every proof so far)
+// in bytes 8..16, zeros after (rust-filecoin-proofs-api src/registry.rs::porep_id).
+Bytes32 porep_id(RegisteredSealProof proof);
+
+// "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{...}, challenges: ..., tree: ... }"
+std::string porep_parameter_identifier(const PoRepConfig& cfg);
+// "stacked-proof-of-replication-<TREE>-sha256_hasher-<sha256hex(identifier)>"
+std::string porep_parameter_cache_id(const PoRepConfig& cfg);
+// "v28-<cache id>.params" / ".vk"
+std::string porep_params_file_name(const PoRepConfig& cfg);
+std::string porep_vk_file_name(const PoRepConfig& cfg);
+
+}  // namespace cuzk::filecoin
