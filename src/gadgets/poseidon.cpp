@@ -379,16 +379,10 @@ Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, Posei
 }
 
 Fr poseidon_hash(std::span<const Fr> preimage, PoseidonHashType type) {
-    const size_t arity = type.kind == PoseidonHashType::Kind::MerkleTree || type.kind == PoseidonHashType::Kind::Custom
-                             ? preimage.size()
-                             : 0;
-    if (arity == 0) throw std::invalid_argument("poseidon_hash: padded hash types need explicit constants");
-    return poseidon_hash(poseidon_constants(arity), preimage, type);
+    return poseidon_hash(poseidon_constants(preimage.size()), preimage, type);
 }
 
 Fr poseidon_hash_reference(std::span<const Fr> preimage, PoseidonHashType type) {
-    if (type.kind != PoseidonHashType::Kind::MerkleTree && type.kind != PoseidonHashType::Kind::Custom)
-        throw std::invalid_argument("poseidon_hash_reference: padded hash types need explicit constants");
     return poseidon_hash_reference(poseidon_constants(preimage.size()), preimage, type);
 }
 

@@ -170,24 +170,15 @@ TEST(PorGadget, PerLevelCosts) {
     EXPECT_EQ(count(TreeShape::poseidon(8, 8, 2), 128), 2 * 530u + 314 + 2);
 }
 
-TEST(PorGadget, RustFilProofsCircuitCounts) {
-    // storage-proofs-core/tests/por_circuit.rs: 64 leaves per base tree, root public (3 inputs)
-    // or private (2 inputs). Shape mode only needs the path sizes.
-    struct Row {
-        TreeShape shape;
-        size_t leaves;
-        bool private_root;
-        size_t constraints;
-    };
-    const Row table[] = {
-        {TreeShape::sha256_binary(), 64, false, 272295},  {TreeShape::poseidon(2), 64, false, 1887},
-        {TreeShape::poseidon(4), 64, false, 1164},        {TreeShape::poseidon(8), 64, false, 1063},
-        {TreeShape::poseidon(8, 2), 128, false, 1377},    {TreeShape::poseidon(8, 4, 2), 512, false, 1764},
-        {TreeShape::poseidon(8, 8), 512, false, 1593},    {TreeShape::poseidon(8, 8, 2), 1024, false, 1907},
-        {TreeShape::poseidon(8, 2, 4), 512, false, 1764}, {TreeShape::poseidon(2), 64, true, 1886},
-        {TreeShape::poseidon(4), 64, true, 1163},         {TreeShape::poseidon(8), 64, true, 1062},
-    };
-    for (const Row& r : table) {
+struct PorCountRow {
+    TreeShape shape;
+    size_t leaves;
+    bool private_root;
+    size_t constraints;
+};
+
+void check_por_counts(std::span<const PorCountRow> table) {
+    for (const PorCountRow& r : table) {
         std::vector<PathElement> path;
         for (uint32_t a : r.shape.level_arities(r.leaves)) path.push_back({std::vector<Fr>(a - 1, Fr::zero()), 0});
         r1cs::ShapeCS cs;
@@ -196,6 +187,26 @@ TEST(PorGadget, RustFilProofsCircuitCounts) {
             << r.shape.base_arity << "-" << r.shape.sub_arity << "-" << r.shape.top_arity;
         EXPECT_EQ(cs.num_inputs(), r.private_root ? 2u : 3u);
     }
+}
+
+TEST(PorGadget, RustFilProofsCircuitCounts) {
+    // storage-proofs-core/tests/por_circuit.rs: 64 leaves per base tree, root public (3 inputs)
+    // or private (2 inputs). Shape mode only needs the path sizes.
+    const PorCountRow table[] = {
+        {TreeShape::poseidon(2), 64, false, 1887},         {TreeShape::poseidon(4), 64, false, 1164},
+        {TreeShape::poseidon(8), 64, false, 1063},         {TreeShape::poseidon(8, 2), 128, false, 1377},
+        {TreeShape::poseidon(8, 4, 2), 512, false, 1764},  {TreeShape::poseidon(8, 8), 512, false, 1593},
+        {TreeShape::poseidon(8, 8, 2), 1024, false, 1907}, {TreeShape::poseidon(8, 2, 4), 512, false, 1764},
+        {TreeShape::poseidon(2), 64, true, 1886},          {TreeShape::poseidon(4), 64, true, 1163},
+        {TreeShape::poseidon(8), 64, true, 1062},
+    };
+    check_por_counts(table);
+}
+
+// The SHA-256 row of the same table: 272k constraints (3 s under the sanitizers).
+TEST(SlowPorGadget, RustFilProofsSha256CircuitCount) {
+    const PorCountRow table[] = {{TreeShape::sha256_binary(), 64, false, 272295}};
+    check_por_counts(table);
 }
 
 TEST(PorGadget, ValidPathsSatisfyAllModes) {

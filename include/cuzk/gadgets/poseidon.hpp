@@ -71,10 +71,11 @@ const PoseidonConstants& poseidon_constants(size_t arity);
 // Grain LFSR constants for width t (exposed for the known-answer test).
 std::vector<Fr> poseidon_grain_round_constants(size_t t, size_t full_rounds, size_t partial_rounds);
 
-// Hashes of preimage.size() == arity elements (ConstantLength(l): l <= arity, zero padded).
+// Hashes with arity = preimage.size() (so ConstantLength(l) needs l == preimage.size()).
 Fr poseidon_hash(std::span<const Fr> preimage, PoseidonHashType type = {});
 Fr poseidon_hash_reference(std::span<const Fr> preimage, PoseidonHashType type = {});
-// With explicit constants (arity = c.arity).
+// With explicit constants (arity = c.arity): preimage.size() == arity, except ConstantLength(l)
+// and Encryption, which take l <= arity elements and pad with zeros.
 Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, PoseidonHashType type = {});
 Fr poseidon_hash_reference(const PoseidonConstants& c, std::span<const Fr> preimage, PoseidonHashType type = {});
 
