@@ -234,18 +234,29 @@ std::unique_ptr<PoseidonConstants> make_constants(size_t arity) {
 // x^5 (lib.rs::quintic_s_box).
 inline Fr pow5(const Fr& x) { return x * x.square().square(); }
 
-// The initial state: [tag, preimage..., zero padding].
-std::vector<Fr> initial_state(const PoseidonConstants& c, std::span<const Fr> preimage, PoseidonHashType type) {
+// The largest width neptune defines (arity 36); the native hash keeps its state on the stack.
+constexpr size_t kMaxWidth = 37;
+
+// The initial state: [tag, preimage..., zero padding], into s[0 .. c.width).
+void initial_state(const PoseidonConstants& c, std::span<const Fr> preimage, PoseidonHashType type, Fr* s) {
     const bool padded =
         type.kind == PoseidonHashType::Kind::ConstantLength || type.kind == PoseidonHashType::Kind::Encryption;
     if (preimage.size() > c.arity || (!padded && preimage.size() != c.arity))
         throw std::invalid_argument("poseidon_hash: preimage length does not fit the arity");
     if (type.kind == PoseidonHashType::Kind::ConstantLength && type.param != preimage.size())
         throw std::invalid_argument("poseidon_hash: preimage length differs from ConstantLength");
-    std::vector<Fr> s(c.width, Fr::zero());
     s[0] = type.domain_tag(c.arity);
-    std::copy(preimage.begin(), preimage.end(), s.begin() + 1);
-    return s;
+    for (size_t i = 1; i < c.width; ++i) s[i] = i <= preimage.size() ? preimage[i - 1] : Fr::zero();
+}
+
+// s = M·s for the row-major n×n matrix m (left_apply_matrix), through tmp.
+void left_apply_in_place(const std::vector<Fr>& m, Fr* s, Fr* tmp, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        Fr acc = Fr::zero();
+        for (size_t j = 0; j < n; ++j) acc += m[i * n + j] * s[j];
+        tmp[i] = acc;
+    }
+    std::copy(tmp, tmp + n, s);
 }
 
 }  // namespace
@@ -314,18 +325,19 @@ const PoseidonConstants& poseidon_constants(size_t arity) {
 // poseidon_alt.rs::hash_correct: round r adds round_constants[r·t .. (r+1)·t) to every
 // element, then the S-box (all elements in full rounds, element 0 in partial rounds), then M·x.
 Fr poseidon_hash_reference(const PoseidonConstants& c, std::span<const Fr> preimage, PoseidonHashType type) {
-    std::vector<Fr> s = initial_state(c, preimage, type);
+    Fr s[kMaxWidth], tmp[kMaxWidth];
+    initial_state(c, preimage, type, s);
     const size_t t = c.width;
     size_t off = 0;
     auto round = [&](bool full) {
         for (size_t i = 0; i < t; ++i) s[i] += c.round_constants[off + i];
         off += t;
         if (full) {
-            for (Fr& x : s) x = pow5(x);
+            for (size_t i = 0; i < t; ++i) s[i] = pow5(s[i]);
         } else {
             s[0] = pow5(s[0]);
         }
-        s = left_apply(c.mds, s);
+        left_apply_in_place(c.mds, s, tmp, t);
     };
     for (size_t r = 0; r < c.half_full_rounds; ++r) round(true);
     for (size_t r = 0; r < c.partial_rounds; ++r) round(false);
@@ -336,8 +348,8 @@ Fr poseidon_hash_reference(const PoseidonConstants& c, std::span<const Fr> preim
 // poseidon.rs::hash_optimized_static: add the first t compressed constants; then every S-box
 // is followed by its compressed key (none after the last round); matrices as in the circuit.
 Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, PoseidonHashType type) {
-    std::vector<Fr> s = initial_state(c, preimage, type);
-    std::vector<Fr> tmp(c.width);
+    Fr s[kMaxWidth], tmp[kMaxWidth];
+    initial_state(c, preimage, type, s);
     const size_t t = c.width, hf = c.half_full_rounds;
     const Fr* key = c.compressed_round_constants.data();
     for (size_t i = 0; i < t; ++i) s[i] += key[i];
@@ -345,7 +357,7 @@ Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, Posei
     size_t round = 0;
     auto mix = [&] {
         if (round == hf - 1) {
-            apply_in_place(c.pre_sparse_matrix, s, tmp);
+            apply_in_place(c.pre_sparse_matrix, std::span<Fr>(s, t), std::span<Fr>(tmp, t));
         } else if (round > hf - 1 && round < hf + c.partial_rounds) {
             // Sparse M'': [0] = Σ w_hat[i] s[i]; [j] = s[j] + v_rest[j-1]·s[0].
             const auto& sp = c.sparse_matrices[round - hf];
@@ -354,7 +366,7 @@ Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, Posei
             for (size_t j = 1; j < t; ++j) s[j] += sp.v_rest[j - 1] * s[0];
             s[0] = first;
         } else {
-            s = left_apply(c.mds, s);
+            left_apply_in_place(c.mds, s, tmp, t);
         }
         ++round;
     };
