@@ -2,6 +2,8 @@
 // then N compressions chained through the state): witness mode (the proving hot path,
 // with and without a·z, b·z, c·z), check mode, and shape mode (recording A, B, C); and
 // the sparse products of the recorded shape. Counters: constraints per second.
+// Also Poseidon (native hashes per second, optimized form) and a Poseidon Merkle inclusion
+// (the por gadget over 10 arity-8 levels, as tree C / tree R paths) in witness and shape mode.
 #include <benchmark/benchmark.h>
 
 #include "cuzk/gadgets/gadgets.hpp"
@@ -81,6 +83,64 @@ void BM_SparseProduct(benchmark::State& st) {
     st.counters["coeffs"] = double(shape.coeffs.size());
 }
 BENCHMARK(BM_SparseProduct)->ArgNames({"threads"})->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_PoseidonNative(benchmark::State& st) {
+    const size_t arity = size_t(st.range(0));
+    std::vector<Fr> pre;
+    for (size_t i = 0; i < arity; ++i) pre.push_back(Fr::from_u64(i + 1));
+    for (auto _ : st) {
+        pre[0] = poseidon_hash(pre);
+        benchmark::DoNotOptimize(pre[0]);
+    }
+    st.counters["hashes/s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PoseidonNative)->ArgNames({"arity"})->Arg(2)->Arg(8)->Arg(11)->Unit(benchmark::kMicrosecond);
+
+// One path of a 8-ary tree with 8^10 leaves (the circuit needs only the path, not the tree).
+MerkleProof por_path() {
+    MerkleProof p;
+    p.shape = TreeShape::poseidon(8);
+    Fr cur = Fr::from_u64(12345);
+    p.leaf = cur;
+    for (uint32_t l = 0; l < 10; ++l) {
+        PathElement e;
+        e.index = (l * 5) % 8;
+        for (uint32_t k = 0; k < 7; ++k) e.siblings.push_back(Fr::from_u64(100 * l + k));
+        p.path.push_back(e);
+    }
+    p.root = p.computed_root();
+    return p;
+}
+
+template <class CS>
+void por_circuit(CS& cs, const MerkleProof& p) {
+    por(cs, p.shape, NumOrValue::val(p.leaf), p.path, NumOrValue::val(p.root), true);
+}
+
+void BM_PorWitness(benchmark::State& st) {
+    const MerkleProof p = por_path();
+    size_t n = 0;
+    for (auto _ : st) {
+        r1cs::WitnessCS cs;
+        por_circuit(cs, p);
+        n = cs.num_constraints();
+    }
+    report(st, n);
+}
+BENCHMARK(BM_PorWitness)->Unit(benchmark::kMillisecond);
+
+void BM_PorShape(benchmark::State& st) {
+    const MerkleProof p = por_path();
+    size_t n = 0;
+    for (auto _ : st) {
+        r1cs::ShapeCS cs;
+        por_circuit(cs, p);
+        n = cs.num_constraints();
+        benchmark::DoNotOptimize(cs.finish());
+    }
+    report(st, n);
+}
+BENCHMARK(BM_PorShape)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
