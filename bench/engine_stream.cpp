@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
         for (const auto& ev : trace["traceEvents"]) {
             if (ev["ph"] != "X") continue;
             const double ts = ev["ts"].get<double>(), dur = ev["dur"].get<double>();
-            // The prove target's stages (device_h, device_msm_*); spans nested in them
+            // The prove target's stages (device_h_msm, device_msm_z, device_msm_g1); spans nested in them
             // (copies, kernels) are inside and left out of the sums.
             if (ev["cat"] == layer && ev["name"].get<std::string>().rfind("device_", 0) == 0) {
                 spans.push_back({ts, ts + dur});
