@@ -34,8 +34,9 @@ void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
 }
 
-// Bytes per pinned staging chunk; two of them. 32 MiB chunks keep a PCIe 5 DMA busy for
-// ~1 ms each, long enough to hide a chunk's host memcpy behind the other's DMA.
+// Bytes per pinned staging chunk; two of them. A 32 MiB chunk is ~1 ms of DMA at PCIe 5
+// speed, long enough to hide the other chunk's host memcpy. Not yet tuned by measurement:
+// bench/gpu_groth16 --pinned 0 shows the staged path's cost in H and msm_a.
 constexpr size_t kStageBytes = size_t(32) << 20;
 
 // True when all of [p, p + bytes) is page-locked host memory that the current device can
