@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
         std::map<std::pair<uint64_t, unsigned>, std::pair<double, double>> bounds;
         for (const auto& ev : trace["traceEvents"]) {
             if (ev["ph"] != "X") continue;
-            // The prove target's stages (device_h, device_msm_*); spans nested in them
+            // The prove target's stages (device_h_msm, device_msm_z, device_msm_g1); spans nested in them
             // (copies, kernels) are inside and left out of the sums.
             if (ev["cat"] != layer || ev["name"].get<std::string>().rfind("device_", 0) != 0) continue;
             const double ts = ev["ts"].get<double>(), end = ts + ev["dur"].get<double>();

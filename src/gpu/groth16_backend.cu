@@ -1,51 +1,303 @@
 // The CUDA prover backend: H and the five MSMs on the device, bases resident.
+//
+// The fused stages keep data on the device and copy each input once:
+//   h_msm: a, b, c up (h2d_abc) -> compute_h_device (h_kernels) -> the H MSM reads h
+//          where compute_h_device left it (no copy of h to the host and back);
+//   msm_z: inputs and aux up into one device z (h2d_z; no z on the host) -> the A,
+//          B_G1 and B_G2 MSMs all read that z.
+// Host buffers that are page-locked (registered by the engine's buffer pool) are copied
+// straight by DMA; pageable ones go through a ring of two pinned staging chunks, the
+// host memcpy of one chunk overlapping the DMA of the other. The device scratch (a, b,
+// c, reused for z) stays with the backend and only grows.
+// Every entry point selects the backend's device first: the engine runs one backend per
+// GPU from threads that may have touched another device.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
+#include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/ntt/domain.hpp"
 
 namespace cuzk::gpu {
 namespace {
 
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Bytes per pinned staging chunk; two of them. A 32 MiB chunk is ~1 ms of DMA at PCIe 5
+// speed, long enough to hide the other chunk's host memcpy. Not yet tuned by measurement:
+// bench/gpu_groth16 --pinned 0 shows the staged path's cost in H and msm_a.
+constexpr size_t kStageBytes = size_t(32) << 20;
+
+// True when all of [p, p + bytes) is page-locked host memory that the current device can
+// DMA from (cudaHostRegister'ed or cudaMallocHost'ed): checked at both ends, since a
+// registered range need not cover the whole buffer.
+bool is_pinned(const void* p, size_t bytes) {
+    for (const void* q : {p, static_cast<const void*>(static_cast<const char*>(p) + bytes - 1)}) {
+        cudaPointerAttributes attr{};
+        if (cudaPointerGetAttributes(&attr, q) != cudaSuccess) {
+            cudaGetLastError();  // older drivers report unregistered memory as an error
+            return false;
+        }
+        if (attr.type != cudaMemoryTypeHost) return false;
+    }
+    return true;
+}
+
 class CudaBackend final : public groth16::ProverBackend {
  public:
     explicit CudaBackend(int device) : device_(device) {}
+    ~CudaBackend() override {
+        if (cudaSetDevice(device_) != cudaSuccess) return;
+        if (scratch_) cudaFree(scratch_);
+        for (auto& s : stage_) {
+            if (s.host) cudaFreeHost(s.host);
+            if (s.done) cudaEventDestroy(s.done);
+        }
+        if (stream_) cudaStreamDestroy(stream_);
+    }
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
+
     std::string name() const override { return "cuda:" + std::to_string(device_); }
 
     std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+        select_device();
         return ntt::compute_h(a, b, c);
     }
     G1Jacobian msm_g1(groth16::G1Query, std::span<const G1Affine> bases, std::span<const Fr> scalars,
                       const uint64_t* density) override {
+        select_device();
         GpuMsmOptions opt;
         opt.density = density;
-        return resident(g1_, bases).run(scalars, opt);
+        return resident(g1_, bases)->run(scalars, opt);
     }
     G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const uint64_t* density) override {
+        select_device();
         GpuMsmOptions opt;
         opt.density = density;
-        return resident(g2_, bases).run(scalars, opt);
+        return resident(g2_, bases)->run(scalars, opt);
+    }
+
+    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+                     std::span<const G1Affine> h_bases) override {
+        select_device();
+        if (a.size() != b.size() || a.size() != c.size())
+            throw std::invalid_argument("cuda backend: h_msm: a, b, c must have one value per constraint each (got " +
+                                        std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
+                                        std::to_string(c.size()) + ")");
+        const size_t n = a.size();
+        const size_t m = cuzk::ntt::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
+        if (h_bases.size() > m)
+            throw std::invalid_argument("cuda backend: h_msm: " + std::to_string(h_bases.size()) +
+                                        " H bases for a domain of " + std::to_string(m));
+        auto msm = resident(g1_, h_bases);
+        std::lock_guard<std::mutex> lock(run_mu_);
+        Fr* d = scratch(3 * m);
+        Fr *da = d, *db = d + m, *dc = d + 2 * m;
+        {
+            trace::Span span("h", "groth16");
+            {
+                trace::Span copy("h2d_abc", "gpu");
+                upload(da, a);
+                upload(db, b);
+                upload(dc, c);
+                check(cudaStreamSynchronize(stream_), "upload a, b, c");
+            }
+            trace::Span kernels("h_kernels", "gpu");
+            ntt::compute_h_device(da, db, dc, n, stream_);
+            check(cudaStreamSynchronize(stream_), "compute_h_device");
+        }
+        // h (m coefficients, the last zero) is in da; the MSM runs on its own stream,
+        // after the synchronisation above.
+        trace::Span span("msm_h", "groth16");
+        trace::Span kernels("msm_kernels", "gpu");
+        return msm->run_device(da, h_bases.size());
+    }
+
+    groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
+                         std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
+                         const uint64_t* a_density, const uint64_t* b_density) override {
+        select_device();
+        auto msm_a = resident(g1_, a_bases);
+        auto msm_b1 = resident(g1_, b_g1_bases);
+        auto msm_b2 = resident(g2_, b_g2_bases);
+        std::lock_guard<std::mutex> lock(run_mu_);
+        const size_t nz = inputs.size() + aux.size();
+        Fr* dz = scratch(nz);
+        {
+            trace::Span copy("h2d_z", "gpu");
+            upload(dz, inputs);
+            upload(dz + inputs.size(), aux);
+            check(cudaStreamSynchronize(stream_), "upload z");
+        }
+        groth16::ZSums s;
+        GpuMsmOptions opt;
+        {
+            trace::Span span("msm_a", "groth16");
+            trace::Span kernels("msm_kernels", "gpu");
+            opt.density = a_density;
+            s.a = msm_a->run_device(dz, nz, opt);
+        }
+        opt.density = b_density;
+        {
+            trace::Span span("msm_b_g1", "groth16");
+            trace::Span kernels("msm_kernels", "gpu");
+            s.b_g1 = msm_b1->run_device(dz, nz, opt);
+        }
+        trace::Span span("msm_b_g2", "groth16");
+        trace::Span kernels("msm_kernels", "gpu");
+        s.b_g2 = msm_b2->run_device(dz, nz, opt);
+        return s;
     }
 
  private:
-    // Bases stay on the device while the span they came from is the same (the
-    // Parameters outlive the proofs made with them).
-    template <class Curve>
-    using Cache = std::map<std::pair<const void*, size_t>, std::unique_ptr<Msm<Curve>>>;
-    template <class Curve>
-    Msm<Curve>& resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto& slot = cache[{static_cast<const void*>(bases.data()), bases.size()}];
-        if (!slot) slot = std::make_unique<Msm<Curve>>(bases, device_);
-        return *slot;
+    void select_device() {
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        std::call_once(stream_once_, [this] { check(cudaStreamCreate(&stream_), "cudaStreamCreate"); });
     }
+
+    // The device scratch, at least n elements; grows only (the old contents are dropped).
+    Fr* scratch(size_t n) {
+        if (n <= scratch_cap_ && scratch_) return scratch_;
+        if (scratch_) {
+            check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+            cudaFree(scratch_);
+            scratch_ = nullptr;
+            scratch_cap_ = 0;
+        }
+        check(cudaMalloc(&scratch_, std::max<size_t>(n, 1) * sizeof(Fr)), "cudaMalloc scratch");
+        scratch_cap_ = std::max<size_t>(n, 1);
+        return scratch_;
+    }
+
+    // Enqueues the copy of src to d_dst on stream_. Page-locked memory is copied directly;
+    // pageable memory in kStageBytes chunks through the two pinned staging buffers: the
+    // host copies chunk k into buffer k % 2 while the DMA of chunk k - 1 runs, after
+    // waiting for the DMA of chunk k - 2 (the buffer's previous user). On return the
+    // host buffer may still be read by the direct copy: the caller synchronises stream_.
+    void upload(Fr* d_dst, std::span<const Fr> src) {
+        const size_t bytes = src.size_bytes();
+        if (bytes == 0) return;
+        if (is_pinned(src.data(), bytes)) {
+            check(cudaMemcpyAsync(d_dst, src.data(), bytes, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync");
+            return;
+        }
+        for (auto& s : stage_)
+            if (!s.host) {
+                check(cudaMallocHost(&s.host, kStageBytes), "cudaMallocHost staging");
+                check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate");
+            }
+        const auto* from = reinterpret_cast<const char*>(src.data());
+        auto* to = reinterpret_cast<char*>(d_dst);
+        for (size_t off = 0, k = 0; off < bytes; off += kStageBytes, ++k) {
+            Stage& s = stage_[k % 2];
+            const size_t len = std::min(kStageBytes, bytes - off);
+            check(cudaEventSynchronize(s.done), "staging event");  // a never-recorded event is complete
+            std::memcpy(s.host, from + off, len);
+            check(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync staged");
+            check(cudaEventRecord(s.done, stream_), "cudaEventRecord");
+        }
+    }
+
+    // Bases stay on the device while the span they came from is the same (the
+    // Parameters outlive the proofs made with them, and the engine calls release() before
+    // freeing them). Entries are shared: one evicted while a stage still runs on it lives
+    // until that stage ends.
+    template <class Curve>
+    struct Entry {
+        std::shared_ptr<Msm<Curve>> msm;
+        uint64_t last_use = 0;
+    };
+    template <class Curve>
+    using Cache = std::map<std::pair<const void*, size_t>, Entry<Curve>>;
+
+    template <class Curve>
+    std::shared_ptr<Msm<Curve>> resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto& e = cache[{static_cast<const void*>(bases.data()), bases.size()}];
+        e.last_use = ++use_clock_;
+        if (e.msm) return e.msm;
+        // A new base set: make room on the device first, least recently used sets first.
+        // Want its bytes plus a margin for the MSM's own scratch (sort keys, buckets).
+        const size_t want = bases.size() * sizeof(Affine<Curve>) + bases.size() * 16 + (size_t(1) << 30);
+        evict_until_free_locked(want, &e);
+        try {
+            e.msm = std::make_shared<Msm<Curve>>(bases, device_);
+        } catch (const std::runtime_error&) {
+            // Out of device memory after all: drop every other set and try once more.
+            evict_until_free_locked(std::numeric_limits<size_t>::max(), &e);
+            e.msm = std::make_shared<Msm<Curve>>(bases, device_);
+        }
+        return e.msm;
+    }
+
+    // Drops resident base sets, least recently used first, until `want` bytes of device
+    // memory are free or nothing but `keep` is left.
+    void evict_until_free_locked(size_t want, const void* keep) {
+        for (;;) {
+            size_t free_b = 0, total_b = 0;
+            if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return;
+            if (free_b >= want) return;
+            uint64_t oldest = std::numeric_limits<uint64_t>::max();
+            int which = -1;
+            const void* key_ptr = nullptr;
+            size_t key_n = 0;
+            auto scan = [&](auto& cache, int id) {
+                for (auto& [k, e] : cache)
+                    if (e.msm && static_cast<const void*>(&e) != keep && e.last_use < oldest) {
+                        oldest = e.last_use;
+                        which = id;
+                        key_ptr = k.first;
+                        key_n = k.second;
+                    }
+            };
+            scan(g1_, 1);
+            scan(g2_, 2);
+            if (which < 0) return;
+            if (which == 1)
+                g1_.erase({key_ptr, key_n});
+            else
+                g2_.erase({key_ptr, key_n});
+            ++evictions_;
+        }
+    }
+
+ public:
+    void release(const void* bases) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::erase_if(g1_, [&](const auto& kv) { return kv.first.first == bases; });
+        std::erase_if(g2_, [&](const auto& kv) { return kv.first.first == bases; });
+    }
+
+ private:
+    struct Stage {
+        void* host = nullptr;
+        cudaEvent_t done = nullptr;
+    };
+
     int device_;
-    std::mutex mutex_;
+    std::mutex mutex_;  // the caches
     Cache<G1Curve> g1_;
     Cache<G2Curve> g2_;
+    uint64_t use_clock_ = 0, evictions_ = 0;
+    std::once_flag stream_once_;
+    cudaStream_t stream_ = nullptr;
+    std::mutex run_mu_;  // one fused stage at a time: they share the scratch and staging
+    Fr* scratch_ = nullptr;
+    size_t scratch_cap_ = 0;
+    Stage stage_[2];
 };
 
 }  // namespace

@@ -6,7 +6,7 @@ namespace cuzk::gpu {
 
 bool host_register(void* p, size_t bytes) {
     if (!p || bytes == 0) return false;
-    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+    if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) != cudaSuccess) {
         cudaGetLastError();  // clear the sticky-free error so later calls are unaffected
         return false;
     }

@@ -1,3 +1,8 @@
+// The default fused stages (h_msm, msm_z) and the multi-threaded CPU backend.
+#include <stdexcept>
+#include <string>
+
+#include "cuzk/common/trace.hpp"
 #include "cuzk/groth16/backend.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/domain.hpp"
@@ -16,6 +21,41 @@ const char* query_name(G1Query q) {
             return "b_g1";
     }
     return "?";
+}
+
+G1Jacobian ProverBackend::h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+                                std::span<const G1Affine> h_bases) {
+    std::vector<Fr> h;
+    {
+        trace::Span span("h", "groth16");
+        h = compute_h(a, b, c);
+    }
+    if (h.size() < h_bases.size())
+        throw std::invalid_argument("h_msm: " + std::to_string(h.size()) + " coefficients of h for " +
+                                    std::to_string(h_bases.size()) + " bases");
+    trace::Span span("msm_h", "groth16");
+    return msm_g1(G1Query::H, h_bases, std::span<const Fr>(h).first(h_bases.size()), nullptr);
+}
+
+ZSums ProverBackend::msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
+                           std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
+                           const uint64_t* a_density, const uint64_t* b_density) {
+    std::vector<Fr> z;
+    z.reserve(inputs.size() + aux.size());
+    z.insert(z.end(), inputs.begin(), inputs.end());
+    z.insert(z.end(), aux.begin(), aux.end());
+    ZSums s;
+    {
+        trace::Span span("msm_a", "groth16");
+        s.a = msm_g1(G1Query::A, a_bases, z, a_density);
+    }
+    {
+        trace::Span span("msm_b_g1", "groth16");
+        s.b_g1 = msm_g1(G1Query::BG1, b_g1_bases, z, b_density);
+    }
+    trace::Span span("msm_b_g2", "groth16");
+    s.b_g2 = msm_g2(b_g2_bases, z, b_density);
+    return s;
 }
 
 namespace {

@@ -1,6 +1,9 @@
 #include "cuzk/groth16/prover.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -67,18 +70,52 @@ Randomness random_randomness() {
 
 namespace {
 
-// Everything after H: the five MSMs and the assembly of A, B, C.
-Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& w, const std::vector<Fr>& h,
+// Sums the lengths of the "groth16" spans that the backend's fused stages open on this
+// thread ("h", "msm_h" inside h_msm; "msm_a", "msm_b_g1", "msm_b_g2" inside msm_z), and
+// passes every event on to the sink that was installed before it.
+class StageClock final : public trace::Sink {
+ public:
+    StageClock() : outer_(trace::current()), scope_(with_sink(outer_, this)) {}
+    void record(const trace::Event& e) override {
+        if (outer_.sink) outer_.sink->record(e);
+        if (std::strcmp(e.layer, "groth16") != 0) return;
+        for (size_t i = 0; i < kNames.size(); ++i)
+            if (std::strcmp(e.name, kNames[i]) == 0) ms_[i] += e.ms();
+    }
+    double ms(const char* name) const {
+        for (size_t i = 0; i < kNames.size(); ++i)
+            if (std::strcmp(name, kNames[i]) == 0) return ms_[i];
+        return 0;
+    }
+
+ private:
+    static constexpr std::array<const char*, 5> kNames = {"h", "msm_h", "msm_a", "msm_b_g1", "msm_b_g2"};
+    static trace::Context with_sink(trace::Context c, trace::Sink* s) {
+        c.sink = s;
+        return c;
+    }
+    trace::Context outer_;
+    trace::ScopedContext scope_;
+    std::array<double, 5> ms_{};
+};
+
+// h_msm: the time around it is h + msm_h; msm_h is the backend's "msm_h" span, h the rest
+// (H itself and whatever copying the backend does).
+G1Jacobian run_h_msm(const Parameters& p, std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+                     ProverBackend& backend, ProofTimings& t) {
+    StageClock clock;
+    auto t0 = Clock::now();
+    G1Jacobian h_sum = backend.h_msm(a, b, c, p.h);
+    const double all = ms_since(t0);
+    t.msm_h = std::min(clock.ms("msm_h"), all);
+    t.h = all - t.msm_h;
+    return h_sum;
+}
+
+// Everything after H: L, then the three sums over z, and the assembly of A, B, C.
+Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& w, const G1Jacobian& h_sum,
                     const Randomness& rs, ProverBackend& backend, ProofTimings& t) {
     auto t0 = Clock::now();
-    G1Jacobian h_sum;
-    {
-        trace::Span span("msm_h", "groth16");
-        h_sum = backend.msm_g1(G1Query::H, p.h, std::span<const Fr>(h).first(p.h.size()), nullptr);
-    }
-    t.msm_h = ms_since(t0);
-
-    t0 = Clock::now();
     G1Jacobian l_sum;
     {
         trace::Span span("msm_l", "groth16");
@@ -86,42 +123,29 @@ Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& 
     }
     t.msm_l = ms_since(t0);
 
-    // z = (inputs, aux) for the a and b queries.
-    std::vector<Fr> z;
-    z.reserve(w.inputs.size() + w.aux.size());
-    z.insert(z.end(), w.inputs.begin(), w.inputs.end());
-    z.insert(z.end(), w.aux.begin(), w.aux.end());
+    // Densities over z = (inputs, aux) for the a and b queries; z itself is the backend's
+    // to build (on the host or on a device).
     const auto a_density = full_density(w.inputs.size(), nullptr, d.a_aux);
     const auto b_density = full_density(w.inputs.size(), &d.b_input, d.b_aux);
-
-    t0 = Clock::now();
-    G1Jacobian a_sum;
+    ZSums z_sums;
     {
-        trace::Span span("msm_a", "groth16");
-        a_sum = backend.msm_g1(G1Query::A, p.a, z, a_density.data());
+        // msm_b_g1 and msm_b_g2 are the backend's spans; msm_a is the rest of msm_z (with
+        // the upload of z on a device).
+        StageClock clock;
+        t0 = Clock::now();
+        z_sums = backend.msm_z(w.inputs, w.aux, p.a, p.b_g1, p.b_g2, a_density.data(), b_density.data());
+        const double all = ms_since(t0);
+        t.msm_b_g1 = clock.ms("msm_b_g1");
+        t.msm_b_g2 = clock.ms("msm_b_g2");
+        t.msm_a = std::max(0.0, all - t.msm_b_g1 - t.msm_b_g2);
     }
-    t.msm_a = ms_since(t0);
-    t0 = Clock::now();
-    G1Jacobian b_g1_sum;
-    {
-        trace::Span span("msm_b_g1", "groth16");
-        b_g1_sum = backend.msm_g1(G1Query::BG1, p.b_g1, z, b_density.data());
-    }
-    t.msm_b_g1 = ms_since(t0);
-    t0 = Clock::now();
-    G2Jacobian b_g2_sum;
-    {
-        trace::Span span("msm_b_g2", "groth16");
-        b_g2_sum = backend.msm_g2(p.b_g2, z, b_density.data());
-    }
-    t.msm_b_g2 = ms_since(t0);
 
     t0 = Clock::now();
     trace::Span span("assemble", "groth16");
     const auto& vk = p.vk;
-    G1Jacobian a = a_sum + vk.alpha_g1 + mul(vk.delta_g1, rs.r);
-    G2Jacobian b = b_g2_sum + vk.beta_g2 + mul(vk.delta_g2, rs.s);
-    G1Jacobian b1 = b_g1_sum + vk.beta_g1 + mul(vk.delta_g1, rs.s);
+    G1Jacobian a = z_sums.a + vk.alpha_g1 + mul(vk.delta_g1, rs.r);
+    G2Jacobian b = z_sums.b_g2 + vk.beta_g2 + mul(vk.delta_g2, rs.s);
+    G1Jacobian b1 = z_sums.b_g1 + vk.beta_g1 + mul(vk.delta_g1, rs.s);
     G1Jacobian c = h_sum + l_sum + mul(a, rs.s) + mul(b1, rs.r) - mul(vk.delta_g1, rs.r * rs.s);
     Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
     t.assemble = ms_since(t0);
@@ -134,15 +158,12 @@ Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const
             ProofTimings* timings) {
     check_shapes(p, d, w);
     ProofTimings t;
-    auto t0 = Clock::now();
-    std::vector<Fr> h;
+    G1Jacobian h_sum;
     {
-        trace::Span span("h", "groth16");
         std::vector<Fr> a = w.a, b = w.b, c = w.c;
-        h = backend.compute_h(a, b, c);
+        h_sum = run_h_msm(p, a, b, c, backend, t);
     }
-    t.h = ms_since(t0);
-    Proof proof = prove_after_h(p, d, w, h, rs, backend, t);
+    Proof proof = prove_after_h(p, d, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }
@@ -151,19 +172,14 @@ Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Rand
             ProofTimings* timings, const ProveHooks* hooks) {
     check_shapes(p, d, w);
     ProofTimings t;
-    auto t0 = Clock::now();
-    std::vector<Fr> h;
-    {
-        trace::Span span("h", "groth16");
-        h = backend.compute_h(w.a, w.b, w.c);
-    }
-    // a, b, c are spent: free them (or let the caller recycle their storage) before the MSMs.
+    const G1Jacobian h_sum = run_h_msm(p, w.a, w.b, w.c, backend, t);
+    // a, b, c are spent: free them (or let the caller recycle their storage) before the
+    // other MSMs.
     if (hooks && hooks->abc_released)
         hooks->abc_released();
     else
         w.a = {}, w.b = {}, w.c = {};
-    t.h = ms_since(t0);
-    Proof proof = prove_after_h(p, d, w, h, rs, backend, t);
+    Proof proof = prove_after_h(p, d, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }

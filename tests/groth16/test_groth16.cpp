@@ -7,9 +7,12 @@
 
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/ec/encoding.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/msm/msm.hpp"
+#include "cuzk/ntt/domain.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -122,6 +125,148 @@ TEST(Groth16, ConsumingProverGivesTheSameProofAndReleasesABCAfterH) {
     Witness w2 = b.circuit->witness();
     EXPECT_EQ(prove(k.params, k.shape.density(), std::move(w2), rs, *backend), want);
     EXPECT_TRUE(w2.a.empty() && w2.b.empty() && w2.c.empty());
+}
+
+// A backend that implements only the three primitive stages (as test fakes and
+// out-of-tree backends do) and records the calls that the default h_msm / msm_z make.
+class RecordingBackend final : public ProverBackend {
+ public:
+    struct Call {
+        std::string what;
+        size_t bases = 0, scalars = 0;
+        bool density = false;
+    };
+    std::vector<Call> calls;
+    std::string name() const override { return "recording"; }
+    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+        calls.push_back({"compute_h", 0, a.size(), false});
+        return ntt::compute_h(a, b, c);
+    }
+    G1Jacobian msm_g1(G1Query q, std::span<const G1Affine> bases, std::span<const Fr> scalars,
+                      const uint64_t* density) override {
+        calls.push_back({std::string("g1:") + query_name(q), bases.size(), scalars.size(), density != nullptr});
+        MsmOptions opt;
+        opt.density = density;
+        return msm<G1Curve>(bases, scalars, opt);
+    }
+    G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const uint64_t* density) override {
+        calls.push_back({"g2", bases.size(), scalars.size(), density != nullptr});
+        MsmOptions opt;
+        opt.density = density;
+        return msm<G2Curve>(bases, scalars, opt);
+    }
+};
+
+// The prover as it was before the fused stages, written out with the CPU primitives: H,
+// then five separate MSMs over a host z, then the assembly.
+Proof reference_proof(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs) {
+    const std::vector<Fr> h = ntt::compute_h(w.a, w.b, w.c);
+    const G1Jacobian h_sum = msm<G1Curve>(p.h, std::span<const Fr>(h).first(p.h.size()));
+    const G1Jacobian l_sum = msm<G1Curve>(p.l, w.aux);
+    std::vector<Fr> z = w.inputs;
+    z.insert(z.end(), w.aux.begin(), w.aux.end());
+    const size_t ni = w.inputs.size();
+    std::vector<uint64_t> da((z.size() + 63) / 64), db(da.size());
+    for (size_t i = 0; i < z.size(); ++i) {
+        const bool in_a = i < ni || d.a_aux.test(i - ni);
+        const bool in_b = i < ni ? d.b_input.test(i) : d.b_aux.test(i - ni);
+        if (in_a) da[i / 64] |= uint64_t(1) << (i % 64);
+        if (in_b) db[i / 64] |= uint64_t(1) << (i % 64);
+    }
+    MsmOptions oa, ob;
+    oa.density = da.data();
+    ob.density = db.data();
+    const G1Jacobian a_sum = msm<G1Curve>(p.a, z, oa);
+    const G1Jacobian b1_sum = msm<G1Curve>(p.b_g1, z, ob);
+    const G2Jacobian b2_sum = msm<G2Curve>(p.b_g2, z, ob);
+    const auto& vk = p.vk;
+    G1Jacobian a = a_sum + vk.alpha_g1 + mul(vk.delta_g1, rs.r);
+    G2Jacobian b = b2_sum + vk.beta_g2 + mul(vk.delta_g2, rs.s);
+    G1Jacobian b1 = b1_sum + vk.beta_g1 + mul(vk.delta_g1, rs.s);
+    G1Jacobian c = h_sum + l_sum + mul(a, rs.s) + mul(b1, rs.r) - mul(vk.delta_g1, rs.r * rs.s);
+    return Proof{a.to_affine(), b.to_affine(), c.to_affine()};
+}
+
+TEST(Groth16, DefaultFusedStagesGiveTheProofOfTheSeparateStages) {
+    const uint64_t seed = test::seed();
+    for (const auto& name : circuits::builtin_names()) {
+        auto b = circuits::make_builtin(name, name == "sha256-chain" ? 1 : 333, seed, 3);
+        Keys k = keys_for(*b.circuit, seed);
+        const r1cs::Density d = k.shape.density();
+        Witness w = b.circuit->witness();
+        const Randomness rs = random_randomness();
+        const Proof want = reference_proof(k.params, d, w, rs);
+        RecordingBackend rec;
+        ProofTimings t;
+        EXPECT_EQ(prove(k.params, d, w, rs, rec, &t), want) << name;
+        // The default h_msm and msm_z went through the primitive stages, in this order.
+        const size_t nz = w.inputs.size() + w.aux.size();
+        ASSERT_EQ(rec.calls.size(), 6u) << name;
+        EXPECT_EQ(rec.calls[0].what, "compute_h");
+        EXPECT_EQ(rec.calls[0].scalars, w.a.size());
+        EXPECT_EQ(rec.calls[1].what, "g1:h");
+        EXPECT_EQ(rec.calls[1].scalars, k.params.h.size());
+        EXPECT_FALSE(rec.calls[1].density);
+        EXPECT_EQ(rec.calls[2].what, "g1:l");
+        EXPECT_EQ(rec.calls[2].scalars, w.aux.size());
+        EXPECT_EQ(rec.calls[3].what, "g1:a");
+        EXPECT_EQ(rec.calls[4].what, "g1:b_g1");
+        EXPECT_EQ(rec.calls[5].what, "g2");
+        for (size_t i = 3; i < 6; ++i) {
+            EXPECT_EQ(rec.calls[i].scalars, nz) << rec.calls[i].what;
+            EXPECT_TRUE(rec.calls[i].density) << rec.calls[i].what;
+        }
+        // Every stage has a time, and the total is their sum.
+        for (double v : {t.h, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assemble}) EXPECT_GE(v, 0.0);
+        EXPECT_GT(t.msm_h, 0.0);
+        EXPECT_GT(t.msm_b_g2, 0.0);
+        // The consuming prover gives the same proof through the same stages.
+        RecordingBackend rec2;
+        EXPECT_EQ(prove(k.params, d, Witness(w), rs, rec2), want) << name;
+        EXPECT_EQ(rec2.calls.size(), 6u);
+    }
+}
+
+// A backend that overrides the fused stages (as a device backend does) is what the
+// prover calls; the primitive stages are not used for H, A and B.
+TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
+    struct Fused final : ProverBackend {
+        std::unique_ptr<ProverBackend> cpu = make_cpu_backend();
+        int primitive = 0, fused = 0;
+        std::string name() const override { return "fused"; }
+        std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+            ++primitive;
+            return cpu->compute_h(a, b, c);
+        }
+        G1Jacobian msm_g1(G1Query q, std::span<const G1Affine> bases, std::span<const Fr> scalars,
+                          const uint64_t* density) override {
+            if (q != G1Query::L) ++primitive;
+            return cpu->msm_g1(q, bases, scalars, density);
+        }
+        G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars,
+                          const uint64_t* density) override {
+            ++primitive;
+            return cpu->msm_g2(bases, scalars, density);
+        }
+        G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+                         std::span<const G1Affine> h_bases) override {
+            ++fused;
+            return cpu->h_msm(a, b, c, h_bases);
+        }
+        ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
+                    std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
+                    const uint64_t* a_density, const uint64_t* b_density) override {
+            ++fused;
+            return cpu->msm_z(inputs, aux, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
+        }
+    } backend;
+    auto b = circuits::make_builtin("random-dense", 77, test::seed(), 2);
+    Keys k = keys_for(*b.circuit, 5);
+    Witness w = b.circuit->witness();
+    const Randomness rs = random_randomness();
+    EXPECT_EQ(prove(k.params, k.shape.density(), w, rs, backend), reference_proof(k.params, k.shape.density(), w, rs));
+    EXPECT_EQ(backend.fused, 2);
+    EXPECT_EQ(backend.primitive, 0);
 }
 
 TEST(Groth16, FlippedProofByteIsRejected) {

@@ -2,6 +2,14 @@
 // (CPU here; CUDA next) may take over. The prover calls stages, the backend decides how.
 // Every call names the query it works on, so a backend can keep that query's bases
 // resident (on a device) between proofs, keyed by the span it was given.
+//
+// The prover calls the two fused stages h_msm and msm_z (and msm_g1 for L). Their
+// default implementations are written in terms of compute_h / msm_g1 / msm_g2, so a
+// backend that implements only those (the CPU backend, test fakes) works unchanged; a
+// device backend overrides them to keep h and z on the device and copy each input once.
+// Every implementation of h_msm and msm_z marks its parts with trace spans of layer
+// "groth16": "h" and "msm_h" inside h_msm, "msm_a", "msm_b_g1" and "msm_b_g2" inside
+// msm_z; the prover reads them back for ProofTimings (cuzk/groth16/prover.hpp).
 #pragma once
 
 #include <memory>
@@ -16,6 +24,13 @@ namespace cuzk::groth16 {
 
 enum class G1Query { H, L, A, BG1 };
 const char* query_name(G1Query q);
+
+// The three sums over z = inputs || aux of msm_z.
+struct ZSums {
+    G1Jacobian a;     // sum_i z_i A_i over the A density
+    G1Jacobian b_g1;  // sum_i z_i B_i in G1 over the B density
+    G2Jacobian b_g2;  // the same in G2
+};
 
 class ProverBackend {
  public:
@@ -34,6 +49,18 @@ class ProverBackend {
                               const uint64_t* density) = 0;
     virtual G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars,
                               const uint64_t* density) = 0;
+
+    // sum_i h_i H_i for the h of compute_h(a, b, c) and the h_bases.size() bases of the
+    // H query (m - 1 of them: h's last coefficient is zero). a, b, c as for compute_h.
+    // Default: compute_h, then msm_g1(G1Query::H, ...).
+    virtual G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+                             std::span<const G1Affine> h_bases);
+    // The A, B_G1 and B_G2 sums over z = inputs || aux (concatenated); a_density and
+    // b_density are bitmaps over z (see msm_g1). Default: builds z on the host, then
+    // msm_g1(A), msm_g1(BG1), msm_g2.
+    virtual ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
+                        std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
+                        const uint64_t* a_density, const uint64_t* b_density);
     // The bases that start at `bases` are about to be freed (their parameters left host
     // memory): drop any resident copy keyed by that address, which a later allocation may
     // reuse. Backends that keep nothing ignore it.

@@ -22,7 +22,11 @@ struct Randomness {
 };
 Randomness random_randomness();  // from std::random_device (the OS CSPRNG)
 
-// Time spent in each stage of one proof, in milliseconds.
+// Time spent in each stage of one proof, in milliseconds. The prover calls the backend's
+// fused stages (cuzk/groth16/backend.hpp): h + msm_h is the time of h_msm, msm_h being
+// the backend's "msm_h" span and h the rest (H and any copying to a device);
+// msm_a + msm_b_g1 + msm_b_g2 is the time of msm_z, msm_b_g1 and msm_b_g2 being the
+// backend's spans and msm_a the rest (the A MSM and building or uploading z).
 struct ProofTimings {
     double h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, assemble = 0;
     double total() const { return h + msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2 + assemble; }
@@ -44,7 +48,7 @@ std::vector<Proof> prove_batch(const Parameters& params, const r1cs::Density& de
                                std::span<const Witness> witnesses, std::span<const Randomness> rs,
                                ProverBackend& backend, std::vector<ProofTimings>* timings = nullptr);
 
-// Called by the moving prove() once the witness's a, b, c are spent (after H): the hook
+// Called by the moving prove() once the witness's a, b, c are spent (after h_msm): the hook
 // may take their storage (to recycle it) or free it, and give back memory it reserved.
 // Without a hook the prover frees them.
 struct ProveHooks {
@@ -52,7 +56,7 @@ struct ProveHooks {
 };
 
 // As prove(), but consumes the witness: a, b and c are the backend's H scratch and are
-// released as soon as H is done (they are 3/5 of a partition's memory).
+// released as soon as H and its MSM (h_msm) are done (they are 3/5 of a partition's memory).
 Proof prove(const Parameters& params, const r1cs::Density& density, Witness&& w, const Randomness& rs,
             ProverBackend& backend, ProofTimings* timings = nullptr, const ProveHooks* hooks = nullptr);
 
