@@ -9,6 +9,7 @@
 #include "cuzk/ff/mont_x86_adx.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "prove_demo.hpp"
+#include "seal_commands.hpp"
 #include "selfcheck.hpp"
 
 namespace {
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
     cuzk::cli::add_proving_commands(app, commands);
     cuzk::cli::add_client_commands(app, commands);
+    cuzk::cli::add_seal_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
 

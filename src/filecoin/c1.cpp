@@ -1,5 +1,5 @@
-// SealCommitPhase1Output JSON: reader, writer, and the Poseidon-free consistency checks
-// (shapes and sources in the header).
+// SealCommitPhase1Output JSON: reader, writer, and the consistency checks (shapes and sources
+// in the header).
 #include "cuzk/filecoin/c1.hpp"
 
 #include <fstream>
@@ -10,6 +10,7 @@
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/sdr.hpp"
 #include "cuzk/formats/error.hpp"
+#include "cuzk/gadgets/poseidon.hpp"
 #include "cuzk/r1cs/sha256_bytes.hpp"
 
 namespace cuzk::filecoin {
@@ -373,6 +374,29 @@ Bytes32 sha254_node(const Bytes32& l, const Bytes32& r) {
     return out;
 }
 
+// The root a Poseidon tree path (tree C, tree R) hashes to: base levels at the base arity, then
+// the sub and top levels (storage-proofs-core merkle/proof.rs validate). `fail` is called with
+// a problem when a value is not a canonical Fr or an index is out of range.
+template <class Fail>
+Fr poseidon_path_root(const MerkleProof& m, const Fail& fail) {
+    auto fr = [&](const Bytes32& b, const char* what) {
+        const auto f = Fr::from_bytes_le(b.data());
+        if (!f) fail(std::string(what) + " is not a canonical Fr");
+        return *f;
+    };
+    Fr cur = fr(m.leaf, "the leaf");
+    std::vector<Fr> group;
+    for (const auto* levels : {&m.base, &m.sub, &m.top})
+        for (const PathElement& e : *levels) {
+            if (e.index > e.hashes.size()) fail("a path index is out of range");
+            group.clear();
+            for (const Bytes32& h : e.hashes) group.push_back(fr(h, "a sibling"));
+            group.insert(group.begin() + std::ptrdiff_t(e.index), cur);
+            cur = gadgets::poseidon_hash(group);  // MerkleTree tag, arity = group size
+        }
+    return cur;
+}
+
 }  // namespace
 
 void check_c1_consistency(const SealCommitPhase1Output& c1, std::string_view file) {
@@ -417,6 +441,29 @@ void check_c1_consistency(const SealCommitPhase1Output& c1, std::string_view fil
                     fail(at + "." + where, "column of node " + std::to_string(col.column.index) +
                                                ", but the graph's parent is node " + std::to_string(parents[j]));
             }
+            // Tree C: each column's leaf is the Poseidon hash of its rows (arity = layers), and
+            // its path hashes to its root.
+            auto check_column = [&](const ColumnProof& col, const std::string& name) {
+                const std::string where = at + ".replica_column_proofs." + name + ".inclusion_proof";
+                std::vector<Fr> rows;
+                for (size_t l = 0; l < col.column.rows.size(); ++l) {
+                    const auto f = Fr::from_bytes_le(col.column.rows[l].data());
+                    if (!f)
+                        fail(at + ".replica_column_proofs." + name + ".column.rows[" + std::to_string(l) + "]",
+                             "is not a canonical Fr");
+                    rows.push_back(*f);
+                }
+                if (gadgets::poseidon_hash(rows).to_bytes_le() != col.inclusion_proof.leaf)
+                    fail(where + ".leaf", "is not the Poseidon hash of the column's rows");
+                const Fr root = poseidon_path_root(col.inclusion_proof, [&](const std::string& e) { fail(where, e); });
+                if (root.to_bytes_le() != col.inclusion_proof.root)
+                    fail(where, "the path does not hash to its root (tree C)");
+            };
+            check_column(rcp.c_x, "c_x");
+            for (size_t j = 0; j < rcp.drg_parents.size(); ++j)
+                check_column(rcp.drg_parents[j], "drg_parents[" + std::to_string(j) + "]");
+            for (size_t j = 0; j < rcp.exp_parents.size(); ++j)
+                check_column(rcp.exp_parents[j], "exp_parents[" + std::to_string(j) + "]");
             // Labeling proofs: the column labels in hash order, hashing to the challenge's rows.
             for (uint32_t layer = 1; layer <= cfg.layers; ++layer) {
                 const LabelingProof& lp = p.labeling_proofs[layer - 1];
@@ -438,6 +485,13 @@ void check_c1_consistency(const SealCommitPhase1Output& c1, std::string_view fil
             const auto encoded = encode_node(rcp.c_x.column.rows.back(), p.comm_d_proofs.leaf);
             if (!encoded || *encoded != p.comm_r_last_proof.leaf)
                 fail(at + ".comm_r_last_proof", "leaf is not the last label + the data leaf (encoding)");
+            // Tree R: Poseidon up to its root.
+            {
+                const std::string where = at + ".comm_r_last_proof";
+                const Fr root = poseidon_path_root(p.comm_r_last_proof, [&](const std::string& e) { fail(where, e); });
+                if (root.to_bytes_le() != p.comm_r_last_proof.root)
+                    fail(where, "the path does not hash to its root (tree R)");
+            }
             // Tree D: SHA-256 up to comm_d.
             Bytes32 h = p.comm_d_proofs.leaf;
             for (const auto& e : p.comm_d_proofs.base)
@@ -460,6 +514,15 @@ void check_c1_consistency(const SealCommitPhase1Output& c1, std::string_view fil
             for (size_t j = 0; j < rcp.exp_parents.size(); ++j)
                 same_c(rcp.exp_parents[j], "exp_parents[" + std::to_string(j) + "]");
         }
+    }
+    // comm_r = Poseidon2(comm_c, comm_r_last) (filecoin-hashers poseidon.rs hash2: arity 2,
+    // MerkleTree tag), with the roots every proof agreed on.
+    if (comm_c && comm_r_last) {
+        const auto c = Fr::from_bytes_le(comm_c->data()), r = Fr::from_bytes_le(comm_r_last->data());
+        if (!c || !r) fail("comm_r", "the tree-C or tree-R root is not a canonical Fr");
+        const std::array<Fr, 2> pair{*c, *r};
+        if (gadgets::poseidon_hash(pair).to_bytes_le() != c1.comm_r)
+            fail("comm_r", "is not Poseidon2(comm_c, comm_r_last) of the proofs' tree-C and tree-R roots");
     }
 }
 

@@ -1,13 +1,13 @@
-// The C1 output JSON: a self-consistent 2 KiB C1 built here (real graph, labels, challenges,
-// encoding and tree D; tree C and tree R hashed with a SHA-256 stand-in, since Poseidon lives
-// elsewhere) round-trips byte for byte, passes the consistency checks, and every kind of damage
-// is rejected with the JSON path of the damaged field.
+// The C1 output JSON: the C1 of a real 2 KiB seal (seal.hpp) round-trips byte for byte, passes
+// the consistency checks, and every kind of damage is rejected with the JSON path of the
+// damaged field.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cuzk/filecoin/c1.hpp"
 #include "cuzk/filecoin/sdr.hpp"
+#include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/error.hpp"
 #include "cuzk/r1cs/sha256_bytes.hpp"
 
@@ -31,93 +31,17 @@ Bytes32 pseudo(uint64_t i, uint8_t salt) {
     return h254(std::span<const Bytes32>(&b, 1));
 }
 
-// A Merkle tree of the given arity (levels[0] = leaves); node hash = h254 of the children
-// (the real SHA-256 tree D for arity 2; a stand-in for the Poseidon trees).
-struct Tree {
-    unsigned arity;
-    std::vector<std::vector<Bytes32>> levels;
-    Tree(std::vector<Bytes32> leaves, unsigned a) : arity(a) {
-        levels.push_back(std::move(leaves));
-        while (levels.back().size() > 1) {
-            std::vector<Bytes32> up;
-            const auto& cur = levels.back();
-            for (size_t i = 0; i < cur.size(); i += arity)
-                up.push_back(h254(std::span<const Bytes32>(cur.data() + i, arity)));
-            levels.push_back(std::move(up));
-        }
-    }
-    const Bytes32& root() const { return levels.back()[0]; }
-    MerkleProof prove(uint64_t index) const {
-        MerkleProof m;
-        m.root = root();
-        m.leaf = levels[0][index];
-        for (size_t l = 0; l + 1 < levels.size(); ++l) {
-            PathElement e;
-            e.index = index % arity;
-            const uint64_t first = index - e.index;
-            for (unsigned s = 0; s < arity; ++s)
-                if (s != e.index) e.hashes.push_back(levels[l][first + s]);
-            m.base.push_back(std::move(e));
-            index /= arity;
-        }
-        return m;
-    }
-};
-
+// A real 2 KiB seal (seal.hpp): pseudo-random data, labels, trees D, C, R_last, then C1.
 SealCommitPhase1Output make_c1(RegisteredSealProof proof) {
     const PoRepConfig& cfg = porep_config(proof);
-    const StackedGraph g(cfg);
-    std::vector<Bytes32> data(cfg.nodes);
-    for (uint64_t i = 0; i < cfg.nodes; ++i) data[i] = pseudo(i, 1);
-    const Tree tree_d(data, 2);
-
-    SealCommitPhase1Output c1;
-    c1.registered_proof = proof;
-    c1.comm_d = tree_d.root();
-    Bytes32 prover{}, ticket{};
-    prover[0] = 0x42, ticket.fill(0x07);
-    c1.ticket = ticket;
-    c1.seed.fill(0x5a);
-    c1.replica_id = generate_replica_id(prover, 77, ticket, c1.comm_d, cfg.porep_id);
-    const auto labels = sdr_labels(g, cfg.layers, c1.replica_id);
-
-    std::vector<Bytes32> column_hashes(cfg.nodes), replica(cfg.nodes);
-    for (uint64_t n = 0; n < cfg.nodes; ++n) {
-        std::vector<Bytes32> rows;
-        for (unsigned l = 0; l < cfg.layers; ++l) rows.push_back(labels[l][n]);
-        column_hashes[n] = h254(rows);  // stand-in for the Poseidon column hash
-        replica[n] = *encode_node(labels.back()[n], data[n]);
-    }
-    const Tree tree_c(column_hashes, 8), tree_r(replica, 8);
-    c1.comm_r = h254(std::array<Bytes32, 2>{tree_c.root(), tree_r.root()});  // stand-in for Poseidon2
-
-    auto column = [&](uint64_t n) {
-        ColumnProof cp;
-        cp.column.index = uint32_t(n);
-        for (unsigned l = 0; l < cfg.layers; ++l) cp.column.rows.push_back(labels[l][n]);
-        cp.inclusion_proof = tree_c.prove(n);
-        return cp;
-    };
-    for (unsigned k = 0; k < cfg.partitions; ++k) {
-        std::vector<VanillaProof> part;
-        for (uint64_t c : porep_challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k)) {
-            VanillaProof p;
-            p.comm_d_proofs = tree_d.prove(c);
-            p.comm_r_last_proof = tree_r.prove(c);
-            p.replica_column_proofs.c_x = column(c);
-            std::array<uint32_t, kDegree> parents{};
-            g.parents(c, parents);
-            for (unsigned j = 0; j < kDegree; ++j)
-                (j < kBaseDegree ? p.replica_column_proofs.drg_parents : p.replica_column_proofs.exp_parents)
-                    .push_back(column(parents[j]));
-            for (uint32_t layer = 1; layer <= cfg.layers; ++layer)
-                p.labeling_proofs.push_back({label_parents(g, labels, layer, c), layer, c});
-            p.encoding_proof = p.labeling_proofs.back();
-            part.push_back(std::move(p));
-        }
-        c1.vanilla_proofs.push_back(std::move(part));
-    }
-    return c1;
+    SealParams params;
+    params.proof = proof;
+    params.prover_id[0] = 0x42;
+    params.ticket.fill(0x07);
+    params.sector_id = 77;
+    Bytes32 seed;
+    seed.fill(0x5a);
+    return SealedSector::seal(params, pseudo_random_sector_data(cfg, 1)).commit_phase1(seed);
 }
 
 const std::string& sample_json() {
@@ -205,7 +129,8 @@ TEST(C1, ConsistencyRejectsWrongData) {
     {
         auto c1 = good;  // a label row changed
         c1.vanilla_proofs[0][1].replica_column_proofs.c_x.column.rows[0][3] ^= 1;
-        EXPECT_EQ(error(c1), at + "labeling_proofs[0]: the label it hashes to is not the challenge column's row 1");
+        EXPECT_EQ(error(c1),
+                  at + "replica_column_proofs.c_x.inclusion_proof.leaf: is not the Poseidon hash of the column's rows");
     }
     {
         auto c1 = good;
@@ -221,8 +146,8 @@ TEST(C1, ConsistencyRejectsWrongData) {
         auto c1 = good;
         c1.vanilla_proofs[0][1].replica_column_proofs.exp_parents[7].inclusion_proof.root[0] ^= 1;
         EXPECT_EQ(error(c1),
-                  at + "replica_column_proofs.exp_parents[7].inclusion_proof: root differs from the first proof's "
-                       "tree-C root");
+                  at + "replica_column_proofs.exp_parents[7].inclusion_proof: the path does not hash to its root "
+                       "(tree C)");
     }
 }
 

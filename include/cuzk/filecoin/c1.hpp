@@ -101,13 +101,15 @@ SealCommitPhase1Output read_c1_output_file(const std::string& path);
 // identity, and write ∘ parse reproduces filecoin-ffi's bytes.
 std::string write_c1_output(const SealCommitPhase1Output& c1);
 
-// Checks what can be checked without Poseidon (throws formats::FormatError naming the field):
+// Checks that the vanilla proofs are consistent (throws formats::FormatError naming the field):
 // the challenges derived from replica_id and seed (or comm_r for NI-PoRep) are the proven
-// nodes in every proof; parent columns sit at the graph's parents; labeling proofs carry the
-// column labels in the hash order and hash to the challenge's column rows; the encoding proof
-// repeats the last labeling proof and key + data = the tree-R leaf; every tree-D path hashes
-// (SHA-256, binary, 254-bit) to comm_d; all tree-R and tree-C roots agree.
-// Not checked here: tree-C/tree-R Poseidon paths, column hashes and comm_r = H(comm_c, comm_r_last).
+// nodes in every proof; parent columns sit at the graph's parents; every column's tree-C leaf
+// is the Poseidon hash of its rows (arity = layers) and its path hashes to its root; labeling
+// proofs carry the column labels in the hash order and hash to the challenge's column rows;
+// the encoding proof repeats the last labeling proof and key + data = the tree-R leaf, whose
+// Poseidon path hashes to its root; every tree-D path hashes (SHA-256, binary, 254-bit) to
+// comm_d; all tree-R and tree-C roots agree; comm_r = Poseidon2(comm_c, comm_r_last).
+// Not checkable from C1: that replica_id derives from a prover id, sector id and ticket.
 // Synthetic PoRep throws std::logic_error (its challenges come from a Poseidon-based generator).
 void check_c1_consistency(const SealCommitPhase1Output& c1, std::string_view file = "c1 output");
 
