@@ -206,6 +206,9 @@ int main(int argc, char** argv) {
                     wit_ms > 0 && cfg.witness_workers / wit_ms >= n_dev / dev_ms ? "yes" : "no",
                     wit_ms > 0 ? 1000.0 * cfg.witness_workers / wit_ms : 0.0,
                     dev_ms > 0 ? 1000.0 * n_dev / dev_ms : 0.0);
+        if (window_ms > 0)
+            std::printf("  steady-state throughput: %.2f partitions/s (%zu partitions' device work in a %.0f ms window)\n",
+                        double(n - 2 * w) / (window_ms / 1000), n - 2 * w, window_ms);
         for (const auto& d : st.devices)
             std::printf("  device %d (%s): %llu partitions, busy %.1f%% of a %.0f ms steady-state window (%zu of %zu "
                         "partitions)\n",
