@@ -272,6 +272,14 @@ TEST(PoRep, FromVanillaRejectsMalformedProofs) {
     EXPECT_THROW(StackedCircuit::from_vanilla(*k.s.cfg, k.s.replica_id, k.s.comm_d, k.s.comm_r,
                                               std::span(k.proofs).subspan(0, 1)),
                  std::invalid_argument);
+    // A circuit built by hand with a short path would be another circuit: refused.
+    auto c = k.circuit;
+    c.proofs[1].comm_c_path.pop_back();
+    r1cs::CountCS cs;
+    EXPECT_THROW(c.synthesize(cs), std::invalid_argument);
+    c = k.circuit;
+    c.proofs[0].exp_parents[2].path.pop_back();
+    EXPECT_THROW(c.synthesize(cs), std::invalid_argument);
 }
 
 // ---- Groth16 end to end (dev setup: not Filecoin's parameters) --------------------------------

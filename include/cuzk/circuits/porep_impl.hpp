@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/filecoin/graph.hpp"
@@ -104,6 +105,20 @@ void synthesize_challenge(CS& cs, const StackedParams& pp, const StackedChalleng
                           const AllocatedNum& comm_c, const AllocatedNum& comm_r_last,
                           std::span<const Boolean> replica_id_bits) {
     const gadgets::TreeShape tree_d = gadgets::TreeShape::sha256_binary();
+    // Path lengths fix the circuit: a short path would give another (smaller) circuit.
+    const size_t levels = pp.tree_levels();
+    auto check_len = [](size_t got, size_t want, const char* what) {
+        if (got != want)
+            throw std::invalid_argument(std::string("porep: ") + what + " has " + std::to_string(got) +
+                                        " levels, the sector needs " + std::to_string(want));
+    };
+    check_len(p.comm_d_path.size(), pp.comm_d_levels(), "the tree-D path");
+    check_len(p.comm_r_last_path.size(), levels, "the tree-R path");
+    check_len(p.comm_c_path.size(), levels, "the tree-C path");
+    if (p.drg_parents.size() != filecoin::kBaseDegree || p.exp_parents.size() != filecoin::kExpDegree)
+        throw std::invalid_argument("porep: 6 DRG and 8 expander parent columns needed");
+    for (const auto* cols : {&p.drg_parents, &p.exp_parents})
+        for (const StackedColumnProof& col : *cols) check_len(col.path.size(), levels, "a parent's tree-C path");
     AllocatedNum data_leaf;
     {
         auto ns = cs.namespace_("data_leaf");
