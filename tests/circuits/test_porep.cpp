@@ -102,9 +102,9 @@ TEST(PoRepCount, PerChallengeModel) {
     }
 }
 
-// Shape mode and counting mode agree (the 2 KiB partition through ShapeCS is in the Slow
-// Groth16 test; here the smallest rust-fil-proofs test graph).
-TEST(PoRepCount, ShapeModeAgreesWithCountingMode) {
+// Shape mode and counting mode agree on the smallest rust-fil-proofs test graph (Slow: 4 s
+// under the sanitizers; the 2 KiB partition goes through ShapeCS in the Groth16 test).
+TEST(SlowPoRepCount, ShapeModeAgreesWithCountingMode) {
     StackedParams p{8, 2, 1, gadgets::TreeShape::poseidon(8)};
     const auto blank = StackedCircuit::blank(p);
     r1cs::ShapeCS s;
