@@ -5,7 +5,9 @@
 //   WitnessCS (eval_cs.hpp)   computes the assignment only (the proving hot path) and,
 //                             when asked, a·z, b·z, c·z per constraint;
 //   CheckCS   (eval_cs.hpp)   evaluates every constraint from z and reports the first
-//                             unsatisfied one by namespace path.
+//                             unsatisfied one by namespace path;
+//   CountCS   (count_cs.hpp)  counts inputs, aux variables and constraints and stores
+//                             nothing (circuit-size tables, 32 GiB shapes without 100 GB).
 //
 // Each CS has its own linear-combination type CS::LC. In ShapeCS it is a list of terms;
 // in WitnessCS and CheckCS it is the evaluated value a·z itself (one Fr), so a gadget
@@ -48,7 +50,7 @@
 
 namespace cuzk::r1cs {
 
-enum class Mode { Shape, Witness, Check };
+enum class Mode { Shape, Witness, Check, Count };
 
 // A circuit that cannot be synthesized (bellperson's SynthesisError): e.g. two constant
 // booleans asserted equal that differ, or a value that needs an inverse of zero.
