@@ -284,7 +284,7 @@ TEST(PoRep, FromVanillaRejectsMalformedProofs) {
 
 // ---- Groth16 end to end (dev setup: not Filecoin's parameters) --------------------------------
 
-TEST(SlowPoRep, Groth16SetupProveVerify2KiB) {
+TEST(VerySlowPoRep, Groth16SetupProveVerify2KiB) {
     using namespace groth16;
     const auto& k = sector_2k();
     const auto circuit = circuits::make_stacked_circuit(k.circuit, "porep-2KiB");
