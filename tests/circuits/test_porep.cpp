@@ -4,6 +4,8 @@
 // proof), rejection of a wrong comm_r / label / challenge, and (Slow) Groth16 end to end.
 #include <gtest/gtest.h>
 
+#include "cuzk/common/parallel.hpp"
+
 #include <chrono>
 #include <cstdio>
 
@@ -202,6 +204,28 @@ TEST(PoRep, TwoKiBSatisfiedAndInputsMatch) {
     k.circuit.synthesize(w);
     EXPECT_TRUE(w.inputs() == cs.inputs());
     EXPECT_TRUE(w.aux() == cs.aux()) << "witness and check modes computed different assignments";
+}
+
+// The challenges synthesized in parallel, each into its own block, give exactly the
+// assignment and the A·z, B·z, C·z of synthesizing them one after another.
+TEST(PoRep, ParallelWitnessEqualsSerialWitness) {
+    ScopedNumThreads threads(4);
+    auto serial = sector_2k().circuit;
+    serial.parallel_witness = false;
+    auto par = sector_2k().circuit;
+    par.parallel_witness = true;
+    r1cs::WitnessOptions opt;
+    opt.record_evals = true;
+    r1cs::WitnessCS ws(opt), wp(opt);
+    serial.synthesize(ws);
+    par.synthesize(wp);
+    EXPECT_EQ(wp.num_constraints(), 2'687'921u);
+    EXPECT_EQ(wp.num_constraints(), ws.num_constraints());
+    EXPECT_TRUE(wp.inputs() == ws.inputs());
+    EXPECT_TRUE(wp.aux() == ws.aux());
+    EXPECT_TRUE(wp.a_evals() == ws.a_evals());
+    EXPECT_TRUE(wp.b_evals() == ws.b_evals());
+    EXPECT_TRUE(wp.c_evals() == ws.c_evals());
 }
 
 TEST(PoRep, WrongCommRIsUnsatisfied) {

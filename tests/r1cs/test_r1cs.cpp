@@ -366,3 +366,41 @@ TEST(Shape, ProductRejectsWrongAssignmentSize) {
 
 }  // namespace
 }  // namespace cuzk::r1cs
+
+// synthesize_blocks: blocks that read a shared header variable and allocate their own give
+// the serial assignment; a block that allocates more than its counts is refused.
+TEST(WitnessBlocks, ParallelBlocksEqualSerialAndCountsAreEnforced) {
+    using namespace cuzk;
+    using namespace cuzk::r1cs;
+    ScopedNumThreads threads(3);
+    auto block = [](auto& cs, Variable header, size_t i) {
+        const Fr x = Fr::from_u64(i + 2);
+        Variable v = cs.alloc([&] { return x; });
+        Variable w = cs.alloc_input([&] { return x * x; });
+        auto a = cs.lc(v);
+        cs.add(a, header);
+        cs.enforce("w = v * v", cs.lc(v), cs.lc(v), cs.lc(w));
+        cs.enforce("(v + h) * 1 = v + h", a, cs.lc(Variable::one()), a);
+    };
+    WitnessOptions opt;
+    opt.record_evals = true;
+    WitnessCS serial(opt), par(opt);
+    for (WitnessCS* cs : {&serial, &par}) {
+        Variable h = cs->alloc([] { return Fr::from_u64(7); });
+        if (cs == &serial) {
+            for (size_t i = 0; i < 10; ++i) block(*cs, h, i);
+        } else {
+            cs->synthesize_blocks(10, BlockCounts{1, 1, 2}, [&](size_t i, SegmentCS& seg) { block(seg, h, i); });
+        }
+    }
+    EXPECT_EQ(par.num_constraints(), serial.num_constraints());
+    EXPECT_TRUE(par.inputs() == serial.inputs());
+    EXPECT_TRUE(par.aux() == serial.aux());
+    EXPECT_TRUE(par.a_evals() == serial.a_evals());
+    EXPECT_TRUE(par.c_evals() == serial.c_evals());
+
+    WitnessCS bad(opt);
+    Variable h = bad.alloc([] { return Fr::one(); });
+    EXPECT_THROW(bad.synthesize_blocks(4, BlockCounts{1, 1, 1}, [&](size_t i, SegmentCS& seg) { block(seg, h, i); }),
+                 SynthesisError);
+}

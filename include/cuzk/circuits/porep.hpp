@@ -78,6 +78,9 @@ struct StackedCircuit {
     Fr replica_id = Fr::zero(), comm_d = Fr::zero(), comm_r = Fr::zero();
     Fr comm_r_last = Fr::zero(), comm_c = Fr::zero();
     std::vector<StackedChallengeProof> proofs;  // params.challenges of them
+    // Witness mode synthesizes the challenges in parallel (r1cs::WitnessCS::synthesize_blocks:
+    // the same assignment, written in place); false: one after another.
+    bool parallel_witness = true;
 
     // StackedCompound::blank_circuit: every value zero, every path of the right length.
     // Its shape is the circuit's shape (shape and count modes never read values).

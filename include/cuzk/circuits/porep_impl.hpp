@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/common/parallel.hpp"
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/gadgets/boolean.hpp"
 #include "cuzk/gadgets/multipack.hpp"
@@ -14,6 +15,8 @@
 #include "cuzk/gadgets/poseidon.hpp"
 #include "cuzk/gadgets/sha256.hpp"
 #include "cuzk/gadgets/uint32.hpp"
+#include "cuzk/r1cs/count_cs.hpp"
+#include "cuzk/r1cs/eval_cs.hpp"
 
 namespace cuzk::circuits {
 
@@ -270,6 +273,22 @@ void StackedCircuit::synthesize(CS& cs) const {
         // constraint::equal: comm_r · 1 = hash.
         cs.enforce("enforce comm_r = H(comm_c || comm_r_last)", cs.lc(comm_r_num.var), cs.lc(r1cs::Variable::one()),
                    cs.lc(h.var));
+    }
+    if constexpr (std::is_same_v<CS, r1cs::WitnessCS>) {
+        // Every challenge has the same variables and constraints (the R1CS is fixed), so
+        // they are synthesized in parallel, each into its own block of the assignment:
+        // the counts of one block come from counting challenge 0.
+        if (parallel_witness && proofs.size() > 1 && num_threads() > 1) {
+            r1cs::CountCS counter;
+            porep_detail::synthesize_challenge(counter, params, proofs[0], comm_d_num, comm_c_num, comm_r_last_num,
+                                               replica_id_bits);
+            const r1cs::BlockCounts per{counter.num_inputs() - 1, counter.num_aux(), counter.num_constraints()};
+            cs.synthesize_blocks(proofs.size(), per, [&](size_t i, r1cs::SegmentCS& seg) {
+                porep_detail::synthesize_challenge(seg, params, proofs[i], comm_d_num, comm_c_num, comm_r_last_num,
+                                                   replica_id_bits);
+            });
+            return;
+        }
     }
     for (size_t i = 0; i < proofs.size(); ++i) {
         auto ns = cs.namespace_([i] { return "challenge_" + std::to_string(i); });

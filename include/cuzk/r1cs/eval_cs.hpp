@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/common/parallel.hpp"
 #include "cuzk/r1cs/cs.hpp"
 
 namespace cuzk::r1cs {
@@ -45,10 +46,120 @@ struct CheckFailure {
     std::string message;
 };
 
+// The linear-combination operations of the evaluating modes, over Derived::z(v) (the
+// value of a variable). Shared by EvalCS and SegmentCS.
+template <class Derived, bool kCheck>
+struct EvalLcOps {
+    using LC = EvalLC;
+    LC lc() const { return LC{}; }
+    LC lc(Variable v) const { return LC{z(v)}; }
+    void add(LC& l, Variable v) const { l.value += z(v); }
+    void add(LC& l, Variable v, const Fr& c) const { l.value += z(v) * c; }
+    void sub(LC& l, Variable v) const { l.value -= z(v); }
+    void sub(LC& l, Variable v, const Fr& c) const { l.value -= z(v) * c; }
+    void add_bit(LC& l, Variable v, bool value, const Fr& c) const {
+        if constexpr (kCheck) {
+            (void)value;
+            l.value += z(v) * c;
+        } else {
+            (void)v;
+            if (value) l.value += c;
+        }
+    }
+    void add_not_bit(LC& l, Variable v, bool value, const Fr& c) const {
+        if constexpr (kCheck) {
+            (void)value;
+            l.value += (Fr::one() - z(v)) * c;
+        } else {
+            (void)v;
+            if (!value) l.value += c;
+        }
+    }
+    void add_const(LC& l, const Fr& c) const { l.value += c; }
+    void add_lc(LC& l, const LC& m) const { l.value += m.value; }
+    void add_lc(LC& l, const LC& m, const Fr& c) const { l.value += m.value * c; }
+    void sub_lc(LC& l, const LC& m) const { l.value -= m.value; }
+    void scale(LC& l, const Fr& c) const { l.value *= c; }
+
+ private:
+    const Fr& z(Variable v) const { return static_cast<const Derived*>(this)->z(v); }
+};
+
+// Counts of one block of a circuit (see WitnessCS::synthesize_blocks).
+struct BlockCounts {
+    size_t inputs = 0, aux = 0, constraints = 0;
+    friend bool operator==(const BlockCounts&, const BlockCounts&) = default;
+};
+
+// Witness mode over one block of a larger assignment, written in place: its variables
+// and constraints are numbered from the block's bases, and it reads every variable
+// allocated before the block (the shared header of a Filecoin partition) from the same
+// storage. Made by WitnessCS::synthesize_blocks; several run at once on disjoint blocks.
+class SegmentCS : public EvalLcOps<SegmentCS, false> {
+ public:
+    static constexpr Mode kMode = Mode::Witness;
+    static constexpr bool kHasValues = true;
+    static constexpr bool kTrustValues = true;
+
+    struct Storage {
+        Fr* inputs = nullptr;
+        Fr* aux = nullptr;
+        Fr *a = nullptr, *b = nullptr, *c = nullptr;  // null: evaluations not recorded
+    };
+    SegmentCS(const Storage& st, const BlockCounts& base, const BlockCounts& limit)
+        : st_(st), base_(base), next_(base), limit_(limit) {}
+
+    const Fr& z(Variable v) const { return v.is_aux() ? st_.aux[v.index()] : st_.inputs[v.index()]; }
+    template <class F>
+    Variable alloc(F&& value) {
+        if (next_.aux >= limit_.aux) overflow("aux variables");
+        st_.aux[next_.aux] = value();
+        return Variable::aux(uint32_t(next_.aux++));
+    }
+    template <class F>
+    Variable alloc_input(F&& value) {
+        if (next_.inputs >= limit_.inputs) overflow("inputs");
+        st_.inputs[next_.inputs] = value();
+        return Variable::input(uint32_t(next_.inputs++));
+    }
+    template <class N>
+    void enforce(N&& name, const LC& a, const LC& b, const LC& c) {
+        (void)name;
+        if (next_.constraints >= limit_.constraints) overflow("constraints");
+        if (st_.a) {
+            st_.a[next_.constraints] = a.value;
+            st_.b[next_.constraints] = b.value;
+            st_.c[next_.constraints] = c.value;
+        }
+        ++next_.constraints;
+    }
+    template <class N>
+    [[nodiscard]] NoNamespace namespace_(N&& name) {
+        (void)name;
+        return {};
+    }
+    size_t num_inputs() const { return next_.inputs; }
+    size_t num_aux() const { return next_.aux; }
+    size_t num_constraints() const { return next_.constraints; }
+    // What this block used (to compare with the counts it was given).
+    BlockCounts used() const {
+        return {next_.inputs - base_.inputs, next_.aux - base_.aux, next_.constraints - base_.constraints};
+    }
+
+ private:
+    [[noreturn]] void overflow(const char* what) const {
+        throw SynthesisError(std::string("SegmentCS: a block allocates more ") + what +
+                             " than the counts it was given (blocks of one circuit must have equal counts)");
+    }
+    Storage st_;
+    BlockCounts base_, next_, limit_;
+};
+
 template <bool kCheck>
-class EvalCS {
+class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
  public:
     using LC = EvalLC;
+    using EvalLcOps<EvalCS<kCheck>, kCheck>::lc;
     static constexpr Mode kMode = kCheck ? Mode::Check : Mode::Witness;
     static constexpr bool kHasValues = true;
     static constexpr bool kTrustValues = !kCheck;
@@ -94,35 +205,8 @@ class EvalCS {
         inputs_.push_back(Fr::one());
     }
 
-    // --- linear combinations -----------------------------------------------------------
+    // --- linear combinations (EvalLcOps) and the assignment ------------------------------
     const Fr& z(Variable v) const { return v.is_aux() ? aux_[v.index()] : inputs_[v.index()]; }
-    LC lc() const { return LC{}; }
-    LC lc(Variable v) const { return LC{z(v)}; }
-    void add(LC& l, Variable v) const { l.value += z(v); }
-    void add(LC& l, Variable v, const Fr& c) const { l.value += z(v) * c; }
-    void sub(LC& l, Variable v) const { l.value -= z(v); }
-    void sub(LC& l, Variable v, const Fr& c) const { l.value -= z(v) * c; }
-    void add_bit(LC& l, Variable v, bool value, const Fr& c) const {
-        if constexpr (kCheck) {
-            (void)value;
-            l.value += z(v) * c;
-        } else {
-            if (value) l.value += c;
-        }
-    }
-    void add_not_bit(LC& l, Variable v, bool value, const Fr& c) const {
-        if constexpr (kCheck) {
-            (void)value;
-            l.value += (Fr::one() - z(v)) * c;
-        } else {
-            if (!value) l.value += c;
-        }
-    }
-    void add_const(LC& l, const Fr& c) const { l.value += c; }
-    void add_lc(LC& l, const LC& m) const { l.value += m.value; }
-    void add_lc(LC& l, const LC& m, const Fr& c) const { l.value += m.value * c; }
-    void sub_lc(LC& l, const LC& m) const { l.value -= m.value; }
-    void scale(LC& l, const Fr& c) const { l.value *= c; }
 
     // --- variables and constraints -------------------------------------------------------
     template <class F>
@@ -178,6 +262,41 @@ class EvalCS {
         }
     }
     void pop_namespace() { ns_.pop_back(); }
+
+    // Witness mode: synthesizes n blocks with identical counts `per` (e.g. the challenges
+    // of a Filecoin partition: the R1CS is fixed, so each allocates the same variables and
+    // constraints) in parallel on the thread pool. The assignment (and the evaluations,
+    // when recorded) grows by n * per; block i is numbered from the current counts plus
+    // i * per and is written in place by body(i, SegmentCS&), which may read every
+    // variable allocated before this call. The result equals synthesizing the blocks one
+    // after another. Throws SynthesisError if a block's counts differ from `per`.
+    template <class F>
+    void synthesize_blocks(size_t n, const BlockCounts& per, F&& body) requires(!kCheck) {
+        const BlockCounts start{inputs_.size(), aux_.size(), num_constraints_};
+        inputs_.resize(start.inputs + n * per.inputs);
+        aux_.resize(start.aux + n * per.aux);
+        if (record_) {
+            a_.resize(start.constraints + n * per.constraints);
+            b_.resize(a_.size());
+            c_.resize(a_.size());
+        }
+        SegmentCS::Storage st{inputs_.data(), aux_.data(), record_ ? a_.data() : nullptr, record_ ? b_.data() : nullptr,
+                              record_ ? c_.data() : nullptr};
+        parallel_for(0, n, 1, [&](size_t lo, size_t hi) {
+            for (size_t i = lo; i < hi; ++i) {
+                const BlockCounts base{start.inputs + i * per.inputs, start.aux + i * per.aux,
+                                       start.constraints + i * per.constraints};
+                const BlockCounts limit{base.inputs + per.inputs, base.aux + per.aux,
+                                        base.constraints + per.constraints};
+                SegmentCS seg(st, base, limit);
+                body(i, seg);
+                if (seg.used() != per)
+                    throw SynthesisError("synthesize_blocks: block " + std::to_string(i) +
+                                         " used fewer variables or constraints than the counts it was given");
+            }
+        });
+        num_constraints_ += n * per.constraints;
+    }
 
     size_t num_inputs() const { return inputs_.size(); }
     size_t num_aux() const { return aux_.size(); }
