@@ -44,21 +44,29 @@ Bytes32 generate_replica_id(const Bytes32& prover_id, uint64_t sector_id, const 
     return fr_safe(h.final());
 }
 
+namespace {
+// SHA256(tag ‖ replica_id ‖ x ‖ u32_le(j)), j = n·k + i, as a challenge (x: the seed for
+// interactive PoRep, comm_r for NI-PoRep; the tag is empty for interactive).
+uint64_t hashed_challenge(std::string_view tag, const Bytes32& replica_id, const Bytes32& x, unsigned n, uint8_t k,
+                          unsigned i, uint64_t nodes) {
+    uint8_t jle[4];
+    put_u32_le(jle, uint32_t(n * unsigned(k) + i));
+    Sha256 h;
+    if (!tag.empty()) h.update({reinterpret_cast<const uint8_t*>(tag.data()), tag.size()});
+    h.update(replica_id);
+    h.update(x);
+    h.update(jle);
+    return digest_to_challenge(h.final(), nodes);
+}
+}  // namespace
+
 std::vector<uint64_t> interactive_challenges(uint64_t nodes, const Bytes32& replica_id, const Bytes32& seed,
                                              unsigned challenges_per_partition, uint8_t k) {
     if (nodes < 2 || nodes > (uint64_t(1) << 32)) throw std::invalid_argument("challenges: bad node count");
     std::vector<uint64_t> out;
     out.reserve(challenges_per_partition);
-    for (unsigned i = 0; i < challenges_per_partition; ++i) {
-        const uint32_t j = uint32_t(challenges_per_partition * unsigned(k) + i);
-        uint8_t jle[4];
-        put_u32_le(jle, j);
-        Sha256 h;
-        h.update(replica_id);
-        h.update(seed);
-        h.update(jle);
-        out.push_back(digest_to_challenge(h.final(), nodes));
-    }
+    for (unsigned i = 0; i < challenges_per_partition; ++i)
+        out.push_back(hashed_challenge({}, replica_id, seed, challenges_per_partition, k, i, nodes));
     return out;
 }
 
@@ -68,17 +76,8 @@ std::vector<uint64_t> ni_challenges(uint64_t nodes, const Bytes32& replica_id, c
     static constexpr std::string_view kTag = "filecoin.io|PoRep|1|NonInteractive|1";
     std::vector<uint64_t> out;
     out.reserve(challenges_per_partition);
-    for (unsigned i = 0; i < challenges_per_partition; ++i) {
-        const uint32_t j = uint32_t(challenges_per_partition * unsigned(k) + i);
-        uint8_t jle[4];
-        put_u32_le(jle, j);
-        Sha256 h;
-        h.update({reinterpret_cast<const uint8_t*>(kTag.data()), kTag.size()});
-        h.update(replica_id);
-        h.update(comm_r);
-        h.update(jle);
-        out.push_back(digest_to_challenge(h.final(), nodes));
-    }
+    for (unsigned i = 0; i < challenges_per_partition; ++i)
+        out.push_back(hashed_challenge(kTag, replica_id, comm_r, challenges_per_partition, k, i, nodes));
     return out;
 }
 

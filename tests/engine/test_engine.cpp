@@ -14,12 +14,15 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "support/engine_checks.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
 
 namespace {
+
+using test::expect_verifies;
 
 JobSpec dense(uint64_t constraints = 64, uint32_t partitions = 1, Priority p = Priority::Normal, uint64_t seed = 1) {
     JobSpec s;
@@ -30,24 +33,6 @@ JobSpec dense(uint64_t constraints = 64, uint32_t partitions = 1, Priority p = P
     s.partitions = partitions;
     s.priority = p;
     return s;
-}
-
-// Every partition's proof verifies against the returned key and public inputs; a wrong
-// public input is rejected.
-void expect_verifies(const JobResult& r) {
-    ASSERT_EQ(r.state, JobState::Completed) << r.error;
-    ASSERT_EQ(r.proof.size(), 192u * r.partitions_total);
-    auto vk = formats::read_vk_from_bytes(r.verifying_key);
-    groth16::PreparedVerifyingKey pvk(vk);
-    auto proofs = formats::read_proofs_from_bytes(r.proof, r.partitions_total);
-    ASSERT_EQ(r.public_inputs.size(), proofs.size());
-    for (size_t k = 0; k < proofs.size(); ++k) {
-        std::vector<Fr> x;
-        for (const auto& s : r.public_inputs[k]) x.push_back(*Fr::from_string(s));
-        EXPECT_TRUE(groth16::verify(pvk, proofs[k], x)) << "partition " << k;
-        x.back() += Fr::one();
-        EXPECT_FALSE(groth16::verify(pvk, proofs[k], x)) << "partition " << k;
-    }
 }
 
 EngineConfig cpu_config() {

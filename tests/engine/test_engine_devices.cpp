@@ -20,12 +20,15 @@
 #include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "support/engine_checks.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
 
 namespace {
+
+using test::expect_verifies;
 
 JobSpec dense(uint64_t constraints, uint32_t partitions, uint64_t seed = 1) {
     JobSpec s;
@@ -35,19 +38,6 @@ JobSpec dense(uint64_t constraints, uint32_t partitions, uint64_t seed = 1) {
     s.seed = seed;
     s.partitions = partitions;
     return s;
-}
-
-void expect_verifies(const JobResult& r) {
-    ASSERT_EQ(r.state, JobState::Completed) << r.error;
-    auto vk = formats::read_vk_from_bytes(r.verifying_key);
-    groth16::PreparedVerifyingKey pvk(vk);
-    auto proofs = formats::read_proofs_from_bytes(r.proof, r.partitions_total);
-    ASSERT_EQ(r.public_inputs.size(), proofs.size());
-    for (size_t k = 0; k < proofs.size(); ++k) {
-        std::vector<Fr> x;
-        for (const auto& s : r.public_inputs[k]) x.push_back(*Fr::from_string(s));
-        EXPECT_TRUE(groth16::verify(pvk, proofs[k], x)) << "partition " << k;
-    }
 }
 
 // What every fake device saw: the device each stage of each (job, partition) ran on,
@@ -165,8 +155,8 @@ TEST(EngineDevices, AJobSpreadsOverIdleDevicesAndNoProofMixesThem) {
         std::lock_guard<std::mutex> l(rec.mu);
         ASSERT_EQ(rec.stage_devices.size(), 10u);
         for (const auto& [key, devices] : rec.stage_devices) {
-            EXPECT_EQ(devices.size(), 1u) << "partition " << key.second << " ran stages on " << devices.size()
-                                          << " devices";
+            EXPECT_EQ(devices.size(), 1u)
+                << "partition " << key.second << " ran stages on " << devices.size() << " devices";
             EXPECT_EQ(*devices.begin(), r->partition_devices.at(key.second)) << "partition " << key.second;
         }
     }

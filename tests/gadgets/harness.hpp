@@ -10,6 +10,16 @@
 
 namespace cuzk::test {
 
+// Canonical little-endian u64 limbs, as neptune's scalar_from_u64s (known answers).
+inline Fr from_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    BigInt<4> x;
+    x.l[0] = a;
+    x.l[1] = b;
+    x.l[2] = c;
+    x.l[3] = d;
+    return *Fr::from_bigint(x);
+}
+
 struct ModeRuns {
     r1cs::Shape shape;
     r1cs::WitnessCS witness{r1cs::WitnessOptions{.record_evals = true}};

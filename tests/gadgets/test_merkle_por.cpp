@@ -13,14 +13,7 @@
 namespace cuzk::gadgets {
 namespace {
 
-Fr from_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
-    BigInt<4> x;
-    x.l[0] = a;
-    x.l[1] = b;
-    x.l[2] = c;
-    x.l[3] = d;
-    return *Fr::from_bigint(x);
-}
+using test::from_limbs;
 
 // A leaf as rust-fil-proofs stores data: a random Fr below 2^254 for SHA trees (fr32 padding).
 std::vector<Fr> random_leaves(std::mt19937_64& rng, size_t n) {

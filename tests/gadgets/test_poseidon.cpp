@@ -12,15 +12,7 @@
 namespace cuzk::gadgets {
 namespace {
 
-// Canonical little-endian u64 limbs, as neptune's scalar_from_u64s.
-Fr from_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
-    BigInt<4> x;
-    x.l[0] = a;
-    x.l[1] = b;
-    x.l[2] = c;
-    x.l[3] = d;
-    return *Fr::from_bigint(x);
-}
+using test::from_limbs;
 
 std::vector<Fr> iota(size_t n) {
     std::vector<Fr> v;
