@@ -129,7 +129,8 @@ Args parse(int argc, char** argv) {
     return a;
 }
 
-// Constraint counts pinned by tests/circuits/test_porep.cpp (input constraints included).
+// Constraint counts pinned by tests/circuits/test_porep.cpp: the circuit's own, without the
+// one input constraint per public input that the prover's system adds.
 size_t pinned_constraints(const std::string& size) {
     if (size == "2KiB") return 2'687'921;
     if (size == "8MiB") return 3'844'929;
@@ -159,10 +160,20 @@ Pass timed_pass(F&& f) {
     return p;
 }
 
+// Bytes as MiB below 1 GiB, else GiB.
+std::string mem_text(double bytes) {
+    char buf[32];
+    if (bytes < kGiB)
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    else
+        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
+    return buf;
+}
+
 std::string pass_text(const Pass& p) {
-    char buf[192];
-    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %.2f GiB (+%.2f GiB over the %.2f GiB before%s)", p.ms,
-                  p.peak / kGiB, p.growth_gib(), p.rss_before / kGiB,
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %s (+%s over the %s before%s)", p.ms, mem_text(double(p.peak)).c_str(),
+                  mem_text(p.growth_gib() * kGiB).c_str(), mem_text(double(p.rss_before)).c_str(),
                   p.peak_is_pass ? "" : "; lifetime peak, VmHWM not resettable");
     return buf;
 }
@@ -273,16 +284,17 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     r.shape_pass = timed_pass([&] { r.shape = density_shape(circuit->inner()); });
     const ShapeInfo& s = r.shape;
     const size_t pinned = pinned_constraints(r.size);
+    const bool pinned_ok = pinned == 0 || pinned + s.inputs == s.constraints;
     say("  counts and densities (DensityCS, no matrices): %s\n", pass_text(r.shape_pass).c_str());
     say("  %zu constraints (inputs included%s), %zu inputs (ONE included), %zu aux; domain 2^%d\n", s.constraints,
-        pinned == 0                ? ""
-        : pinned == s.constraints ? "; = the count pinned by the tests"
-                                  : "; DIFFERS from the count pinned by the tests",
+        pinned == 0 ? ""
+        : pinned_ok ? "; the tests' pinned count + one per input"
+                    : "; DIFFERS from the count pinned by the tests",
         s.inputs, s.aux, int(std::countr_zero(s.domain)));
     say("  densities: a_aux %zu, b_input %zu, b_aux %zu; queries: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n",
         s.density.a_aux.count(), s.density.b_input.count(), s.density.b_aux.count(), s.len_h, s.len_l, s.len_a,
         s.len_b, s.len_b);
-    if (pinned && pinned != s.constraints) throw std::logic_error("constraint count differs from the pinned one");
+    if (!pinned_ok) throw std::logic_error("constraint count differs from the pinned one");
     if (args.check_density) {
         if (s.constraints > (size_t(1) << 22)) {
             say("  --check-density: skipped above 2^22 constraints (the full shape would not fit)\n");
@@ -452,7 +464,7 @@ int main(int argc, char** argv) {
             say("%-7s  %s\n", r.size.c_str(), r.status.c_str());
             continue;
         }
-        say("%-7s %12zu %6d %12zu %10.1f %10.1f %12.1f %11.2f %10.2f\n", r.size.c_str(), r.shape.constraints,
+        say("%-7s %12zu %6d %12zu %10.1f %10.1f %12.1f %11.3f %10.3f\n", r.size.c_str(), r.shape.constraints,
             int(std::countr_zero(r.shape.domain)), r.shape.aux, r.c1.ms, r.shape_pass.ms, r.witness.ms,
             r.witness_gib, r.witness.growth_gib());
     }
