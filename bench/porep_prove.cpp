@@ -172,8 +172,9 @@ std::string mem_text(double bytes) {
 
 std::string pass_text(const Pass& p) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %s (+%s over the %s before%s)", p.ms, mem_text(double(p.peak)).c_str(),
-                  mem_text(p.growth_gib() * kGiB).c_str(), mem_text(double(p.rss_before)).c_str(),
+    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %s (+%s over the %s before%s)", p.ms,
+                  mem_text(double(p.peak)).c_str(), mem_text(p.growth_gib() * kGiB).c_str(),
+                  mem_text(double(p.rss_before)).c_str(),
                   p.peak_is_pass ? "" : "; lifetime peak, VmHWM not resettable");
     return buf;
 }
@@ -192,7 +193,7 @@ struct Result {
     ShapeInfo shape;
     Pass c1, circuit, shape_pass, witness, params;
     double pin_ms = 0, backend_ms = 0;
-    double witness_gib = 0, params_gib = 0, estimate_gib = 0, available_gib = 0;
+    double witness_gib = 0, values_gib = 0, params_gib = 0, estimate_gib = 0, available_gib = 0;
     size_t pinned_buffers = 0;
     bool have_first = false;
     Phases first;
@@ -216,12 +217,12 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
           << ", \"inputs\": " << s.inputs << ", \"aux\": " << s.aux << ", \"domain\": " << s.domain
           << ", \"len_h\": " << s.len_h << ", \"len_l\": " << s.len_l << ", \"len_a\": " << s.len_a
           << ", \"len_b\": " << s.len_b << ", \"witness_buffers_gib\": " << r.witness_gib
-          << ", \"params_gib\": " << r.params_gib << ", \"host_estimate_gib\": " << r.estimate_gib
-          << ", \"mem_available_gib\": " << r.available_gib << ",\n     \"c1\": " << json_pass(r.c1)
-          << ",\n     \"from_vanilla\": " << json_pass(r.circuit) << ",\n     \"shape\": " << json_pass(r.shape_pass)
-          << ",\n     \"witness\": " << json_pass(r.witness) << ",\n     \"params_gen\": " << json_pass(r.params)
-          << ",\n     \"pin_ms\": " << r.pin_ms << ", \"pinned_buffers\": " << r.pinned_buffers
-          << ", \"backend_init_ms\": " << r.backend_ms;
+          << ", \"witness_values_gib\": " << r.values_gib << ", \"params_gib\": " << r.params_gib
+          << ", \"host_estimate_gib\": " << r.estimate_gib << ", \"mem_available_gib\": " << r.available_gib
+          << ",\n     \"c1\": " << json_pass(r.c1) << ",\n     \"from_vanilla\": " << json_pass(r.circuit)
+          << ",\n     \"shape\": " << json_pass(r.shape_pass) << ",\n     \"witness\": " << json_pass(r.witness)
+          << ",\n     \"params_gen\": " << json_pass(r.params) << ",\n     \"pin_ms\": " << r.pin_ms
+          << ", \"pinned_buffers\": " << r.pinned_buffers << ", \"backend_init_ms\": " << r.backend_ms;
         if (r.have_first) f << ",\n     \"first\": " << json_phases(r.first);
         if (!r.reps.empty()) {
             f << ",\n     \"median\": " << json_phases(r.med) << ",\n     \"reps\": [";
@@ -292,8 +293,8 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                     : "; DIFFERS from the count pinned by the tests",
         s.inputs, s.aux, int(std::countr_zero(s.domain)));
     say("  densities: a_aux %zu, b_input %zu, b_aux %zu; queries: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n",
-        s.density.a_aux.count(), s.density.b_input.count(), s.density.b_aux.count(), s.len_h, s.len_l, s.len_a,
-        s.len_b, s.len_b);
+        s.density.a_aux.count(), s.density.b_input.count(), s.density.b_aux.count(), s.len_h, s.len_l, s.len_a, s.len_b,
+        s.len_b);
     if (!pinned_ok) throw std::logic_error("constraint count differs from the pinned one");
     if (args.check_density) {
         if (s.constraints > (size_t(1) << 22)) {
@@ -313,6 +314,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     // estimate: domain + z values).
     const bool cpu = args.backend == "cpu";
     r.witness_gib = (s.aux + 3 * s.domain) * sizeof(Fr) / kGiB;
+    r.values_gib = (s.inputs + s.aux + 3 * s.constraints) * sizeof(Fr) / kGiB;
     r.params_gib = s.params_gib();
     const double copy_gib = cpu ? 3 * s.domain * sizeof(Fr) / kGiB : 0;
     const double scratch_gib = (s.domain + s.inputs + s.aux) * sizeof(Fr) / kGiB;
@@ -344,9 +346,10 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
             pinned_bufs.bytes() / kGiB, r.pin_ms);
     groth16::Witness w;
     r.witness = timed_pass([&] { w = circuit->witness(std::move(bufs), s.aux, s.domain); });
-    say("  WITNESS per partition (CPU, 1 thread, into the buffers above): %s\n", pass_text(r.witness).c_str());
-    if (w.aux.data() != storage[0] || w.a.data() != storage[1] || w.b.data() != storage[2] ||
-        w.c.data() != storage[3])
+    say("  WITNESS per partition (CPU, 1 thread): %s; values %.2f GiB (z + A.z, B.z, C.z) in buffers of %.2f GiB%s\n",
+        pass_text(r.witness).c_str(), r.values_gib, r.witness_gib,
+        r.pinned_buffers ? " (page-locked, hence resident, before the pass)" : "");
+    if (w.aux.data() != storage[0] || w.a.data() != storage[1] || w.b.data() != storage[2] || w.c.data() != storage[3])
         throw std::logic_error("witness synthesis did not keep the reserved buffers");
     if (w.a.size() != s.constraints || w.aux.size() != s.aux || w.inputs.size() != s.inputs)
         throw std::logic_error("the witness's sizes differ from the counts");
@@ -455,18 +458,19 @@ int main(int argc, char** argv) {
         write_json(args, results);
     }
 
-    say("\n== witness generation per partition (CPU, 1 thread; peak RSS growth during synthesis, buffers "
-        "page-locked before it)\n");
-    say("%-7s %12s %6s %12s %10s %10s %12s %11s %10s\n", "size", "constraints", "logn", "aux", "C1 ms", "shape ms",
-        "witness ms", "buffers GiB", "growth GiB");
+    say("\n== witness generation per partition (CPU, 1 thread). shape GiB: peak RSS of the counts and densities\n"
+        "pass; values: z + A.z, B.z, C.z; buffers: their engine-style capacity (aux + 3 x domain); growth: peak RSS\n"
+        "growth during synthesis (small when the buffers were page-locked, hence resident, before it)\n");
+    say("%-7s %12s %5s %12s %9s %10s %10s %11s %10s %11s %10s\n", "size", "constraints", "logn", "aux", "C1 ms",
+        "shape ms", "shape GiB", "witness ms", "values GiB", "buffers GiB", "growth GiB");
     for (const auto& r : results) {
         if (r.shape.constraints == 0) {
             say("%-7s  %s\n", r.size.c_str(), r.status.c_str());
             continue;
         }
-        say("%-7s %12zu %6d %12zu %10.1f %10.1f %12.1f %11.3f %10.3f\n", r.size.c_str(), r.shape.constraints,
-            int(std::countr_zero(r.shape.domain)), r.shape.aux, r.c1.ms, r.shape_pass.ms, r.witness.ms,
-            r.witness_gib, r.witness.growth_gib());
+        say("%-7s %12zu %5d %12zu %9.1f %10.1f %10.3f %11.1f %10.3f %11.3f %10.3f\n", r.size.c_str(),
+            r.shape.constraints, int(std::countr_zero(r.shape.domain)), r.shape.aux, r.c1.ms, r.shape_pass.ms,
+            r.shape_pass.peak / kGiB, r.witness.ms, r.values_gib, r.witness_gib, r.witness.growth_gib());
     }
     say("\n== proofs (ms; median of the timed proofs; TIMING-ONLY keys, the proofs do not verify)\n");
     say("%-7s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s\n", "size", "params ms", "first", "H", "msm_h", "msm_l",
