@@ -57,6 +57,7 @@ struct Args {
     bool pinned = true;  // page-lock the witness buffers, as the engine's buffer pool does
     unsigned partition = 0;
     bool check_density = false;  // compare DensityCS with the full shape (small sizes only)
+    bool witness_only = false;   // stop after the witness: no parameters, no proofs
     std::string out;
     double max_seconds = 0;  // 0: no bound
     uint64_t seed = 1;
@@ -73,11 +74,12 @@ std::vector<std::string> split(const std::string& s) {
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
-                 "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--out FILE.json]\n"
-                 "       [--max-seconds S] [--seed N]\n"
+                 "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
+                 "       [--out FILE.json] [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB). --check-density 1 also records the full shape (<= 2^22 constraints) to check the\n"
-                 "densities. Google Benchmark flags are not taken.\n",
+                 "densities. --witness-only 1 stops after the witness (no keys, no proofs). Google Benchmark\n"
+                 "flags are not taken.\n",
                  why.c_str());
     std::exit(2);
 }
@@ -98,9 +100,9 @@ Args parse(int argc, char** argv) {
                 a.backend = v;
             } else if (k == "--device") {
                 a.device = std::stoi(v);
-            } else if (k == "--pinned" || k == "--check-density") {
+            } else if (k == "--pinned" || k == "--check-density" || k == "--witness-only") {
                 if (v != "0" && v != "1") throw std::invalid_argument(v);
-                (k == "--pinned" ? a.pinned : a.check_density) = v == "1";
+                (k == "--pinned" ? a.pinned : k == "--witness-only" ? a.witness_only : a.check_density) = v == "1";
             } else if (k == "--partition") {
                 a.partition = unsigned(std::stoul(v));
             } else if (k == "--out") {
@@ -316,19 +318,22 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     r.witness_gib = (s.aux + 3 * s.domain) * sizeof(Fr) / kGiB;
     r.values_gib = (s.inputs + s.aux + 3 * s.constraints) * sizeof(Fr) / kGiB;
     r.params_gib = s.params_gib();
-    const double copy_gib = cpu ? 3 * s.domain * sizeof(Fr) / kGiB : 0;
-    const double scratch_gib = (s.domain + s.inputs + s.aux) * sizeof(Fr) / kGiB;
-    r.estimate_gib = r.witness_gib + copy_gib + r.params_gib + scratch_gib;
+    const double copy_gib = cpu && !args.witness_only ? 3 * s.domain * sizeof(Fr) / kGiB : 0;
+    const double scratch_gib = args.witness_only ? 0 : (s.domain + s.inputs + s.aux) * sizeof(Fr) / kGiB;
+    r.estimate_gib = r.witness_gib + copy_gib + (args.witness_only ? 0 : r.params_gib) + scratch_gib;
     r.available_gib = mem_available_bytes() / kGiB;
     say("  host memory estimate: witness buffers %.2f GiB (aux %.2f + a, b, c 3 x %.2f) + params %.2f GiB (G1 %zu B, "
         "G2 %zu B a point) + the CPU backend's copy of a, b, c %.2f GiB + prover scratch %.2f GiB = %.2f GiB more; "
         "available %.2f GiB\n",
         r.witness_gib, s.aux * sizeof(Fr) / kGiB, s.domain * sizeof(Fr) / kGiB, r.params_gib, sizeof(G1Affine),
         sizeof(G2Affine), copy_gib, scratch_gib, r.estimate_gib, r.available_gib);
-    if (r.available_gib > 0 && r.estimate_gib > 0.95 * r.available_gib)
-        throw std::runtime_error("skipped: the estimated " + std::to_string(r.estimate_gib) +
-                                 " GiB exceed 95% of the available host memory (" + std::to_string(r.available_gib) +
-                                 " GiB)");
+    if (r.available_gib > 0 && r.estimate_gib > 0.95 * r.available_gib) {
+        char why[160];
+        std::snprintf(why, sizeof why,
+                      "skipped: the estimated %.2f GiB exceed 95%% of the available host memory (%.2f GiB)",
+                      r.estimate_gib, r.available_gib);
+        throw std::runtime_error(why);
+    }
 
     // 4. The witness, into engine-style buffers page-locked before synthesis (the engine's
     // pool registers the buffers it recycles, so a warm engine synthesizes into them).
@@ -354,6 +359,10 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     if (w.a.size() != s.constraints || w.aux.size() != s.aux || w.inputs.size() != s.inputs)
         throw std::logic_error("the witness's sizes differ from the counts");
     circuit.reset();  // the vanilla values are no longer needed
+    if (args.witness_only) {
+        r.status = "witness only (--witness-only 1)";
+        return;
+    }
 
     // 5. Timing-only parameters.
     groth16::Parameters params;
