@@ -342,6 +342,10 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     bufs.aux.reserve(s.aux);
     for (auto* v : {&bufs.a, &bufs.b, &bufs.c}) v->reserve(s.domain);
     const Fr* storage[] = {bufs.aux.data(), bufs.a.data(), bufs.b.data(), bufs.c.data()};
+    // The witness, and a, b, c's storage while a proof's other MSMs run: declared before the
+    // registration, so that the buffers are unregistered before they are freed.
+    groth16::Witness w;
+    std::vector<Fr> keep_a, keep_b, keep_c;
     auto t0 = Clock::now();
     PinnedBuffers pinned_bufs({&bufs.aux, &bufs.a, &bufs.b, &bufs.c}, args.pinned && !cpu);
     r.pin_ms = ms_since(t0);
@@ -349,7 +353,6 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     if (args.pinned && !cpu)
         say("  witness buffers page-locked before synthesis: %zu of 4, %.2f GiB in %.1f ms\n", pinned_bufs.buffers(),
             pinned_bufs.bytes() / kGiB, r.pin_ms);
-    groth16::Witness w;
     r.witness = timed_pass([&] { w = circuit->witness(std::move(bufs), s.aux, s.domain); });
     say("  WITNESS per partition (CPU, 1 thread): %s; values %.2f GiB (z + A.z, B.z, C.z) in buffers of %.2f GiB%s\n",
         pass_text(r.witness).c_str(), r.values_gib, r.witness_gib,
@@ -377,7 +380,6 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     std::vector<Fr> copy_a, copy_b, copy_c;  // the CPU backend's refill source
     if (!reuse) copy_a = w.a, copy_b = w.b, copy_c = w.c;
     const uint64_t print = reuse ? fingerprint(w) : 0;
-    std::vector<Fr> keep_a, keep_b, keep_c;  // a, b, c's storage during a proof's other MSMs
     std::mt19937_64 rng(args.seed ^ 0x9e3779b97f4a7c15ull);
     print_phases_header();
     for (int rep = 0; rep <= args.reps; ++rep) {
