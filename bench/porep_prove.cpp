@@ -22,6 +22,14 @@
 // reads the host a, b, c (it uploads them), so every proof reuses the one synthesized
 // witness (a sampled fingerprint of a, b, c and aux is checked after every proof); the CPU
 // backend consumes a, b, c, so it refills them from a copy (outside the timed region).
+// Measured on the dev machine (2 shared cores, CPU build, 2026-11-29), partition 0:
+//   32 GiB: 130,278,869 constraints (328 input constraints included), 130,169,893 aux, domain
+//     2^27; densities a_aux 129,753,292, b_input 1, b_aux 33,112,281, so queries h 134.2M,
+//     l 130.2M, a 129.8M, b 33.1M: timing-only keys 47.55 GiB (G1 104 B, G2 200 B a point),
+//     witness buffers 15.88 GiB; synthetic C1 3.7 s; counts and densities 142 s, peak RSS 85 MiB.
+//   512 MiB: 4,423,473 constraints, domain 2^23; counts and densities 4.1 s; witness 1.4 s,
+//     0.53 GiB of values. 2 KiB: 2,687,961, 2^22; 2.4 s; witness 1.0 s, 0.32 GiB; the
+//     densities equal the full shape's (--check-density 1).
 // A failure of one size is reported and the next one runs; --max-seconds stops starting new
 // sizes (and new proofs) once spent; the JSON (--out) is rewritten after each size.
 #include <algorithm>
