@@ -66,6 +66,7 @@ struct Args {
     unsigned partition = 0;
     bool check_density = false;  // compare DensityCS with the full shape (small sizes only)
     bool witness_only = false;   // stop after the witness: no parameters, no proofs
+    std::string shape = "full";  // counts and densities: full, replicate or both (see replicated_shape)
     std::string out;
     double max_seconds = 0;  // 0: no bound
     uint64_t seed = 1;
@@ -83,11 +84,12 @@ std::vector<std::string> split(const std::string& s) {
     std::fprintf(stderr,
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
-                 "       [--out FILE.json] [--max-seconds S] [--seed N]\n"
+                 "       [--shape full|replicate|both] [--out FILE.json] [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB). --check-density 1 also records the full shape (<= 2^22 constraints) to check the\n"
-                 "densities. --witness-only 1 stops after the witness (no keys, no proofs). Google Benchmark\n"
-                 "flags are not taken.\n",
+                 "densities. --witness-only 1 stops after the witness (no keys, no proofs). --shape replicate\n"
+                 "takes the counts and densities from the header and two challenges (checked shift-invariant),\n"
+                 "both runs full and replicate and compares them. Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
 }
@@ -111,6 +113,9 @@ Args parse(int argc, char** argv) {
             } else if (k == "--pinned" || k == "--check-density" || k == "--witness-only") {
                 if (v != "0" && v != "1") throw std::invalid_argument(v);
                 (k == "--pinned" ? a.pinned : k == "--witness-only" ? a.witness_only : a.check_density) = v == "1";
+            } else if (k == "--shape") {
+                if (v != "full" && v != "replicate" && v != "both") throw std::invalid_argument(v);
+                a.shape = v;
             } else if (k == "--partition") {
                 a.partition = unsigned(std::stoul(v));
             } else if (k == "--out") {
@@ -147,6 +152,58 @@ size_t pinned_constraints(const std::string& size) {
     if (size == "512MiB") return 4'423'433;
     if (size == "32GiB") return 130'278'541;
     return 0;
+}
+
+// Counts and densities of the partition from a circuit of 1 and one of 2 challenges: in shape
+// mode every challenge allocates and constrains the same way after the header (values are
+// never read), so challenge k's density bits are challenge 0's shifted by k times a
+// challenge's variables. Checked here: the 2-challenge circuit begins with the 1-challenge
+// one's bits (nothing follows the challenges) and its second challenge repeats its first;
+// --shape both compares the result with the full pass. About 2/c of the full pass's time
+// (c = 18 challenges at 32 GiB). The input constraints (input_i in A only) add no bits.
+ShapeInfo replicated_shape(const StackedCircuit& c) {
+    const size_t n = c.proofs.size();
+    if (n < 2) return density_shape(c);
+    struct Raw {
+        size_t inputs, aux, constraints;
+        r1cs::Density d;
+    };
+    auto raw = [&](size_t k) {
+        StackedCircuit ck = c;
+        ck.proofs.resize(k);
+        ck.params.challenges = unsigned(k);
+        DensityCS cs;
+        ck.synthesize(cs);
+        return Raw{cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
+    };
+    const Raw one = raw(1), two = raw(2);
+    const size_t per_in = two.inputs - one.inputs, per_aux = two.aux - one.aux;
+    const size_t per_con = two.constraints - one.constraints;
+    const size_t head_in = one.inputs - per_in, head_aux = one.aux - per_aux;
+    const size_t head_con = one.constraints - per_con;
+    // b1: the 1-challenge bits (head + per); b2: the 2-challenge bits (head + 2 per).
+    auto replicate = [n](const r1cs::BitVec& b1, const r1cs::BitVec& b2, size_t head, size_t per) {
+        bool same = true;
+        for (size_t i = 0; i < head + per; ++i) same = same && b2.test(i) == b1.test(i);
+        for (size_t i = 0; i < per; ++i) same = same && b2.test(head + per + i) == b1.test(head + i);
+        if (!same) throw std::logic_error("--shape replicate: the challenges' densities are not shift-invariant");
+        r1cs::BitVec out(head + n * per);
+        for (size_t i = 0; i < head + per; ++i)
+            if (b1.test(i)) out.set(i);
+        for (size_t k = 1; k < n; ++k)
+            for (size_t i = 0; i < per; ++i)
+                if (b1.test(head + i)) out.set(head + k * per + i);
+        return out;
+    };
+    ShapeInfo s;
+    s.inputs = head_in + n * per_in;
+    s.aux = head_aux + n * per_aux;
+    s.constraints = head_con + n * per_con + s.inputs;  // + the input constraints
+    s.density = {replicate(one.d.a_aux, two.d.a_aux, head_aux, per_aux),
+                 replicate(one.d.b_input, two.d.b_input, head_in, per_in),
+                 replicate(one.d.b_aux, two.d.b_aux, head_aux, per_aux)};
+    s.derive_lengths();
+    return s;
 }
 
 // A pass's time and memory: ms, the process's RSS before it and its peak during it.
@@ -226,13 +283,14 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
           << "\", \"status\": \"" << json_escape(r.status) << "\", \"constraints\": " << s.constraints
           << ", \"inputs\": " << s.inputs << ", \"aux\": " << s.aux << ", \"domain\": " << s.domain
           << ", \"len_h\": " << s.len_h << ", \"len_l\": " << s.len_l << ", \"len_a\": " << s.len_a
-          << ", \"len_b\": " << s.len_b << ", \"witness_buffers_gib\": " << r.witness_gib
-          << ", \"witness_values_gib\": " << r.values_gib << ", \"params_gib\": " << r.params_gib
-          << ", \"host_estimate_gib\": " << r.estimate_gib << ", \"mem_available_gib\": " << r.available_gib
-          << ",\n     \"c1\": " << json_pass(r.c1) << ",\n     \"from_vanilla\": " << json_pass(r.circuit)
-          << ",\n     \"shape\": " << json_pass(r.shape_pass) << ",\n     \"witness\": " << json_pass(r.witness)
-          << ",\n     \"params_gen\": " << json_pass(r.params) << ",\n     \"pin_ms\": " << r.pin_ms
-          << ", \"pinned_buffers\": " << r.pinned_buffers << ", \"backend_init_ms\": " << r.backend_ms;
+          << ", \"len_b\": " << s.len_b << ", \"shape_mode\": \"" << args.shape
+          << "\", \"witness_buffers_gib\": " << r.witness_gib << ", \"witness_values_gib\": " << r.values_gib
+          << ", \"params_gib\": " << r.params_gib << ", \"host_estimate_gib\": " << r.estimate_gib
+          << ", \"mem_available_gib\": " << r.available_gib << ",\n     \"c1\": " << json_pass(r.c1)
+          << ",\n     \"from_vanilla\": " << json_pass(r.circuit) << ",\n     \"shape\": " << json_pass(r.shape_pass)
+          << ",\n     \"witness\": " << json_pass(r.witness) << ",\n     \"params_gen\": " << json_pass(r.params)
+          << ",\n     \"pin_ms\": " << r.pin_ms << ", \"pinned_buffers\": " << r.pinned_buffers
+          << ", \"backend_init_ms\": " << r.backend_ms;
         if (r.have_first) f << ",\n     \"first\": " << json_phases(r.first);
         if (!r.reps.empty()) {
             f << ",\n     \"median\": " << json_phases(r.med) << ",\n     \"reps\": [";
@@ -292,11 +350,22 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     }
 
     // 3. Counts and densities, no matrices.
-    r.shape_pass = timed_pass([&] { r.shape = density_shape(circuit->inner()); });
+    r.shape_pass = timed_pass([&] {
+        r.shape = args.shape == "replicate" ? replicated_shape(circuit->inner()) : density_shape(circuit->inner());
+    });
     const ShapeInfo& s = r.shape;
     const size_t pinned = pinned_constraints(r.size);
     const bool pinned_ok = pinned == 0 || pinned + s.inputs == s.constraints;
-    say("  counts and densities (DensityCS, no matrices): %s\n", pass_text(r.shape_pass).c_str());
+    say("  counts and densities (DensityCS, no matrices; --shape %s): %s\n", args.shape.c_str(),
+        pass_text(r.shape_pass).c_str());
+    if (args.shape == "both") {
+        ShapeInfo rep;
+        const Pass p = timed_pass([&] { rep = replicated_shape(circuit->inner()); });
+        if (rep.inputs != s.inputs || rep.aux != s.aux || rep.constraints != s.constraints ||
+            !(rep.density == s.density))
+            throw std::logic_error("--shape both: the replicated counts and densities differ from the full pass");
+        say("  --shape both: replicated from 2 challenges = the full pass (%s)\n", pass_text(p).c_str());
+    }
     say("  %zu constraints (inputs included%s), %zu inputs (ONE included), %zu aux; domain 2^%d\n", s.constraints,
         pinned == 0 ? ""
         : pinned_ok ? "; the tests' pinned count + one per input"
