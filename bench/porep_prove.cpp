@@ -412,6 +412,12 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         throw std::runtime_error(why);
     }
 
+    // The backend first: a machine without a usable GPU fails here, not after the keys.
+    auto t0 = Clock::now();
+    std::unique_ptr<groth16::ProverBackend> backend;
+    if (!args.witness_only) backend = cpu ? groth16::make_cpu_backend() : gpu::make_cuda_backend(args.device);
+    r.backend_ms = ms_since(t0);
+
     // 4. The witness, into engine-style buffers page-locked before synthesis (the engine's
     // pool registers the buffers it recycles, so a warm engine synthesizes into them).
     const bool reuse = !cpu;  // the CUDA backend only reads a, b, c
@@ -423,7 +429,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     // registration, so that the buffers are unregistered before they are freed.
     groth16::Witness w;
     std::vector<Fr> keep_a, keep_b, keep_c;
-    auto t0 = Clock::now();
+    t0 = Clock::now();
     PinnedBuffers pinned_bufs({&bufs.aux, &bufs.a, &bufs.b, &bufs.c}, args.pinned && !cpu);
     r.pin_ms = ms_since(t0);
     r.pinned_buffers = pinned_bufs.buffers();
@@ -451,9 +457,6 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         pass_text(r.params).c_str(), std::thread::hardware_concurrency());
 
     // 6. Proofs.
-    t0 = Clock::now();
-    auto backend = cpu ? groth16::make_cpu_backend() : gpu::make_cuda_backend(args.device);
-    r.backend_ms = ms_since(t0);
     std::vector<Fr> copy_a, copy_b, copy_c;  // the CPU backend's refill source
     if (!reuse) copy_a = w.a, copy_b = w.b, copy_c = w.c;
     const uint64_t print = reuse ? fingerprint(w) : 0;
