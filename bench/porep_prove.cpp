@@ -11,7 +11,8 @@
 //   1. synthetic C1 (filecoin::synthetic_c1: only the challenged paths are materialized),
 //   2. StackedCircuit::from_vanilla of the partition,
 //   3. counts and densities (DensityCS: no matrices; 32 GiB = 130,278,541 constraints,
-//      domain 2^27, whose full shape would take ~100 GB),
+//      domain 2^27, whose full shape would take ~100 GB); --shape replicate derives them
+//      from the header and two challenges (6x faster at 32 GiB, checked equal),
 //   4. witness synthesis into engine-style buffers (aux: num_aux, a/b/c: the domain, taken
 //      from the counts, page-locked before synthesis as the engine's warm buffer pool has
 //      them; 4 x 4 GiB at 2^27),
@@ -26,7 +27,8 @@
 //   32 GiB: 130,278,869 constraints (328 input constraints included), 130,169,893 aux, domain
 //     2^27; densities a_aux 129,753,292, b_input 1, b_aux 33,112,281, so queries h 134.2M,
 //     l 130.2M, a 129.8M, b 33.1M: timing-only keys 47.55 GiB (G1 104 B, G2 200 B a point),
-//     witness buffers 15.88 GiB; synthetic C1 3.7 s; counts and densities 142 s, peak RSS 85 MiB.
+//     witness buffers 15.88 GiB; synthetic C1 1.2-3.7 s; counts and densities 100-142 s (load-
+//     dependent), peak RSS 85 MiB; --shape replicate 16.5 s, equal to the full pass (--shape both).
 //   512 MiB: 4,423,473 constraints, domain 2^23; counts and densities 4.1 s; witness 1.4 s,
 //     0.53 GiB of values. 2 KiB: 2,687,961, 2^22; 2.4 s; witness 1.0 s, 0.32 GiB; the
 //     densities equal the full shape's (--check-density 1).
