@@ -5,16 +5,16 @@
 //   build/gpu/bench/cuzk_bench_gpu_groth16 --sizes 20,24,26 --reps 5 --out gpu_groth16.json
 //   build/cuda/bench/cuzk_bench_gpu_groth16 --sizes 12,14 --backend cpu    (smoke test, no GPU)
 //
-// TIMING-ONLY PARAMETERS: a real setup of 2^24 or 2^26 constraints takes far too long for a
-// benchmark run, so the parameters here have the real shape of the circuit (query lengths
-// from circuit->shape(): counts and densities) but fake contents: every query holds the
-// distinct points (i+1)·G (the same prefix in every query) and the verifying key is random.
-// The MSMs' cost does not depend on the bases' values (distinct points keep every bucket
-// addition on its general path), and H and the scalars come from the circuit's real witness,
-// so the timings are those of a real proof. THE PROOFS DO NOT VERIFY; that the GPU path
-// computes the right proof is the tests' job (proof bytes GPU == CPU in cuzk_test_gpu).
+// TIMING-ONLY PARAMETERS (bench/timing_keys.hpp): a real setup of 2^24 or 2^26 constraints
+// takes far too long for a benchmark run, so the parameters here have the real shape of the
+// circuit (query lengths from its counts and densities) but fake contents: every query holds
+// the distinct points (i+1)·G (the same prefix in every query) and the verifying key is
+// random. The MSMs' cost does not depend on the bases' values, and H and the scalars come
+// from the circuit's real witness, so the timings are those of a real proof. THE PROOFS DO
+// NOT VERIFY; that the GPU path computes the right proof is the tests' job (proof bytes
+// GPU == CPU in cuzk_test_gpu).
 //
-// Per (circuit, size), from small to large: counts and densities (DensityCS below) and the
+// Per (circuit, size), from small to large: counts and densities (DensityCS, timing_keys.hpp) and the
 // witness are synthesized once
 // on the CPU (timed, single run), the parameters are generated, then the first proof (bases
 // upload included) and the median of --reps proofs (bases resident). Before each proof the
@@ -43,23 +43,12 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/r1cs/shape_cs.hpp"
+#include "timing_keys.hpp"
 
 namespace {
 
 using namespace cuzk;
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-// printf that reaches the log at once (the lead reads it live, and a timeout kill loses nothing).
-template <class... A>
-void say(const char* fmt, A... a) {
-    if constexpr (sizeof...(A) == 0)
-        std::fputs(fmt, stdout);  // no format arguments: not a format (-Wformat-security)
-    else
-        std::printf(fmt, a...);
-    std::fflush(stdout);
-}
+using namespace cuzk::bench;
 
 struct Args {
     std::vector<int> sizes{20, 24, 26};
@@ -147,95 +136,11 @@ double target_ms(const std::string& circuit, int log_n) {
     return 0;
 }
 
-// The distinct points (start+i)·G for i < n, on every core: each thread starts at its first
-// multiple with one scalar multiplication and walks on by mixed additions (madd, 7M+4S),
-// converting blocks of 4096 with one inversion each (generator_multiples() is single-threaded,
-// about 1 us a point). Measured: the 2^20 random-dense keys (1.05M G1 + 0.52M G2 points) in
-// 3.9 s on the dev machine's 2 shared, loaded cores.
-template <class Curve>
-void fill_multiples(std::vector<Affine<Curve>>& out, uint64_t start) {
-    const size_t n = out.size();
-    const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), n / 4096 + 1));
-    const Affine<Curve> g = Affine<Curve>::generator();
-    auto work = [&](size_t lo, size_t hi) {
-        constexpr size_t kBlock = 4096;
-        std::vector<Jacobian<Curve>> js(kBlock);
-        Jacobian<Curve> acc = mul_u64(Jacobian<Curve>::generator(), start + lo);
-        for (size_t b = lo; b < hi; b += kBlock) {
-            const size_t len = std::min(kBlock, hi - b);
-            for (size_t i = 0; i < len; ++i) {
-                js[i] = acc;
-                acc = acc.add(g);
-            }
-            batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js.data(), len),
-                                   std::span<Affine<Curve>>(out.data() + b, len));
-        }
-    };
-    std::vector<std::thread> pool;
-    const size_t per = (n + threads - 1) / threads;
-    for (size_t t = 0; t < threads; ++t) {
-        const size_t lo = t * per, hi = std::min(n, lo + per);
-        if (lo < hi) pool.emplace_back(work, lo, hi);
-    }
-    for (auto& th : pool) th.join();
-}
-
-// Shape mode without the matrices: ShapeCS's variables and linear combinations, but
-// enforce() only merges A and B and sets the density bits, exactly as ShapeCS::record does,
-// and counts. The full shape is the slow part of a run (measured here, 2 shared cores: about
-// 5 us a constraint, most of it the CSR rows and the coefficient dictionary, which for
-// random-dense holds every one of its 2·N distinct random coefficients); the bench only
-// needs counts and densities. Checked against the full shape up to 2^18 constraints.
-class DensityCS : public r1cs::ShapeCS {
- public:
-    template <class N>
-    void enforce(N&&, LC a, LC b, LC) {
-        a.normalize();
-        b.normalize();
-        for (const r1cs::Term& t : a.terms())
-            if (t.var.is_aux()) set_bit(a_aux_, t.var.index());
-        for (const r1cs::Term& t : b.terms()) set_bit(t.var.is_aux() ? b_aux_ : b_input_, t.var.index());
-        ++constraints_;
-    }
-    size_t num_constraints() const { return constraints_; }
-    r1cs::Density density() const {
-        return {to_bitvec(a_aux_, num_aux()), to_bitvec(b_input_, num_inputs()), to_bitvec(b_aux_, num_aux())};
-    }
-
- private:
-    static void set_bit(std::vector<uint64_t>& bits, uint32_t i) {
-        if (i / 64 >= bits.size()) bits.resize(std::max<size_t>(i / 64 + 1, 2 * bits.size()), 0);
-        bits[i / 64] |= uint64_t(1) << (i % 64);
-    }
-    static r1cs::BitVec to_bitvec(const std::vector<uint64_t>& bits, size_t n) {
-        r1cs::BitVec v(n);
-        for (size_t i = 0; i < n; ++i)
-            if (i / 64 < bits.size() && ((bits[i / 64] >> (i % 64)) & 1)) v.set(i);
-        return v;
-    }
-    size_t constraints_ = 0;
-    std::vector<uint64_t> a_aux_, b_input_, b_aux_;
-};
-
-// What a (circuit, size) needs of its shape.
-struct ShapeInfo {
-    size_t inputs = 0, aux = 0, constraints = 0, domain = 0;
-    size_t len_h = 0, len_l = 0, len_a = 0, len_b = 0;
-    r1cs::Density density;
-    bool full_shape = false;  // counted with r1cs::Shape (an unknown circuit type) rather than DensityCS
-};
-
 template <class C>
 bool density_of(const groth16::Circuit& c, ShapeInfo& s) {
     const auto* of = dynamic_cast<const groth16::CircuitOf<C>*>(&c);
     if (!of) return false;
-    DensityCS cs;
-    of->inner().synthesize(cs);
-    r1cs::enforce_inputs_times_zero(cs);  // as CircuitOf::shape() does
-    s.inputs = cs.num_inputs();
-    s.aux = cs.num_aux();
-    s.constraints = cs.num_constraints();
-    s.density = cs.density();
+    s = density_shape(of->inner());
     return true;
 }
 
@@ -254,76 +159,8 @@ ShapeInfo shape_info(const groth16::Circuit& c) {
             !(sh.density() == s.density))
             throw std::logic_error("DensityCS disagrees with the full shape of " + c.name());
     }
-    s.domain = ntt::EvaluationDomain::size_for(s.constraints);
-    s.len_h = s.domain - 1;
-    s.len_l = s.aux;
-    s.len_a = s.inputs + s.density.a_aux.count();
-    s.len_b = s.density.b_input.count() + s.density.b_aux.count();
+    s.derive_lengths();
     return s;
-}
-
-// Timing-only parameters of the shape (see the top of the file): NOT a valid key.
-groth16::Parameters fake_parameters(const ShapeInfo& s, uint64_t seed) {
-    groth16::Parameters p;
-    std::mt19937_64 rng(seed);
-    auto g1 = [&] { return mul(G1Affine::generator(), Fr::random(rng)).to_affine(); };
-    auto g2 = [&] { return mul(G2Affine::generator(), Fr::random(rng)).to_affine(); };
-    p.vk.alpha_g1 = g1();
-    p.vk.beta_g1 = g1();
-    p.vk.beta_g2 = g2();
-    p.vk.gamma_g2 = g2();
-    p.vk.delta_g1 = g1();
-    p.vk.delta_g2 = g2();
-    for (size_t i = 0; i < s.inputs; ++i) p.vk.ic.push_back(g1());
-    {
-        std::vector<G1Affine> pts(std::max({s.len_h, s.len_l, s.len_a, s.len_b}));
-        fill_multiples<G1Curve>(pts, 1);
-        p.h.assign(pts.begin(), pts.begin() + s.len_h);
-        p.l.assign(pts.begin(), pts.begin() + s.len_l);
-        p.a.assign(pts.begin(), pts.begin() + s.len_a);
-        pts.resize(s.len_b);
-        p.b_g1 = std::move(pts);
-    }
-    p.b_g2.resize(s.len_b);
-    fill_multiples<G2Curve>(p.b_g2, 1);
-    return p;
-}
-
-size_t mem_available_bytes() {
-    std::ifstream f("/proc/meminfo");
-    std::string key;
-    size_t kb = 0;
-    std::string unit;
-    while (f >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
-    return 0;  // unknown
-}
-
-struct Phases {
-    double h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, assemble = 0;
-    double sum = 0;   // ProofTimings::total()
-    double wall = 0;  // the whole prove() call: also the shape checks and z / density vectors
-};
-
-Phases from(const groth16::ProofTimings& t, double wall) {
-    return {t.h, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assemble, t.total(), wall};
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-Phases median_of(const std::vector<Phases>& ps) {
-    auto med = [&](double Phases::*f) {
-        std::vector<double> v;
-        for (auto& p : ps) v.push_back(p.*f);
-        return median(v);
-    };
-    return {med(&Phases::h),        med(&Phases::msm_h),    med(&Phases::msm_l),
-            med(&Phases::msm_a),    med(&Phases::msm_b_g1), med(&Phases::msm_b_g2),
-            med(&Phases::assemble), med(&Phases::sum),      med(&Phases::wall)};
 }
 
 struct Result {
@@ -339,32 +176,6 @@ struct Result {
     Phases med;
     std::string status = "ok";  // or the error / skip reason
 };
-
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            o += '\\';
-            o += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            o += buf;
-        } else {
-            o += c;
-        }
-    }
-    return o;
-}
-
-std::string json_phases(const Phases& p) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "{\"h\": %.3f, \"msm_h\": %.3f, \"msm_l\": %.3f, \"msm_a\": %.3f, \"msm_b_g1\": %.3f, "
-                  "\"msm_b_g2\": %.3f, \"assemble\": %.3f, \"sum\": %.3f, \"prove_wall\": %.3f}",
-                  p.h, p.msm_h, p.msm_l, p.msm_a, p.msm_b_g1, p.msm_b_g2, p.assemble, p.sum, p.wall);
-    return buf;
-}
 
 void write_json(const Args& args, const std::string& backend_name, const std::vector<Result>& rs) {
     if (args.out.empty()) return;
@@ -396,44 +207,6 @@ void write_json(const Args& args, const std::string& backend_name, const std::ve
     f << "\n  ]\n}\n";
     if (!f) say("warning: could not write %s\n", args.out.c_str());
 }
-
-void print_row(const char* label, const Phases& p, double target) {
-    say("    %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %9.1f %9.1f", label, p.h, p.msm_h, p.msm_l, p.msm_a,
-        p.msm_b_g1, p.msm_b_g2, p.assemble, p.sum, p.wall);
-    if (target > 0) say("   target <= %.0f: %s", target, p.wall <= target ? "MET" : "MISSED");
-    say("\n");
-}
-
-void print_header() {
-    say("    %-9s %9s %9s %9s %9s %9s %9s %8s %9s %9s   (ms)\n", "proof", "H", "msm_h", "msm_l", "msm_a", "msm_b_g1",
-        "msm_b_g2", "assemble", "sum", "prove");
-}
-
-// Page-locked witness buffers (gpu::host_register), unregistered before they are freed:
-// the engine's buffer pool registers the a, b, c and aux vectors it recycles, so its
-// proofs copy them to the device by DMA. Declared after the witness it registers.
-class PinnedWitness {
- public:
-    PinnedWitness(groth16::Witness& w, bool on) {
-        if (!on) return;
-        for (std::vector<Fr>* v : {&w.aux, &w.a, &w.b, &w.c})
-            if (!v->empty() && gpu::host_register(v->data(), v->capacity() * sizeof(Fr))) {
-                pinned_.push_back(v->data());
-                bytes_ += v->capacity() * sizeof(Fr);
-            }
-    }
-    ~PinnedWitness() {
-        for (void* p : pinned_) gpu::host_unregister(p);
-    }
-    PinnedWitness(const PinnedWitness&) = delete;
-    PinnedWitness& operator=(const PinnedWitness&) = delete;
-    size_t buffers() const { return pinned_.size(); }
-    size_t bytes() const { return bytes_; }
-
- private:
-    std::vector<void*> pinned_;
-    size_t bytes_ = 0;
-};
 
 std::unique_ptr<groth16::ProverBackend> make_backend(const Args& args) {
     return args.backend == "cpu" ? groth16::make_cpu_backend() : gpu::make_cuda_backend(args.device);
@@ -480,7 +253,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
 
     // Host memory before allocating: parameters, the witness, each proof's copy of it, and
     // the prover's own vectors (h: m values, z: inputs + aux).
-    r.params_gib = ((s.len_h + s.len_l + s.len_a + s.len_b) * sizeof(G1Affine) + s.len_b * sizeof(G2Affine)) / kGiB;
+    r.params_gib = s.params_gib();
     r.witness_gib = (s.inputs + s.aux + 3 * s.constraints) * sizeof(Fr) / kGiB;
     const double scratch_gib = (s.domain + s.inputs + s.aux) * sizeof(Fr) / kGiB;
     // Parameter generation holds one extra G1 query while it copies prefixes.
@@ -516,7 +289,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     groth16::Witness w = master;
     std::vector<Fr> keep_a, keep_b, keep_c;  // a, b, c's storage during a proof's MSMs
     t0 = Clock::now();
-    PinnedWitness pinned(w, reuse);  // after w and keep_*: unregisters before they free
+    PinnedBuffers pinned({&w.aux, &w.a, &w.b, &w.c}, reuse);  // after w and keep_*: unregisters before they free
     if (reuse)
         say("  witness buffers page-locked: %zu of 4, %.2f GiB in %.1f ms (--pinned 1)\n", pinned.buffers(),
             pinned.bytes() / kGiB, ms_since(t0));
@@ -525,7 +298,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
 
     std::mt19937_64 rng(args.seed ^ 0x9e3779b97f4a7c15ull);
     const double tgt = target_ms(r.circuit, r.log_n);
-    print_header();
+    print_phases_header();
     for (int rep = 0; rep <= args.reps; ++rep) {
         if (args.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds) {
             r.status = rep == 0 ? std::string("stopped before the first proof (--max-seconds)")
@@ -554,24 +327,24 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         groth16::ProofTimings t;
         t0 = Clock::now();
         (void)groth16::prove(params, s.density, std::move(w), rs, *backend, &t, &hooks);
-        const Phases p = from(t, ms_since(t0));
+        const Phases p = phases_from(t, ms_since(t0));
         w.a = std::move(keep_a);
         w.b = std::move(keep_b);
         w.c = std::move(keep_c);
         if (rep == 0) {
             r.first = p;
             r.have_first = true;
-            print_row("first", p, 0);
+            print_phases_row("first", p, 0);
         } else {
             r.reps.push_back(p);
             char label[16];  // not "#" + std::to_string(): GCC 12's -Wrestrict misfires on it at -O3
             std::snprintf(label, sizeof label, "#%d", rep);
-            print_row(label, p, 0);
+            print_phases_row(label, p, 0);
         }
     }
     if (!r.reps.empty()) {
         r.med = median_of(r.reps);
-        print_row("median", r.med, tgt);
+        print_phases_row("median", r.med, tgt);
     }
 }
 

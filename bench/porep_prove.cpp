@@ -1,0 +1,586 @@
+// Proving ONE Filecoin PoRep partition (StackedDrg<size>V1_1, partition 0) per sector size,
+// from synthetic vanilla proofs, total and per phase, with TIMING-ONLY keys (see
+// bench/timing_keys.hpp: real circuit shape and witness, fake parameters; THE PROOFS DO NOT
+// VERIFY). Also the per-partition witness generation time and memory (issue: a required
+// benchmark). Plain C++: builds in the CPU build too (--backend cpu at small sizes).
+//
+//   build/cuda/bench/cuzk_bench_porep_prove --sizes 2KiB,512MiB,32GiB --reps 3 --out porep_prove.json
+//   build/cpu/bench/cuzk_bench_porep_prove --backend cpu --sizes 2KiB --reps 1      (smoke, no GPU)
+//
+// Per size, from small to large, every pass timed (and its peak RSS, VmHWM reset before it):
+//   1. synthetic C1 (filecoin::synthetic_c1: only the challenged paths are materialized),
+//   2. StackedCircuit::from_vanilla of the partition,
+//   3. counts and densities (DensityCS: no matrices; 32 GiB = 130,278,541 constraints,
+//      domain 2^27, whose full shape would take ~100 GB); --shape replicate derives them
+//      from the header and two challenges (6x faster at 32 GiB, checked equal),
+//   4. witness synthesis into engine-style buffers (aux: num_aux, a/b/c: the domain, taken
+//      from the counts, page-locked before synthesis as the engine's warm buffer pool has
+//      them; 4 x 4 GiB at 2^27),
+//   5. timing-only parameters sized from the counts (every core),
+//   6. the first proof (bases upload included) and --reps more (bases resident; median).
+// The host memory needed is estimated and printed before anything large is allocated, and
+// a size that would not fit MemAvailable is refused with a message. The CUDA backend only
+// reads the host a, b, c (it uploads them), so every proof reuses the one synthesized
+// witness (a sampled fingerprint of a, b, c and aux is checked after every proof); the CPU
+// backend consumes a, b, c, so it refills them from a copy (outside the timed region).
+// Measured on the dev machine (2 shared cores, CPU build, 2026-11-29), partition 0:
+//   32 GiB: 130,278,869 constraints (328 input constraints included), 130,169,893 aux, domain
+//     2^27; densities a_aux 129,753,292, b_input 1, b_aux 33,112,281, so queries h 134.2M,
+//     l 130.2M, a 129.8M, b 33.1M: timing-only keys 47.55 GiB (G1 104 B, G2 200 B a point),
+//     witness buffers 15.88 GiB; synthetic C1 1.2-3.7 s; counts and densities 100-142 s (load-
+//     dependent), peak RSS 85 MiB; --shape replicate 16.5 s, equal to the full pass (--shape both).
+//   512 MiB: 4,423,473 constraints, domain 2^23; counts and densities 4.1 s; witness 1.4 s,
+//     0.53 GiB of values. 2 KiB: 2,687,961, 2^22; 2.4 s; witness 1.0 s, 0.32 GiB; the
+//     densities equal the full shape's (--check-density 1).
+// A failure of one size is reported and the next one runs; --max-seconds stops starting new
+// sizes (and new proofs) once spent; the JSON (--out) is rewritten after each size.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuzk/circuits/porep.hpp"
+#include "cuzk/filecoin/registry.hpp"
+#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/gpu/backend.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "timing_keys.hpp"
+
+namespace {
+
+using namespace cuzk;
+using namespace cuzk::bench;
+using circuits::StackedCircuit;
+using filecoin::RegisteredSealProof;
+
+struct Args {
+    std::vector<std::string> sizes{"2KiB", "512MiB", "32GiB"};
+    int reps = 3;
+    std::string backend = "cuda";
+    int device = 0;
+    bool pinned = true;  // page-lock the witness buffers, as the engine's buffer pool does
+    unsigned partition = 0;
+    bool check_density = false;  // compare DensityCS with the full shape (small sizes only)
+    bool witness_only = false;   // stop after the witness: no parameters, no proofs
+    std::string shape = "full";  // counts and densities: full, replicate or both (see replicated_shape)
+    std::string out;
+    double max_seconds = 0;  // 0: no bound
+    uint64_t seed = 1;
+};
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) v.push_back(item);
+    return v;
+}
+
+[[noreturn]] void usage(const std::string& why) {
+    std::fprintf(stderr,
+                 "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
+                 "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
+                 "       [--shape full|replicate|both] [--out FILE.json] [--max-seconds S] [--seed N]\n"
+                 "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
+                 "64GiB). --check-density 1 also records the full shape (<= 2^22 constraints) to check the\n"
+                 "densities. --witness-only 1 stops after the witness (no keys, no proofs). --shape replicate\n"
+                 "takes the counts and densities from the header and two challenges (checked shift-invariant),\n"
+                 "both runs full and replicate and compares them. Google Benchmark flags are not taken.\n",
+                 why.c_str());
+    std::exit(2);
+}
+
+Args parse(int argc, char** argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string k = argv[i];
+        if (k == "-h" || k == "--help") usage("One PoRep partition per sector size, per phase (timing-only keys).");
+        if (i + 1 >= argc) usage("missing value after " + k);
+        const std::string v = argv[++i];
+        try {
+            if (k == "--sizes") {
+                a.sizes = split(v);
+            } else if (k == "--reps") {
+                a.reps = std::stoi(v);
+            } else if (k == "--backend") {
+                a.backend = v;
+            } else if (k == "--device") {
+                a.device = std::stoi(v);
+            } else if (k == "--pinned" || k == "--check-density" || k == "--witness-only") {
+                if (v != "0" && v != "1") throw std::invalid_argument(v);
+                (k == "--pinned" ? a.pinned : k == "--witness-only" ? a.witness_only : a.check_density) = v == "1";
+            } else if (k == "--shape") {
+                if (v != "full" && v != "replicate" && v != "both") throw std::invalid_argument(v);
+                a.shape = v;
+            } else if (k == "--partition") {
+                a.partition = unsigned(std::stoul(v));
+            } else if (k == "--out") {
+                a.out = v;
+            } else if (k == "--max-seconds") {
+                a.max_seconds = std::stod(v);
+            } else if (k == "--seed") {
+                a.seed = std::stoull(v);
+            } else {
+                usage("unknown option " + k);
+            }
+        } catch (const std::logic_error&) {
+            usage("bad value for " + k + ": " + v);
+        }
+    }
+    if (a.backend != "cuda" && a.backend != "cpu") usage("--backend must be cuda or cpu");
+    if (a.reps < 0) usage("--reps must be >= 0");
+    for (const auto& s : a.sizes)
+        if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
+            usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
+    auto sector = [](const std::string& s) {
+        return filecoin::porep_config(*filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1")).sector_size;
+    };
+    std::sort(a.sizes.begin(), a.sizes.end(), [&](auto& x, auto& y) { return sector(x) < sector(y); });
+    a.sizes.erase(std::unique(a.sizes.begin(), a.sizes.end()), a.sizes.end());
+    return a;
+}
+
+// Constraint counts pinned by tests/circuits/test_porep.cpp: the circuit's own, without the
+// one input constraint per public input that the prover's system adds.
+size_t pinned_constraints(const std::string& size) {
+    if (size == "2KiB") return 2'687'921;
+    if (size == "8MiB") return 3'844'929;
+    if (size == "512MiB") return 4'423'433;
+    if (size == "32GiB") return 130'278'541;
+    return 0;
+}
+
+// Counts and densities of the partition from a circuit of 1 and one of 2 challenges: in shape
+// mode every challenge allocates and constrains the same way after the header (values are
+// never read), so challenge k's density bits are challenge 0's shifted by k times a
+// challenge's variables. Checked here: the 2-challenge circuit begins with the 1-challenge
+// one's bits (nothing follows the challenges) and its second challenge repeats its first;
+// --shape both compares the result with the full pass. About 2/c of the full pass's time
+// (c = 18 challenges at 32 GiB). The input constraints (input_i in A only) add no bits.
+ShapeInfo replicated_shape(const StackedCircuit& c) {
+    const size_t n = c.proofs.size();
+    if (n < 2) return density_shape(c);
+    struct Raw {
+        size_t inputs, aux, constraints;
+        r1cs::Density d;
+    };
+    auto raw = [&](size_t k) {
+        StackedCircuit ck = c;
+        ck.proofs.resize(k);
+        ck.params.challenges = unsigned(k);
+        DensityCS cs;
+        ck.synthesize(cs);
+        return Raw{cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
+    };
+    const Raw one = raw(1), two = raw(2);
+    const size_t per_in = two.inputs - one.inputs, per_aux = two.aux - one.aux;
+    const size_t per_con = two.constraints - one.constraints;
+    const size_t head_in = one.inputs - per_in, head_aux = one.aux - per_aux;
+    const size_t head_con = one.constraints - per_con;
+    // b1: the 1-challenge bits (head + per); b2: the 2-challenge bits (head + 2 per).
+    auto replicate = [n](const r1cs::BitVec& b1, const r1cs::BitVec& b2, size_t head, size_t per) {
+        bool same = true;
+        for (size_t i = 0; i < head + per; ++i) same = same && b2.test(i) == b1.test(i);
+        for (size_t i = 0; i < per; ++i) same = same && b2.test(head + per + i) == b1.test(head + i);
+        if (!same) throw std::logic_error("--shape replicate: the challenges' densities are not shift-invariant");
+        r1cs::BitVec out(head + n * per);
+        for (size_t i = 0; i < head + per; ++i)
+            if (b1.test(i)) out.set(i);
+        for (size_t k = 1; k < n; ++k)
+            for (size_t i = 0; i < per; ++i)
+                if (b1.test(head + i)) out.set(head + k * per + i);
+        return out;
+    };
+    ShapeInfo s;
+    s.inputs = head_in + n * per_in;
+    s.aux = head_aux + n * per_aux;
+    s.constraints = head_con + n * per_con + s.inputs;  // + the input constraints
+    s.density = {replicate(one.d.a_aux, two.d.a_aux, head_aux, per_aux),
+                 replicate(one.d.b_input, two.d.b_input, head_in, per_in),
+                 replicate(one.d.b_aux, two.d.b_aux, head_aux, per_aux)};
+    s.derive_lengths();
+    return s;
+}
+
+// A pass's time and memory: ms, the process's RSS before it and its peak during it.
+struct Pass {
+    double ms = 0;
+    size_t rss_before = 0, peak = 0;
+    bool peak_is_pass = false;  // false: the peak is the process's lifetime peak (VmHWM not resettable)
+    double growth_gib() const { return peak > rss_before ? (peak - rss_before) / kGiB : 0; }
+};
+
+template <class F>
+Pass timed_pass(F&& f) {
+    PeakRss rss;
+    Pass p;
+    p.peak_is_pass = rss.reset();
+    p.rss_before = rss.start_rss();
+    const auto t0 = Clock::now();
+    f();
+    p.ms = ms_since(t0);
+    p.peak = rss.peak();
+    return p;
+}
+
+// Bytes as MiB below 1 GiB, else GiB.
+std::string mem_text(double bytes) {
+    char buf[32];
+    if (bytes < kGiB)
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    else
+        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
+    return buf;
+}
+
+std::string pass_text(const Pass& p) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %s (+%s over the %s before%s)", p.ms,
+                  mem_text(double(p.peak)).c_str(), mem_text(p.growth_gib() * kGiB).c_str(),
+                  mem_text(double(p.rss_before)).c_str(),
+                  p.peak_is_pass ? "" : "; lifetime peak, VmHWM not resettable");
+    return buf;
+}
+
+std::string json_pass(const Pass& p) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "{\"ms\": %.3f, \"rss_before_gib\": %.4f, \"peak_rss_gib\": %.4f, \"growth_gib\": %.4f, "
+                  "\"peak_is_pass\": %s}",
+                  p.ms, p.rss_before / kGiB, p.peak / kGiB, p.growth_gib(), p.peak_is_pass ? "true" : "false");
+    return buf;
+}
+
+struct Result {
+    std::string size, proof_name;
+    ShapeInfo shape;
+    Pass c1, circuit, shape_pass, witness, params;
+    double pin_ms = 0, backend_ms = 0;
+    double witness_gib = 0, values_gib = 0, params_gib = 0, estimate_gib = 0, available_gib = 0;
+    size_t pinned_buffers = 0;
+    bool have_first = false;
+    Phases first;
+    std::vector<Phases> reps;
+    Phases med;
+    std::string status = "ok";
+};
+
+void write_json(const Args& args, const std::vector<Result>& rs) {
+    if (args.out.empty()) return;
+    std::ofstream f(args.out);
+    f << "{\n  \"bench\": \"porep_prove\",\n  \"note\": \"TIMING-ONLY fake parameters: the proofs do not verify\",\n"
+      << "  \"backend\": \"" << args.backend << "\",\n  \"pinned\": " << (args.pinned ? "true" : "false")
+      << ",\n  \"partition\": " << args.partition << ",\n  \"reps\": " << args.reps
+      << ",\n  \"threads\": " << std::thread::hardware_concurrency() << ",\n  \"unit\": \"ms\",\n  \"results\": [";
+    for (size_t i = 0; i < rs.size(); ++i) {
+        const Result& r = rs[i];
+        const ShapeInfo& s = r.shape;
+        f << (i ? "," : "") << "\n    {\"size\": \"" << r.size << "\", \"proof\": \"" << r.proof_name
+          << "\", \"status\": \"" << json_escape(r.status) << "\", \"constraints\": " << s.constraints
+          << ", \"inputs\": " << s.inputs << ", \"aux\": " << s.aux << ", \"domain\": " << s.domain
+          << ", \"len_h\": " << s.len_h << ", \"len_l\": " << s.len_l << ", \"len_a\": " << s.len_a
+          << ", \"len_b\": " << s.len_b << ", \"shape_mode\": \"" << args.shape
+          << "\", \"witness_buffers_gib\": " << r.witness_gib << ", \"witness_values_gib\": " << r.values_gib
+          << ", \"params_gib\": " << r.params_gib << ", \"host_estimate_gib\": " << r.estimate_gib
+          << ", \"mem_available_gib\": " << r.available_gib << ",\n     \"c1\": " << json_pass(r.c1)
+          << ",\n     \"from_vanilla\": " << json_pass(r.circuit) << ",\n     \"shape\": " << json_pass(r.shape_pass)
+          << ",\n     \"witness\": " << json_pass(r.witness) << ",\n     \"params_gen\": " << json_pass(r.params)
+          << ",\n     \"pin_ms\": " << r.pin_ms << ", \"pinned_buffers\": " << r.pinned_buffers
+          << ", \"backend_init_ms\": " << r.backend_ms;
+        if (r.have_first) f << ",\n     \"first\": " << json_phases(r.first);
+        if (!r.reps.empty()) {
+            f << ",\n     \"median\": " << json_phases(r.med) << ",\n     \"reps\": [";
+            for (size_t j = 0; j < r.reps.size(); ++j) f << (j ? ", " : "") << json_phases(r.reps[j]);
+            f << "]";
+        }
+        f << "}";
+    }
+    f << "\n  ]\n}\n";
+    if (!f) say("warning: could not write %s\n", args.out.c_str());
+}
+
+// A sampled fingerprint of a witness vector (about 64k entries and the last one): cheap
+// enough to take around every proof at 2^27, and it catches a backend that overwrites or
+// frees the host buffers it was only meant to read.
+uint64_t fingerprint(const std::vector<Fr>& v) {
+    uint64_t h = v.size() * 0x9e3779b97f4a7c15ull;
+    const size_t stride = std::max<size_t>(1, v.size() / 65536);
+    auto mix = [&](const Fr& x) {
+        for (uint64_t limb : x.l) h = (h ^ limb) * 0x100000001b3ull;
+    };
+    for (size_t i = 0; i < v.size(); i += stride) mix(v[i]);
+    if (!v.empty()) mix(v.back());
+    return h;
+}
+
+uint64_t fingerprint(const groth16::Witness& w) {
+    return fingerprint(w.aux) ^ (fingerprint(w.a) * 3) ^ (fingerprint(w.b) * 5) ^ (fingerprint(w.c) * 7);
+}
+
+bool time_spent(const Args& args, Clock::time_point t_start) {
+    return args.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds;
+}
+
+void run_one(const Args& args, Result& r, Clock::time_point t_start) {
+    const RegisteredSealProof proof = *filecoin::seal_proof_from_name("StackedDrg" + r.size + "V1_1");
+    const filecoin::PoRepConfig& cfg = filecoin::porep_config(proof);
+    r.proof_name = std::string(cfg.name);
+    say("\n== %s (registered proof %s), partition %u of %u\n", r.size.c_str(), r.proof_name.c_str(), args.partition,
+        unsigned(cfg.partitions));
+    if (args.partition >= cfg.partitions) throw std::invalid_argument("--partition beyond the proof's partitions");
+
+    // 1-2. Synthetic C1 and the partition's circuit (the C1 output is dropped after).
+    std::unique_ptr<groth16::CircuitOf<StackedCircuit>> circuit;
+    {
+        filecoin::SealCommitPhase1Output c1;
+        r.c1 = timed_pass([&] { c1 = filecoin::synthetic_c1(proof, args.seed); });
+        say("  synthetic C1 (%zu partitions x %zu challenges): %s\n", c1.vanilla_proofs.size(),
+            c1.vanilla_proofs.empty() ? size_t(0) : c1.vanilla_proofs[0].size(), pass_text(r.c1).c_str());
+        r.circuit = timed_pass([&] {
+            circuit = std::make_unique<groth16::CircuitOf<StackedCircuit>>(
+                StackedCircuit::from_vanilla(cfg, c1.replica_id, c1.comm_d, c1.comm_r,
+                                             c1.vanilla_proofs.at(args.partition)),
+                r.proof_name + "/partition" + std::to_string(args.partition));
+        });
+        say("  StackedCircuit::from_vanilla: %s\n", pass_text(r.circuit).c_str());
+    }
+
+    // 3. Counts and densities, no matrices.
+    r.shape_pass = timed_pass([&] {
+        r.shape = args.shape == "replicate" ? replicated_shape(circuit->inner()) : density_shape(circuit->inner());
+    });
+    const ShapeInfo& s = r.shape;
+    const size_t pinned = pinned_constraints(r.size);
+    const bool pinned_ok = pinned == 0 || pinned + s.inputs == s.constraints;
+    say("  counts and densities (DensityCS, no matrices; --shape %s): %s\n", args.shape.c_str(),
+        pass_text(r.shape_pass).c_str());
+    if (args.shape == "both") {
+        ShapeInfo rep;
+        const Pass p = timed_pass([&] { rep = replicated_shape(circuit->inner()); });
+        if (rep.inputs != s.inputs || rep.aux != s.aux || rep.constraints != s.constraints ||
+            !(rep.density == s.density))
+            throw std::logic_error("--shape both: the replicated counts and densities differ from the full pass");
+        say("  --shape both: replicated from 2 challenges = the full pass (%s)\n", pass_text(p).c_str());
+    }
+    say("  %zu constraints (inputs included%s), %zu inputs (ONE included), %zu aux; domain 2^%d\n", s.constraints,
+        pinned == 0 ? ""
+        : pinned_ok ? "; the tests' pinned count + one per input"
+                    : "; DIFFERS from the count pinned by the tests",
+        s.inputs, s.aux, int(std::countr_zero(s.domain)));
+    say("  densities: a_aux %zu, b_input %zu, b_aux %zu; queries: h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n",
+        s.density.a_aux.count(), s.density.b_input.count(), s.density.b_aux.count(), s.len_h, s.len_l, s.len_a, s.len_b,
+        s.len_b);
+    if (!pinned_ok) throw std::logic_error("constraint count differs from the pinned one");
+    if (args.check_density) {
+        if (s.constraints > (size_t(1) << 22)) {
+            say("  --check-density: skipped above 2^22 constraints (the full shape would not fit)\n");
+        } else {
+            const auto t0 = Clock::now();
+            const r1cs::Shape sh = circuit->shape();
+            if (sh.num_inputs != s.inputs || sh.num_aux != s.aux || sh.num_constraints != s.constraints ||
+                !(sh.density() == s.density))
+                throw std::logic_error("DensityCS disagrees with the full shape");
+            say("  --check-density: counts and densities = the full shape's (%.1f ms)\n", ms_since(t0));
+        }
+    }
+
+    // Host memory before allocating: the witness buffers (engine-style capacities), the CPU
+    // backend's copy of a, b, c, the parameters, and the prover's own vectors (gpu_groth16's
+    // estimate: domain + z values).
+    const bool cpu = args.backend == "cpu";
+    r.witness_gib = (s.aux + 3 * s.domain) * sizeof(Fr) / kGiB;
+    r.values_gib = (s.inputs + s.aux + 3 * s.constraints) * sizeof(Fr) / kGiB;
+    r.params_gib = s.params_gib();
+    const double copy_gib = cpu && !args.witness_only ? 3 * s.domain * sizeof(Fr) / kGiB : 0;
+    const double scratch_gib = args.witness_only ? 0 : (s.domain + s.inputs + s.aux) * sizeof(Fr) / kGiB;
+    r.estimate_gib = r.witness_gib + copy_gib + (args.witness_only ? 0 : r.params_gib) + scratch_gib;
+    r.available_gib = mem_available_bytes() / kGiB;
+    say("  host memory estimate: witness buffers %.2f GiB (aux %.2f + a, b, c 3 x %.2f) + params %.2f GiB (G1 %zu B, "
+        "G2 %zu B a point) + the CPU backend's copy of a, b, c %.2f GiB + prover scratch %.2f GiB = %.2f GiB more; "
+        "available %.2f GiB\n",
+        r.witness_gib, s.aux * sizeof(Fr) / kGiB, s.domain * sizeof(Fr) / kGiB, r.params_gib, sizeof(G1Affine),
+        sizeof(G2Affine), copy_gib, scratch_gib, r.estimate_gib, r.available_gib);
+    if (r.available_gib > 0 && r.estimate_gib > 0.95 * r.available_gib) {
+        char why[160];
+        std::snprintf(why, sizeof why,
+                      "skipped: the estimated %.2f GiB exceed 95%% of the available host memory (%.2f GiB)",
+                      r.estimate_gib, r.available_gib);
+        throw std::runtime_error(why);
+    }
+
+    // The backend first: a machine without a usable GPU fails here, not after the keys.
+    auto t0 = Clock::now();
+    std::unique_ptr<groth16::ProverBackend> backend;
+    if (!args.witness_only) backend = cpu ? groth16::make_cpu_backend() : gpu::make_cuda_backend(args.device);
+    r.backend_ms = ms_since(t0);
+
+    // 4. The witness, into engine-style buffers page-locked before synthesis (the engine's
+    // pool registers the buffers it recycles, so a warm engine synthesizes into them).
+    const bool reuse = !cpu;  // the CUDA backend only reads a, b, c
+    r1cs::WitnessBuffers bufs;
+    bufs.aux.reserve(s.aux);
+    for (auto* v : {&bufs.a, &bufs.b, &bufs.c}) v->reserve(s.domain);
+    const Fr* storage[] = {bufs.aux.data(), bufs.a.data(), bufs.b.data(), bufs.c.data()};
+    // The witness, and a, b, c's storage while a proof's other MSMs run: declared before the
+    // registration, so that the buffers are unregistered before they are freed.
+    groth16::Witness w;
+    std::vector<Fr> keep_a, keep_b, keep_c;
+    t0 = Clock::now();
+    PinnedBuffers pinned_bufs({&bufs.aux, &bufs.a, &bufs.b, &bufs.c}, args.pinned && !cpu);
+    r.pin_ms = ms_since(t0);
+    r.pinned_buffers = pinned_bufs.buffers();
+    if (args.pinned && !cpu)
+        say("  witness buffers page-locked before synthesis: %zu of 4, %.2f GiB in %.1f ms\n", pinned_bufs.buffers(),
+            pinned_bufs.bytes() / kGiB, r.pin_ms);
+    r.witness = timed_pass([&] { w = circuit->witness(std::move(bufs), s.aux, s.domain); });
+    say("  WITNESS per partition (CPU, 1 thread): %s; values %.2f GiB (z + A.z, B.z, C.z) in buffers of %.2f GiB%s\n",
+        pass_text(r.witness).c_str(), r.values_gib, r.witness_gib,
+        r.pinned_buffers ? " (page-locked, hence resident, before the pass)" : "");
+    if (w.aux.data() != storage[0] || w.a.data() != storage[1] || w.b.data() != storage[2] || w.c.data() != storage[3])
+        throw std::logic_error("witness synthesis did not keep the reserved buffers");
+    if (w.a.size() != s.constraints || w.aux.size() != s.aux || w.inputs.size() != s.inputs)
+        throw std::logic_error("the witness's sizes differ from the counts");
+    circuit.reset();  // the vanilla values are no longer needed
+    if (args.witness_only) {
+        r.status = "witness only (--witness-only 1)";
+        return;
+    }
+
+    // 5. Timing-only parameters.
+    groth16::Parameters params;
+    r.params = timed_pass([&] { params = fake_parameters(s, args.seed); });
+    say("  timing-only parameters, %.2f GiB: %s (%u threads) -- FAKE KEYS, proofs will NOT verify\n", r.params_gib,
+        pass_text(r.params).c_str(), std::thread::hardware_concurrency());
+
+    // 6. Proofs.
+    std::vector<Fr> copy_a, copy_b, copy_c;  // the CPU backend's refill source
+    if (!reuse) copy_a = w.a, copy_b = w.b, copy_c = w.c;
+    const uint64_t print = reuse ? fingerprint(w) : 0;
+    std::mt19937_64 rng(args.seed ^ 0x9e3779b97f4a7c15ull);
+    print_phases_header();
+    for (int rep = 0; rep <= args.reps; ++rep) {
+        if (time_spent(args, t_start)) {
+            r.status = rep == 0 ? std::string("stopped before the first proof (--max-seconds)")
+                                : "stopped after " + std::to_string(rep - 1) + " of " + std::to_string(args.reps) +
+                                      " timed proofs (--max-seconds)";
+            say("  %s\n", r.status.c_str());
+            break;
+        }
+        if (!reuse) {
+            w.a = copy_a;
+            w.b = copy_b;
+            w.c = copy_c;
+        }
+        groth16::ProveHooks hooks;
+        hooks.abc_released = [&] {  // keep the buffers for the next proof
+            keep_a = std::move(w.a);
+            keep_b = std::move(w.b);
+            keep_c = std::move(w.c);
+        };
+        groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
+        groth16::ProofTimings t;
+        t0 = Clock::now();
+        (void)groth16::prove(params, s.density, std::move(w), rs, *backend, &t, &hooks);
+        const Phases p = phases_from(t, ms_since(t0));
+        w.a = std::move(keep_a);
+        w.b = std::move(keep_b);
+        w.c = std::move(keep_c);
+        if (reuse && fingerprint(w) != print)
+            throw std::logic_error("the backend changed the host witness buffers; later proofs would differ");
+        if (rep == 0) {
+            r.first = p;
+            r.have_first = true;
+            print_phases_row("first", p, 0);
+        } else {
+            r.reps.push_back(p);
+            char label[16];  // not "#" + std::to_string(): GCC 12's -Wrestrict misfires on it at -O3
+            std::snprintf(label, sizeof label, "#%d", rep);
+            print_phases_row(label, p, 0);
+        }
+    }
+    if (!r.reps.empty()) {
+        r.med = median_of(r.reps);
+        print_phases_row("median", r.med, 0);
+    }
+    if (r.size == "32GiB")
+        say("  anchor: /work/shared/reference/anchors-measured.md has no 32 GiB partition proof; at 2^27 it has\n"
+            "  sppark's H (7 NTTs, device-resident) ~320 ms and H MSM ~1.1 s (extrapolated from 2^26). Reference,\n"
+            "  not measured here (curio-cuzk.md): cuzk/Curio GPU time per 32 GiB partition ~950 ms (RTX 5070 Ti).\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Args args = parse(argc, argv);
+    const auto t_start = Clock::now();
+    say("cuzk_bench_porep_prove: backend %s, sizes", args.backend.c_str());
+    for (const auto& s : args.sizes) say(" %s", s.c_str());
+    say(", partition %u, first proof + %d timed%s; %u hardware threads\n", args.partition, args.reps,
+        args.max_seconds > 0 ? " (bounded by --max-seconds)" : "", std::thread::hardware_concurrency());
+    say("!! TIMING-ONLY PARAMETERS: real circuit shape and witness (synthetic vanilla proofs), fake keys (points\n"
+        "!! i*G, random vk). The proofs do NOT verify; the GPU path's correctness is the tests' (GPU == CPU bytes).\n");
+    say("Phases (ProofTimings): H = upload of A.z, B.z, C.z and the NTT kernels; msm_h = the H MSM; msm_l = the L\n"
+        "MSM; msm_a (includes the upload of z), msm_b_g1, msm_b_g2; sum = their total; prove = wall time of the\n"
+        "prove() call. first = first proof, bases upload included; median over the next proofs, bases resident.\n"
+        "Peak RSS of a pass: /proc/self/status VmHWM after resetting it (clear_refs 5) before the pass.\n");
+
+    std::vector<Result> results;
+    bool any_failed = false;
+    for (const auto& size : args.sizes) {
+        Result r;
+        r.size = size;
+        if (time_spent(args, t_start)) {
+            r.status = "skipped: --max-seconds spent";
+            say("\n== %s: %s\n", size.c_str(), r.status.c_str());
+        } else {
+            try {
+                run_one(args, r, t_start);
+            } catch (const std::exception& e) {
+                r.status = std::string("error: ") + e.what();
+                any_failed = true;
+                say("  %s\n", r.status.c_str());
+            }
+        }
+        results.push_back(std::move(r));  // the size's parameters and witness are freed by now
+        write_json(args, results);
+    }
+
+    say("\n== witness generation per partition (CPU, 1 thread). shape GiB: peak RSS of the counts and densities\n"
+        "pass; values: z + A.z, B.z, C.z; buffers: their engine-style capacity (aux + 3 x domain); growth: peak RSS\n"
+        "growth during synthesis (small when the buffers were page-locked, hence resident, before it)\n");
+    say("%-7s %12s %5s %12s %9s %10s %10s %11s %10s %11s %10s\n", "size", "constraints", "logn", "aux", "C1 ms",
+        "shape ms", "shape GiB", "witness ms", "values GiB", "buffers GiB", "growth GiB");
+    for (const auto& r : results) {
+        if (r.shape.constraints == 0) {
+            say("%-7s  %s\n", r.size.c_str(), r.status.c_str());
+            continue;
+        }
+        say("%-7s %12zu %5d %12zu %9.1f %10.1f %10.3f %11.1f %10.3f %11.3f %10.3f\n", r.size.c_str(),
+            r.shape.constraints, int(std::countr_zero(r.shape.domain)), r.shape.aux, r.c1.ms, r.shape_pass.ms,
+            r.shape_pass.peak / kGiB, r.witness.ms, r.values_gib, r.witness_gib, r.witness.growth_gib());
+    }
+    say("\n== proofs (ms; median of the timed proofs; TIMING-ONLY keys, the proofs do not verify)\n");
+    say("%-7s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s\n", "size", "params ms", "first", "H", "msm_h", "msm_l",
+        "msm_a", "msm_b_g1", "msm_b_g2", "assemble", "prove");
+    for (const auto& r : results) {
+        if (!r.have_first) {
+            say("%-7s  %s\n", r.size.c_str(), r.status.c_str());
+            continue;
+        }
+        const Phases& m = r.reps.empty() ? r.first : r.med;
+        say("%-7s %10.1f %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f%s", r.size.c_str(), r.params.ms,
+            r.first.wall, m.h, m.msm_h, m.msm_l, m.msm_a, m.msm_b_g1, m.msm_b_g2, m.assemble, m.wall,
+            r.reps.empty() ? "  (first proof only)" : "");
+        if (r.size == "32GiB") say("   anchor: none measured (see above)");
+        if (r.status != "ok") say("  (%s)", r.status.c_str());
+        say("\n");
+    }
+    say("total %.1f s\n", std::chrono::duration<double>(Clock::now() - t_start).count());
+    return any_failed ? 1 : 0;
+}

@@ -1,0 +1,336 @@
+// Shared by the Groth16 proving benches (gpu_groth16.cpp, porep_prove.cpp): TIMING-ONLY
+// parameters of a circuit's shape, counts and densities without the matrices (DensityCS),
+// page-locked witness buffers, per-phase timings and their medians, memory readings.
+//
+// TIMING-ONLY PARAMETERS: the parameters have the real shape of the circuit (query lengths
+// from its counts and densities) but fake contents: every query holds the distinct points
+// (i+1)·G (the same prefix in every query) and the verifying key is random. The MSMs' cost
+// does not depend on the bases' values (distinct points keep every bucket addition on its
+// general path), and H and the scalars come from the circuit's real witness, so the timings
+// are those of a real proof. THE PROOFS DO NOT VERIFY.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/gpu/host_memory.hpp"
+#include "cuzk/groth16/keys.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/ntt/domain.hpp"
+#include "cuzk/r1cs/shape_cs.hpp"
+
+namespace cuzk::bench {
+
+using Clock = std::chrono::steady_clock;
+inline double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// printf that reaches the log at once (the lead reads it live, and a timeout kill loses nothing).
+template <class... A>
+void say(const char* fmt, A... a) {
+    if constexpr (sizeof...(A) == 0)
+        std::fputs(fmt, stdout);  // no format arguments: not a format (-Wformat-security)
+    else
+        std::printf(fmt, a...);
+    std::fflush(stdout);
+}
+
+// The distinct points (start+i)·G for i < n, on every core: each thread starts at its first
+// multiple with one scalar multiplication and walks on by mixed additions (madd, 7M+4S),
+// converting blocks of 4096 with one inversion each (generator_multiples() is single-threaded,
+// about 1 us a point). Measured: the 2^20 random-dense keys (1.05M G1 + 0.52M G2 points) in
+// 3.9 s on the dev machine's 2 shared, loaded cores.
+template <class Curve>
+void fill_multiples(std::vector<Affine<Curve>>& out, uint64_t start) {
+    const size_t n = out.size();
+    const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), n / 4096 + 1));
+    const Affine<Curve> g = Affine<Curve>::generator();
+    auto work = [&](size_t lo, size_t hi) {
+        constexpr size_t kBlock = 4096;
+        std::vector<Jacobian<Curve>> js(kBlock);
+        Jacobian<Curve> acc = mul_u64(Jacobian<Curve>::generator(), start + lo);
+        for (size_t b = lo; b < hi; b += kBlock) {
+            const size_t len = std::min(kBlock, hi - b);
+            for (size_t i = 0; i < len; ++i) {
+                js[i] = acc;
+                acc = acc.add(g);
+            }
+            batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(js.data(), len),
+                                   std::span<Affine<Curve>>(out.data() + b, len));
+        }
+    };
+    std::vector<std::thread> pool;
+    const size_t per = (n + threads - 1) / threads;
+    for (size_t t = 0; t < threads; ++t) {
+        const size_t lo = t * per, hi = std::min(n, lo + per);
+        if (lo < hi) pool.emplace_back(work, lo, hi);
+    }
+    for (auto& th : pool) th.join();
+}
+
+// Shape mode without the matrices: ShapeCS's variables and linear combinations, but
+// enforce() only merges A and B and sets the density bits, exactly as ShapeCS::record does,
+// and counts. The full shape is the slow part of a run (measured, 2 shared cores: about
+// 5 us a constraint, most of it the CSR rows and the coefficient dictionary); the benches
+// only need counts and densities. Checked against the full shape up to 2^18 constraints
+// (gpu_groth16) and on the 2 KiB PoRep partition (porep_prove --check-density 1).
+class DensityCS : public r1cs::ShapeCS {
+ public:
+    template <class N>
+    void enforce(N&&, LC a, LC b, LC) {
+        a.normalize();
+        b.normalize();
+        for (const r1cs::Term& t : a.terms())
+            if (t.var.is_aux()) set_bit(a_aux_, t.var.index());
+        for (const r1cs::Term& t : b.terms()) set_bit(t.var.is_aux() ? b_aux_ : b_input_, t.var.index());
+        ++constraints_;
+    }
+    size_t num_constraints() const { return constraints_; }
+    r1cs::Density density() const {
+        return {to_bitvec(a_aux_, num_aux()), to_bitvec(b_input_, num_inputs()), to_bitvec(b_aux_, num_aux())};
+    }
+
+ private:
+    static void set_bit(std::vector<uint64_t>& bits, uint32_t i) {
+        if (i / 64 >= bits.size()) bits.resize(std::max<size_t>(i / 64 + 1, 2 * bits.size()), 0);
+        bits[i / 64] |= uint64_t(1) << (i % 64);
+    }
+    static r1cs::BitVec to_bitvec(const std::vector<uint64_t>& bits, size_t n) {
+        r1cs::BitVec v(n);
+        for (size_t i = 0; i < n; ++i)
+            if (i / 64 < bits.size() && ((bits[i / 64] >> (i % 64)) & 1)) v.set(i);
+        return v;
+    }
+    size_t constraints_ = 0;
+    std::vector<uint64_t> a_aux_, b_input_, b_aux_;
+};
+
+// What a proof needs of its circuit's shape, and the query lengths that follow.
+struct ShapeInfo {
+    size_t inputs = 0, aux = 0, constraints = 0, domain = 0;
+    size_t len_h = 0, len_l = 0, len_a = 0, len_b = 0;
+    r1cs::Density density;
+    bool full_shape = false;  // counted with r1cs::Shape rather than DensityCS
+
+    // Sets domain and the query lengths from the counts and densities.
+    void derive_lengths() {
+        domain = ntt::EvaluationDomain::size_for(constraints);
+        len_h = domain - 1;
+        len_l = aux;
+        len_a = inputs + density.a_aux.count();
+        len_b = density.b_input.count() + density.b_aux.count();
+    }
+    double params_gib() const {
+        return ((len_h + len_l + len_a + len_b) * sizeof(G1Affine) + len_b * sizeof(G2Affine)) / kGiB;
+    }
+};
+
+// Counts and densities of a circuit (a type with `template <class CS> void synthesize(CS&)`)
+// with the input constraints appended, as groth16::CircuitOf::shape() does.
+template <class C>
+ShapeInfo density_shape(const C& circuit) {
+    DensityCS cs;
+    circuit.synthesize(cs);
+    r1cs::enforce_inputs_times_zero(cs);
+    ShapeInfo s;
+    s.inputs = cs.num_inputs();
+    s.aux = cs.num_aux();
+    s.constraints = cs.num_constraints();
+    s.density = cs.density();
+    s.derive_lengths();
+    return s;
+}
+
+// Timing-only parameters of the shape (see the top of the file): NOT a valid key. The
+// longest G1 query is filled in place and the others copied from its prefix, so the peak is
+// the parameters themselves.
+inline groth16::Parameters fake_parameters(const ShapeInfo& s, uint64_t seed) {
+    groth16::Parameters p;
+    std::mt19937_64 rng(seed);
+    auto g1 = [&] { return mul(G1Affine::generator(), Fr::random(rng)).to_affine(); };
+    auto g2 = [&] { return mul(G2Affine::generator(), Fr::random(rng)).to_affine(); };
+    p.vk.alpha_g1 = g1();
+    p.vk.beta_g1 = g1();
+    p.vk.beta_g2 = g2();
+    p.vk.gamma_g2 = g2();
+    p.vk.delta_g1 = g1();
+    p.vk.delta_g2 = g2();
+    for (size_t i = 0; i < s.inputs; ++i) p.vk.ic.push_back(g1());
+    std::vector<G1Affine>* queries[] = {&p.h, &p.l, &p.a, &p.b_g1};
+    const size_t lens[] = {s.len_h, s.len_l, s.len_a, s.len_b};
+    const size_t longest = size_t(std::max_element(std::begin(lens), std::end(lens)) - std::begin(lens));
+    queries[longest]->resize(lens[longest]);
+    fill_multiples<G1Curve>(*queries[longest], 1);
+    const std::vector<G1Affine>& full = *queries[longest];
+    for (size_t q = 0; q < 4; ++q)
+        if (q != longest) queries[q]->assign(full.begin(), full.begin() + ptrdiff_t(lens[q]));
+    p.b_g2.resize(s.len_b);
+    fill_multiples<G2Curve>(p.b_g2, 1);
+    return p;
+}
+
+// /proc/meminfo's MemAvailable in bytes; 0 when unknown.
+inline size_t mem_available_bytes() {
+    std::ifstream f("/proc/meminfo");
+    std::string key, unit;
+    size_t kb = 0;
+    while (f >> key >> kb >> unit)
+        if (key == "MemAvailable:") return kb * 1024;
+    return 0;
+}
+
+// A field of /proc/self/status in bytes ("VmRSS:", "VmHWM:"); 0 when unknown.
+inline size_t proc_status_bytes(const std::string& field) {
+    std::ifstream f("/proc/self/status");
+    std::string key;
+    while (f >> key) {
+        if (key == field) {
+            size_t kb = 0;
+            f >> kb;
+            return kb * 1024;
+        }
+        std::getline(f, key);
+    }
+    return 0;
+}
+
+// The process's peak resident set. getrusage's ru_maxrss is the peak since the process
+// started; a pass's own peak needs the kernel's high-water mark reset before it (writing 5
+// to /proc/self/clear_refs resets VmHWM to the current RSS, Linux >= 4.0).
+class PeakRss {
+ public:
+    // Resets the high-water mark; false if the kernel does not allow it (then peak() is the
+    // process's lifetime peak).
+    bool reset() {
+        start_rss_ = proc_status_bytes("VmRSS:");
+        std::ofstream f("/proc/self/clear_refs");
+        f << "5";
+        f.flush();
+        resettable_ = bool(f);
+        return resettable_;
+    }
+    size_t start_rss() const { return start_rss_; }
+    size_t peak() const {
+        const size_t hwm = proc_status_bytes("VmHWM:");
+        if (hwm) return hwm;
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        return size_t(u.ru_maxrss) * 1024;
+    }
+    bool resettable() const { return resettable_; }
+
+ private:
+    size_t start_rss_ = 0;
+    bool resettable_ = false;
+};
+
+inline size_t rusage_max_rss_bytes() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return size_t(u.ru_maxrss) * 1024;
+}
+
+// One proof's phases, ms.
+struct Phases {
+    double h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, assemble = 0;
+    double sum = 0;   // ProofTimings::total()
+    double wall = 0;  // the whole prove() call: also the shape checks and z / density vectors
+};
+
+inline Phases phases_from(const groth16::ProofTimings& t, double wall) {
+    return {t.h, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assemble, t.total(), wall};
+}
+
+inline double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+inline Phases median_of(const std::vector<Phases>& ps) {
+    auto med = [&](double Phases::*f) {
+        std::vector<double> v;
+        for (auto& p : ps) v.push_back(p.*f);
+        return median(v);
+    };
+    return {med(&Phases::h),        med(&Phases::msm_h),    med(&Phases::msm_l),
+            med(&Phases::msm_a),    med(&Phases::msm_b_g1), med(&Phases::msm_b_g2),
+            med(&Phases::assemble), med(&Phases::sum),      med(&Phases::wall)};
+}
+
+inline std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            o += buf;
+        } else {
+            o += c;
+        }
+    }
+    return o;
+}
+
+inline std::string json_phases(const Phases& p) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "{\"h\": %.3f, \"msm_h\": %.3f, \"msm_l\": %.3f, \"msm_a\": %.3f, \"msm_b_g1\": %.3f, "
+                  "\"msm_b_g2\": %.3f, \"assemble\": %.3f, \"sum\": %.3f, \"prove_wall\": %.3f}",
+                  p.h, p.msm_h, p.msm_l, p.msm_a, p.msm_b_g1, p.msm_b_g2, p.assemble, p.sum, p.wall);
+    return buf;
+}
+
+inline void print_phases_header() {
+    say("    %-9s %9s %9s %9s %9s %9s %9s %8s %9s %9s   (ms)\n", "proof", "H", "msm_h", "msm_l", "msm_a", "msm_b_g1",
+        "msm_b_g2", "assemble", "sum", "prove");
+}
+
+inline void print_phases_row(const char* label, const Phases& p, double target) {
+    say("    %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %9.1f %9.1f", label, p.h, p.msm_h, p.msm_l, p.msm_a,
+        p.msm_b_g1, p.msm_b_g2, p.assemble, p.sum, p.wall);
+    if (target > 0) say("   target <= %.0f: %s", target, p.wall <= target ? "MET" : "MISSED");
+    say("\n");
+}
+
+// Page-locked witness buffers (gpu::host_register), unregistered before they are freed:
+// the engine's buffer pool registers the a, b, c and aux vectors it recycles, so its
+// proofs copy them to the device by DMA. Declare it after the vectors it registers.
+class PinnedBuffers {
+ public:
+    PinnedBuffers(std::initializer_list<std::vector<Fr>*> vs, bool on) {
+        if (!on) return;
+        for (std::vector<Fr>* v : vs)
+            if (v->capacity() && gpu::host_register(v->data(), v->capacity() * sizeof(Fr))) {
+                pinned_.push_back(v->data());
+                bytes_ += v->capacity() * sizeof(Fr);
+            }
+    }
+    ~PinnedBuffers() {
+        for (void* p : pinned_) gpu::host_unregister(p);
+    }
+    PinnedBuffers(const PinnedBuffers&) = delete;
+    PinnedBuffers& operator=(const PinnedBuffers&) = delete;
+    size_t buffers() const { return pinned_.size(); }
+    size_t bytes() const { return bytes_; }
+
+ private:
+    std::vector<void*> pinned_;
+    size_t bytes_ = 0;
+};
+
+}  // namespace cuzk::bench
