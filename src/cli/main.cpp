@@ -61,7 +61,10 @@ int main(int argc, char** argv) {
         try {
             return run();
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "cuzk %s: %s\n", cmd->get_name().c_str(), e.what());
+            // "cuzk prove porep: ..." for a nested subcommand.
+            std::string name = cmd->get_name();
+            if (cmd->get_parent() && cmd->get_parent() != &app) name = cmd->get_parent()->get_name() + " " + name;
+            std::fprintf(stderr, "cuzk %s: %s\n", name.c_str(), e.what());
             return 1;
         }
     }
