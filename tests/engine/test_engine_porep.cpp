@@ -9,6 +9,7 @@
 // <tmp>/cuzk-porep-test-params), so later runs and its other cases reuse it. CI leaves
 // VerySlow* out; run it with
 //   build/cpu/tests/cuzk_test_engine --gtest_filter='VerySlowEnginePoRep.*'
+// (CUZK_TEST_BACKEND=cpu|cuda|auto picks the prove target, default auto).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -236,6 +237,10 @@ std::vector<Fr> inputs_for(const filecoin::SealCommitPhase1Output& c1, unsigned 
 
 TEST(VerySlowEnginePoRep, SealedSectorProvesAndVerifies) {
     EngineConfig cfg = quiet_cpu();
+    // The prove target: CUZK_TEST_BACKEND (cpu, cuda, auto), default auto (the GPU when built
+    // with CUDA and one is present).
+    const char* backend = std::getenv("CUZK_TEST_BACKEND");
+    cfg.backend = backend && *backend ? backend : "auto";
     cfg.param_cache = test_param_cache();
     cfg.filecoin_param_dir = cfg.param_cache / "no-filecoin-params";  // dev params, cached
     cfg.witness_workers = 1;
