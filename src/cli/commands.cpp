@@ -229,10 +229,16 @@ void add_proving_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::f
     commands.push_back({prove, [] { return run_prove(dir, partitions, out, format, backend); }});
 
     auto* verify = app.add_subcommand("verify", "Verify bellperson proofs against a .vk and public inputs");
-    verify->add_option("--vk", vk, "Verifying key (.vk)")->required();
-    verify->add_option("--proof", proof, "Proof file (192 bytes per partition)")->required();
-    verify->add_option("--public", pub, "Public inputs: JSON array of arrays of decimal strings")->required();
-    commands.push_back({verify, [] { return run_verify(vk, proof, pub); }});
+    // Required, but checked here: `cuzk verify porep` takes other options.
+    verify->add_option("--vk", vk, "Verifying key (.vk) (required)");
+    verify->add_option("--proof", proof, "Proof file (192 bytes per partition) (required)");
+    verify->add_option("--public", pub, "Public inputs: JSON array of arrays of decimal strings (required)");
+    commands.push_back({verify, [] {
+                            if (vk.empty() || proof.empty() || pub.empty())
+                                throw std::invalid_argument(
+                                    "--vk, --proof and --public are required (a PoRep proof: cuzk verify porep)");
+                            return run_verify(vk, proof, pub);
+                        }});
 
     auto* inspect = app.add_subcommand("inspect", "Counts and sizes of the sections of a .params or .vk file");
     inspect->add_option("file", file, "The file")->required();

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
 #include "cuzk/gpu/device.hpp"
+#include "porep_commands.hpp"
 #include "prove_demo.hpp"
 #include "seal_commands.hpp"
 #include "selfcheck.hpp"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     cuzk::cli::add_proving_commands(app, commands);
     cuzk::cli::add_client_commands(app, commands);
     cuzk::cli::add_seal_commands(app, commands);
+    cuzk::cli::add_porep_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
 
@@ -59,7 +61,10 @@ int main(int argc, char** argv) {
         try {
             return run();
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "cuzk %s: %s\n", cmd->get_name().c_str(), e.what());
+            // "cuzk prove porep: ..." for a nested subcommand.
+            std::string name = cmd->get_name();
+            if (cmd->get_parent() && cmd->get_parent() != &app) name = cmd->get_parent()->get_name() + " " + name;
+            std::fprintf(stderr, "cuzk %s: %s\n", name.c_str(), e.what());
             return 1;
         }
     }

@@ -14,23 +14,8 @@
 #include "cuzk/filecoin/seal.hpp"
 
 namespace cuzk::cli {
-namespace {
 
 using namespace cuzk::filecoin;
-using Clock = std::chrono::steady_clock;
-
-struct SealOptions {
-    std::string sector_size, registered_proof, data_file, out;
-    std::string prover_id_hex, ticket_hex, seed_hex;
-    uint64_t sector_id = 0, data_seed = 0;
-    bool no_check = false;
-};
-
-struct GenOptions {
-    std::string sector_size, registered_proof, out;
-    uint64_t seed = 0;
-    bool no_check = false;
-};
 
 // "2KiB" (any case), or the byte count.
 uint64_t parse_sector_size(const std::string& s) {
@@ -66,6 +51,23 @@ const PoRepConfig& choose_proof(const std::string& size_text, const std::string&
                                     "-byte sectors, not " + size_text);
     return c;
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct SealOptions {
+    std::string sector_size, registered_proof, data_file, out;
+    std::string prover_id_hex, ticket_hex, seed_hex;
+    uint64_t sector_id = 0, data_seed = 0;
+    bool no_check = false;
+};
+
+struct GenOptions {
+    std::string sector_size, registered_proof, out;
+    uint64_t seed = 0;
+    bool no_check = false;
+};
 
 Bytes32 hex_option(const std::string& hex, const char* option) {
     if (hex.empty()) return Bytes32{};

@@ -3,10 +3,21 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
+namespace cuzk::filecoin {
+struct PoRepConfig;
+}
+
 namespace cuzk::cli {
+// "2KiB" (any case), or the byte count; std::invalid_argument naming the known sizes.
+uint64_t parse_sector_size(const std::string& s);
+// The registered proof: `name` if given (it must have this sector size), else the
+// interactive StackedDrg<size>V1_1.
+const filecoin::PoRepConfig& choose_proof(const std::string& size_text, const std::string& name);
 void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::function<int()>>>& commands);
 }  // namespace cuzk::cli

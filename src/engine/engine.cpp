@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
@@ -26,10 +27,13 @@
 #include <thread>
 
 #include "cuzk/circuits/builtin.hpp"
+#include "cuzk/circuits/porep.hpp"
 #include "cuzk/common/trace.hpp"
 #include "cuzk/engine/memory.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/engine/queue.hpp"
+#include "cuzk/filecoin/c1.hpp"
+#include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
@@ -211,8 +215,9 @@ const char* job_state_name(JobState s) {
 struct Job {
     uint64_t num = 0;
     std::string id;
-    JobSpec spec;
+    JobSpec spec;  // a PoRep job's c1_json is dropped once parsed into c1
     CircuitKey key;
+    std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;  // porep-seal-commit
     Clock::time_point submitted, ended;
     JobState state = JobState::Queued;
     bool started = false;
@@ -256,9 +261,77 @@ CircuitKey circuit_key(const JobSpec& spec) {
 
 // Partition k of a job: a SHA-256 chain takes preimage seed + k (same shape, its own
 // witness); random-dense's witness is fixed by its shape seed, so partitions repeat it.
-circuits::BuiltinCircuit partition_circuit(const JobSpec& spec, uint32_t k) {
+// PoRep: the StackedDrg circuit of the C1's partition k, its public inputs derived from
+// replica_id, comm_d, comm_r and the seed (as a verifier derives them), not taken from the
+// vanilla proofs: a C1 whose challenges are not the seed's makes a proof that fails.
+circuits::BuiltinCircuit partition_circuit(const Job& job, uint32_t k) {
+    if (job.c1) {
+        const filecoin::SealCommitPhase1Output& c1 = *job.c1;
+        const auto& cfg = filecoin::porep_config(c1.registered_proof);
+        circuits::BuiltinCircuit b;
+        b.circuit = circuits::make_stacked_circuit(
+            circuits::StackedCircuit::from_vanilla(cfg, c1.replica_id, c1.comm_d, c1.comm_r, c1.vanilla_proofs.at(k)),
+            job.key.id());
+        b.public_inputs =
+            circuits::porep_public_inputs(c1.registered_proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
+        return b;
+    }
+    const JobSpec& spec = job.spec;
     const bool sha = spec.circuit == "sha256-chain";
     return circuits::make_builtin(spec.circuit, spec.size, sha ? spec.seed + k : spec.seed, spec.inputs);
+}
+
+// "StackedDrg2KiBV1_1" or its numeric id.
+std::optional<filecoin::RegisteredSealProof> parse_registered_proof(const std::string& s) {
+    if (auto p = filecoin::seal_proof_from_name(s)) return p;
+    uint64_t id = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), id);
+    if (ec == std::errc() && ptr == s.data() + s.size()) return filecoin::seal_proof_from_id(id);
+    return std::nullopt;
+}
+
+// Validates a porep-seal-commit spec against its C1 output (see JobSpec): the parsed C1,
+// whose registered proof fixes the circuit and the partitions.
+std::shared_ptr<const filecoin::SealCommitPhase1Output> parse_porep_job(const JobSpec& spec, bool check) {
+    using Code = EngineError::Code;
+    if (spec.c1_json.empty())
+        throw EngineError(Code::InvalidArgument,
+                          "porep-seal-commit needs the C1 output (SealCommitPhase1Output JSON), got 0 bytes");
+    auto c1 = std::make_shared<filecoin::SealCommitPhase1Output>();
+    try {
+        *c1 = filecoin::parse_c1_output(spec.c1_json, "c1 output");
+    } catch (const std::exception& e) {
+        throw EngineError(Code::InvalidArgument, e.what());
+    }
+    const auto& cfg = filecoin::porep_config(c1->registered_proof);
+    if (!spec.registered_proof.empty()) {
+        const auto want = parse_registered_proof(spec.registered_proof);
+        if (!want)
+            throw EngineError(Code::InvalidArgument, "unknown registered proof '" + spec.registered_proof +
+                                                         "' (a name such as StackedDrg32GiBV1_1, or its id 0..19)");
+        if (*want != c1->registered_proof)
+            throw EngineError(Code::InvalidArgument,
+                              "registered_proof " + std::string(filecoin::porep_config(*want).name) +
+                                  " does not match the C1 output's registered_proof " + std::string(cfg.name));
+    }
+    if (spec.sector_size && spec.sector_size != cfg.sector_size)
+        throw EngineError(Code::InvalidArgument, "sector_size " + std::to_string(spec.sector_size) +
+                                                     " does not match the C1 output's registered_proof " +
+                                                     std::string(cfg.name) + " (" + std::to_string(cfg.sector_size) +
+                                                     "-byte sectors)");
+    if (cfg.kind == filecoin::PoRepKind::SyntheticPoRep)
+        throw EngineError(Code::NotImplemented,
+                          "cuzk cannot prove synthetic PoRep (" + std::string(cfg.name) + ") yet");
+    if (check) {
+        try {
+            filecoin::check_c1_consistency(*c1, "c1 output");
+        } catch (const std::logic_error& e) {
+            throw EngineError(Code::NotImplemented, e.what());
+        } catch (const std::exception& e) {
+            throw EngineError(Code::InvalidArgument, e.what());
+        }
+    }
+    return c1;
 }
 
 struct PendingKey {
@@ -321,6 +394,8 @@ struct Engine::Impl {
     JobResult result_locked(const Job& job) const;
     std::shared_ptr<Job> find_locked(const std::string& id) const;
     SubmitInfo submit(const JobSpec& spec);
+    SubmitInfo enqueue(const JobSpec& spec, const CircuitKey& key,
+                       std::shared_ptr<const filecoin::SealCommitPhase1Output> c1);
     void shutdown(std::optional<bool> drain);
 
     void logf(int level, const std::string& line) const {
@@ -348,6 +423,7 @@ Engine::Impl::Impl(EngineConfig c)
       pool(budget, budget.limit() / 4, gpu::device_count() > 0),
       params(budget, cfg.param_cache, cfg.setup_seed, cfg.eviction_min_idle, log),
       fin_q(cfg.finalize_queue_bound) {
+    params.set_filecoin(cfg.filecoin_param_dir, cfg.allow_dev_params);
     budget.set_reclaimer([this](uint64_t want) {
         uint64_t freed = pool.reclaim(want);
         if (freed < want) freed += params.reclaim(want - freed);
@@ -507,8 +583,29 @@ JobResult Engine::Impl::result_locked(const Job& job) const {
     return r;
 }
 
-SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
+SubmitInfo Engine::Impl::submit(const JobSpec& in) {
     using Code = EngineError::Code;
+    const int prio = int(in.priority);
+    if (prio < int(Priority::Low) || prio > int(Priority::Critical))
+        throw EngineError(Code::InvalidArgument,
+                          "priority must be LOW, NORMAL, HIGH or CRITICAL (1..4), got " + std::to_string(prio));
+    if (in.kind == "porep-seal-commit") {
+        // The C1 names the registered proof, which fixes the circuit and the partitions.
+        auto c1 = parse_porep_job(in, cfg.check_c1);
+        JobSpec spec = in;
+        spec.c1_json = {};  // parsed: the JSON (~50 MB for 32 GiB) is not kept
+        spec.circuit = "porep";
+        spec.registered_proof = filecoin::porep_config(c1->registered_proof).name;
+        spec.sector_size = filecoin::porep_config(c1->registered_proof).sector_size;
+        spec.partitions = uint32_t(c1->vanilla_proofs.size());
+        const CircuitKey key = CircuitKey::porep(uint64_t(c1->registered_proof));
+        if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
+            throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
+                                                         "], got " + std::to_string(spec.partitions));
+        if (auto why = params.missing_params_error(key)) throw EngineError(Code::NotFound, *why);
+        return enqueue(spec, key, std::move(c1));
+    }
+    const JobSpec& spec = in;
     if (spec.kind != "builtin") {
         for (const char* k : kFilecoinKinds)
             if (spec.kind == k)
@@ -526,10 +623,6 @@ SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
     if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
         throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
                                                      "], got " + std::to_string(spec.partitions));
-    const int prio = int(spec.priority);
-    if (prio < int(Priority::Low) || prio > int(Priority::Critical))
-        throw EngineError(Code::InvalidArgument,
-                          "priority must be LOW, NORMAL, HIGH or CRITICAL (1..4), got " + std::to_string(prio));
     // Constraints the circuit will have (for the size limit): 25,840 a SHA-256 block.
     const bool sha = spec.circuit == "sha256-chain";
     const uint64_t per = sha ? 25840 : 1;
@@ -540,7 +633,13 @@ SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
     if (!sha && (spec.inputs < 1 || spec.inputs > 1024 || spec.inputs > spec.size))
         throw EngineError(Code::InvalidArgument,
                           "random-dense inputs must be in [1, min(1024, size)], got " + std::to_string(spec.inputs));
+    return enqueue(spec, circuit_key(spec), nullptr);
+}
 
+SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, const CircuitKey& key,
+                                 std::shared_ptr<const filecoin::SealCommitPhase1Output> c1) {
+    using Code = EngineError::Code;
+    const int prio = int(spec.priority);
     std::lock_guard<std::mutex> lock(mu_);
     if (!accepting_) throw EngineError(Code::ShuttingDown, "the engine is shutting down and accepts no new jobs");
     if (!spec.request_id.empty()) {
@@ -553,7 +652,8 @@ SubmitInfo Engine::Impl::submit(const JobSpec& spec) {
     std::snprintf(id, sizeof id, "job-%06llu", (unsigned long long)job->num);
     job->id = id;
     job->spec = spec;
-    job->key = circuit_key(spec);
+    job->key = key;
+    job->c1 = std::move(c1);
     job->submitted = Clock::now();
     job->proofs.resize(spec.partitions);
     job->inputs.resize(spec.partitions);
@@ -620,7 +720,7 @@ void Engine::Impl::witness_loop() {
             if (!give_up()) {
                 auto t0 = Clock::now();
                 trace::Span span("witness", "engine");
-                auto built = partition_circuit(job->spec, partition);
+                auto built = partition_circuit(*job, partition);
                 r1cs::WitnessBuffers bufs;
                 bufs.aux = pool.take(c.num_aux);
                 bufs.a = pool.take(c.domain);
@@ -801,7 +901,7 @@ void Engine::Impl::finalize_loop() {
                     if (!budget.reserve(c.item_bytes, give_up))
                         throw EngineError(EngineError::Code::ResourceExhausted, "no memory to recompute on the CPU");
                     mem = Reservation(&budget, c.item_bytes);
-                    auto built = partition_circuit(job->spec, item->partition);
+                    auto built = partition_circuit(*job, item->partition);
                     item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
                                                  groth16::random_randomness(), *cpu);
                     auto again = groth16::verify(*c.pvk, item->proof, item->public_inputs);
@@ -919,7 +1019,17 @@ CancelInfo Engine::cancel(const std::string& job_id) {
     return info;
 }
 
-std::string Engine::circuit_id(const JobSpec& spec) { return circuit_key(spec).id(); }
+std::string Engine::circuit_id(const JobSpec& spec) {
+    if (spec.kind == "porep-seal-commit") {
+        if (!spec.registered_proof.empty()) {
+            if (auto p = parse_registered_proof(spec.registered_proof)) return CircuitKey::porep(uint64_t(*p)).id();
+            throw EngineError(EngineError::Code::InvalidArgument,
+                              "unknown registered proof '" + spec.registered_proof + "'");
+        }
+        return CircuitKey::porep(uint64_t(parse_porep_job(spec, false)->registered_proof)).id();
+    }
+    return circuit_key(spec).id();
+}
 
 PreloadInfo Engine::preload(const std::string& id) {
     std::string why;

@@ -1,9 +1,12 @@
 #include "cuzk/engine/params.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
 #include "cuzk/circuits/builtin.hpp"
+#include "cuzk/circuits/porep.hpp"
 #include "cuzk/common/trace.hpp"
+#include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/ntt/domain.hpp"
@@ -24,7 +27,19 @@ std::string mib(uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) +
 
 }  // namespace
 
+CircuitKey CircuitKey::porep(uint64_t registered_proof) {
+    CircuitKey k;
+    k.name = "porep";
+    k.size = 1;
+    k.registered_proof = registered_proof;
+    return k;
+}
+
 std::string CircuitKey::id() const {
+    if (is_porep()) {
+        const auto p = filecoin::seal_proof_from_id(registered_proof);
+        return "porep-" + (p ? std::string(filecoin::porep_config(*p).name) : std::to_string(registered_proof));
+    }
     if (name == "random-dense")
         return name + "-" + std::to_string(size) + "-" + std::to_string(inputs) + "-" + std::to_string(shape_seed);
     return name + "-" + std::to_string(size);
@@ -35,6 +50,12 @@ std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* 
         if (why) *why = "circuit id '" + id + "': " + w;
         return std::nullopt;
     };
+    if (id.rfind("porep-", 0) == 0) {
+        const std::string proof = id.substr(6);
+        const auto p = filecoin::seal_proof_from_name(proof);
+        if (!p) return fail("unknown registered proof '" + proof + "' (e.g. porep-StackedDrg2KiBV1_1)");
+        return porep(uint64_t(*p));
+    }
     for (const auto& name : circuits::builtin_names()) {
         if (id.rfind(name + "-", 0) != 0) continue;
         std::string_view rest(id);
@@ -57,7 +78,32 @@ std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* 
     }
     std::string known;
     for (const auto& n : circuits::builtin_names()) known += (known.empty() ? "" : ", ") + n;
-    return fail("unknown circuit (known: " + known + ")");
+    return fail("unknown circuit (known: " + known + ", porep-<registered proof>)");
+}
+
+std::unique_ptr<groth16::Circuit> CircuitKey::blank_circuit() const {
+    if (is_porep()) {
+        const auto& cfg = filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof));
+        return circuits::make_stacked_circuit(
+            circuits::StackedCircuit::blank(circuits::StackedParams::from_config(cfg)), id());
+    }
+    return circuits::make_builtin(name, size, name == "random-dense" ? shape_seed : 1,
+                                  name == "random-dense" ? inputs : 4)
+        .circuit;
+}
+
+std::string CircuitKey::params_file_name() const {
+    return filecoin::porep_params_file_name(filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof)));
+}
+std::string CircuitKey::vk_file_name() const {
+    return filecoin::porep_vk_file_name(filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof)));
+}
+
+std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured) {
+    if (!configured.empty()) return configured;
+    const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (env && *env) return env;
+    return "/var/tmp/filecoin-proof-parameters";
 }
 
 ParamManager::ParamManager(MemoryBudget& budget, std::filesystem::path cache_dir, uint64_t setup_seed,
@@ -67,6 +113,24 @@ ParamManager::ParamManager(MemoryBudget& budget, std::filesystem::path cache_dir
       setup_seed_(setup_seed),
       min_idle_(min_idle),
       log_(std::move(log)) {}
+
+void ParamManager::set_filecoin(std::filesystem::path dir, bool allow_dev_params) {
+    filecoin_dir_ = std::move(dir);
+    allow_dev_params_ = allow_dev_params;
+}
+
+std::filesystem::path ParamManager::filecoin_params_path(const CircuitKey& key) const {
+    return filecoin_param_dir(filecoin_dir_) / key.params_file_name();
+}
+
+std::optional<std::string> ParamManager::missing_params_error(const CircuitKey& key) const {
+    if (!key.is_porep() || allow_dev_params_) return std::nullopt;
+    const auto file = filecoin_params_path(key);
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec)) return std::nullopt;
+    return "no Filecoin parameters for " + key.id() + ": " + file.string() +
+           " does not exist (set FIL_PROOFS_PARAMETER_CACHE or filecoin_param_dir; allow_dev_params is off)";
+}
 
 void ParamManager::estimate(LoadedCircuit& c, uint64_t h, uint64_t l, uint64_t a, uint64_t b) {
     // Parameters: the five queries as held in memory, the vk and the densities.
@@ -84,12 +148,23 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
                                                   Reservation& mem) {
     namespace fs = std::filesystem;
     const std::string id = key.id();
-    auto built = circuits::make_builtin(key.name, key.size, key.name == "random-dense" ? key.shape_seed : 1,
-                                        key.name == "random-dense" ? key.inputs : 4);
+    auto blank = key.blank_circuit();
     const bool cached = !cache_dir_.empty();
     const fs::path base = cached ? cache_dir_ / (id + "-setup" + std::to_string(setup_seed_)) : fs::path();
+    // PoRep keys read from Filecoin's files need only the counts and densities (no matrices:
+    // r1cs::ShapeCS(false)); a setup needs the whole shape.
+    std::error_code fec;
+    const fs::path filecoin_file = key.is_porep() ? filecoin_params_path(key) : fs::path();
+    const bool from_file = key.is_porep() && fs::exists(filecoin_file, fec);
     r1cs::Shape shape;
-    {
+    groth16::ShapeSummary summary;
+    if (from_file) {
+        trace::Span span("shape", "engine");
+        auto t0 = Clock::now();
+        summary = blank->summary();
+        log_(1, "event=shape circuit=" + id + " constraints=" + std::to_string(summary.num_constraints) +
+                    " mode=density_only ms=" + std::to_string(int64_t(ms_since(t0))));
+    } else {
         trace::Span span("shape", "engine");
         std::error_code ec;
         if (cached && fs::exists(base.string() + ".shape", ec)) {
@@ -98,19 +173,30 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
             } catch (const std::exception& e) {
                 log_(2, "event=param_cache_bad circuit=" + id + " file=" + base.string() + ".shape error=\"" +
                             e.what() + "\"; recomputing");
-                shape = built.circuit->shape();
+                shape = blank->shape();
             }
         } else {
-            shape = built.circuit->shape();
+            shape = blank->shape();
+            // A PoRep shape takes a while (2 KiB: 2.7M constraints): keep it beside the keys.
+            if (cached && key.is_porep()) {
+                try {
+                    fs::create_directories(cache_dir_);
+                    r1cs::write_shape(base.string() + ".shape", shape);
+                } catch (const std::exception& e) {
+                    log_(2, "event=param_cache_write_failed circuit=" + id + " error=\"" + e.what() + "\"");
+                }
+            }
         }
+        summary = {shape.num_inputs, shape.num_aux, shape.num_constraints, shape.density()};
     }
+    blank.reset();
     auto c = std::make_shared<LoadedCircuit>();
     c->key = key;
-    c->num_inputs = shape.num_inputs;
-    c->num_aux = shape.num_aux;
-    c->num_constraints = shape.num_constraints;
-    c->domain = ntt::EvaluationDomain::size_for(shape.num_constraints);
-    c->density = shape.density();
+    c->num_inputs = summary.num_inputs;
+    c->num_aux = summary.num_aux;
+    c->num_constraints = summary.num_constraints;
+    c->domain = ntt::EvaluationDomain::size_for(summary.num_constraints);
+    c->density = std::move(summary.density);
     // Reserve the parameters' bytes before making or reading them: sizes follow from the shape.
     estimate(*c, c->domain - 1, c->num_aux, c->num_inputs + c->density.a_aux.count(),
              c->density.b_input.count() + c->density.b_aux.count());
@@ -126,7 +212,40 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     const fs::path params_file = base.string() + ".params";
     std::error_code ec;
     bool have = false;
-    if (cached && fs::exists(params_file, ec)) {
+    // PoRep: Filecoin's parameter files first (or files in their naming, `cuzk setup porep`).
+    if (key.is_porep()) {
+        const fs::path& file = filecoin_file;
+        if (from_file) {
+            trace::Span span("param_read", "engine");
+            // On the curve is always checked; the subgroup check is most of the decoding time
+            // (minutes for 32 GiB) and, as in rust-fil-proofs (read_cached_params), left to the
+            // file's digest (parameters.json, checked by paramfetch).
+            formats::ReadOptions opt;
+            opt.check_subgroup = false;
+            c->params = formats::read_params(file, opt);
+            if (c->params.vk.ic.size() != c->num_inputs || c->params.l.size() != c->num_aux ||
+                c->params.h.size() + 1 != c->domain)
+                throw EngineError(
+                    EngineError::Code::InvalidArgument,
+                    file.string() + " does not fit circuit " + id + ": " + std::to_string(c->params.vk.ic.size()) +
+                        " inputs, " + std::to_string(c->params.l.size()) + " aux, domain " +
+                        std::to_string(c->params.h.size() + 1) + "; the circuit has " + std::to_string(c->num_inputs) +
+                        ", " + std::to_string(c->num_aux) + ", " + std::to_string(c->domain));
+            const fs::path vk_file = filecoin_param_dir(filecoin_dir_) / key.vk_file_name();
+            if (fs::exists(vk_file, ec) &&
+                formats::vk_to_bytes(formats::read_vk(vk_file)) != formats::vk_to_bytes(c->params.vk))
+                throw EngineError(EngineError::Code::InvalidArgument,
+                                  vk_file.string() + " is not the verifying key of " + file.string());
+            have = true;
+            c->source = "filecoin:" + file.string();
+        } else if (!allow_dev_params_) {
+            throw EngineError(EngineError::Code::NotFound, *missing_params_error(key));
+        } else {
+            log_(2, "event=dev_params circuit=" + id + " missing=" + file.string() +
+                        " reason=\"development keys, NOT Filecoin's: proofs will not verify on chain\"");
+        }
+    }
+    if (!have && cached && fs::exists(params_file, ec)) {
         trace::Span span("param_read", "engine");
         try {
             formats::ReadOptions opt;
@@ -134,6 +253,7 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
             c->params = formats::read_params(params_file, opt);
             have = c->params.vk.ic.size() == c->num_inputs && c->params.l.size() == c->num_aux &&
                    c->params.h.size() + 1 == c->domain;
+            c->source = "dev-setup";
             if (!have) log_(2, "event=param_cache_bad circuit=" + id + " reason=\"sizes do not match the shape\"");
         } catch (const std::exception& e) {
             log_(2, "event=param_cache_bad circuit=" + id + " file=" + params_file.string() + " error=\"" + e.what() +
@@ -144,13 +264,14 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
         trace::Span span("setup", "engine");
         auto t0 = Clock::now();
         c->params = groth16::setup(shape, groth16::ToxicWaste::from_seed(setup_seed_));
+        c->source = "dev-setup";
         log_(1, "event=setup circuit=" + id + " constraints=" + std::to_string(c->num_constraints) +
                     " ms=" + std::to_string(int64_t(ms_since(t0))));
         if (cached) {
             try {
                 fs::create_directories(cache_dir_);
                 formats::write_params(c->params, params_file);
-                r1cs::write_shape(base.string() + ".shape", shape);
+                if (!key.is_porep()) r1cs::write_shape(base.string() + ".shape", shape);
             } catch (const std::exception& e) {
                 log_(2, "event=param_cache_write_failed circuit=" + id + " error=\"" + e.what() + "\"");
             }

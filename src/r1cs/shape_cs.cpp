@@ -45,10 +45,14 @@ void ShapeCS::record(LC& a, LC& b, LC& c) {
     if (shape_.num_constraints >= UINT32_MAX) throw SynthesisError("ShapeCS: too many constraints (limit 2^32 - 1)");
     a.normalize();
     b.normalize();
-    c.normalize();
     for (const Term& t : a.terms())
         if (t.var.is_aux()) set_bit(a_aux_, t.var.index());
     for (const Term& t : b.terms()) set_bit(t.var.is_aux() ? b_aux_ : b_input_, t.var.index());
+    if (!matrices_) {
+        ++shape_.num_constraints;
+        return;
+    }
+    c.normalize();
     append(shape_.a, a);
     append(shape_.b, b);
     append(shape_.c, c);

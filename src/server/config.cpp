@@ -284,6 +284,11 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     s.string("param_cache", cache);
     e.param_cache = cache;
     s.integer("setup_seed", e.setup_seed);
+    std::string fil_dir = e.filecoin_param_dir.string();
+    s.string("filecoin_param_dir", fil_dir);
+    e.filecoin_param_dir = fil_dir;
+    s.boolean("allow_dev_params", e.allow_dev_params);
+    s.boolean("check_c1", e.check_c1);
     uint64_t idle_ms = uint64_t(e.eviction_min_idle.count());
     s.integer("eviction_min_idle_ms", idle_ms);
     e.eviction_min_idle = std::chrono::milliseconds(idle_ms);

@@ -238,6 +238,14 @@ engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& re
     spec.kind = kind;
     spec.priority = to_priority(req.priority());
     spec.request_id = req.request_id();
+    if (req.proof_kind() == v1::POREP_SEAL_COMMIT) {
+        // The C1 output names its registered proof; the request's fields are checked
+        // against it. registered_proof 0 (StackedDrg2KiBV1) cannot be told from unset in
+        // proto3, so 0 is not checked.
+        spec.c1_json = req.vanilla_proof();
+        if (req.registered_proof()) spec.registered_proof = std::to_string(req.registered_proof());
+        spec.sector_size = req.sector_size();
+    }
     try {
         return submit(spec);
     } catch (const EngineError& e) {

@@ -147,8 +147,11 @@ TEST(CircuitKey, IdsRoundTripAndBadIdsAreNamed) {
     EXPECT_EQ(CircuitKey::parse(sha.id()), sha);
     EXPECT_EQ(CircuitKey::parse(rd.id()), rd);
     std::string why;
-    EXPECT_FALSE(CircuitKey::parse("porep-32g", &why));
+    EXPECT_FALSE(CircuitKey::parse("no-such-1", &why));
     EXPECT_NE(why.find("unknown circuit"), std::string::npos) << why;
+    // PoRep ids name a registered proof (test_engine_porep.cpp).
+    EXPECT_FALSE(CircuitKey::parse("porep-32g", &why));
+    EXPECT_NE(why.find("unknown registered proof '32g'"), std::string::npos) << why;
     EXPECT_FALSE(CircuitKey::parse("sha256-chain-x", &why));
     EXPECT_NE(why.find("sha256-chain-<size>"), std::string::npos) << why;
     EXPECT_FALSE(CircuitKey::parse("random-dense-10-2", &why));

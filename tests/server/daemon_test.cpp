@@ -241,7 +241,8 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
         EXPECT_NE(st.error_message().find(c.needle), std::string::npos) << st.error_message();
     }
 
-    // Curio's kinds: not implemented, said plainly.
+    // Curio's kinds: PoRep takes a C1 output (a malformed one is refused naming the
+    // problem); the others are not implemented, said plainly.
     {
         v1::SubmitProofRequest req;
         req.set_proof_kind(v1::POREP_SEAL_COMMIT);
@@ -249,8 +250,13 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
         v1::SubmitProofResponse r;
         grpc::ClientContext ctx;
         auto st = stub->SubmitProof(&ctx, req, &r);
+        EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
+        EXPECT_NE(st.error_message().find("c1 output"), std::string::npos) << st.error_message();
+        req.set_proof_kind(v1::SNAP_DEALS_UPDATE);
+        grpc::ClientContext sctx;
+        st = stub->SubmitProof(&sctx, req, &r);
         EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED) << code_and_message(st);
-        EXPECT_NE(st.error_message().find("cuzk cannot prove POREP_SEAL_COMMIT yet"), std::string::npos)
+        EXPECT_NE(st.error_message().find("cuzk cannot prove SNAP_DEALS_UPDATE yet"), std::string::npos)
             << st.error_message();
         v1::ProveRequest preq;
         preq.mutable_submit()->set_proof_kind(v1::WINNING_POST);
@@ -591,10 +597,14 @@ TEST(Daemon, CliClientRoundTrip) {
     std::tie(rc, out) = run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "cancel", "nope"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;
     EXPECT_NE(out.find("NOT_FOUND"), std::string::npos) << out;
+    std::tie(rc, out) =
+        run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "window-post"}, tmp.path());
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("UNIMPLEMENTED: cuzk cannot prove WINDOW_POST_PARTITION yet"), std::string::npos) << out;
     std::tie(rc, out) = run_program(
         {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "porep-seal-commit"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;
-    EXPECT_NE(out.find("UNIMPLEMENTED: cuzk cannot prove POREP_SEAL_COMMIT yet"), std::string::npos) << out;
+    EXPECT_NE(out.find("INVALID_ARGUMENT: porep-seal-commit needs the C1 output"), std::string::npos) << out;
     EXPECT_EQ(d.stop(), 0);
     // Nobody listening: a clear message, not a hang.
     std::tie(rc, out) = run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "status"}, tmp.path());

@@ -44,15 +44,22 @@ std::optional<Priority> parse_priority(const std::string& s);
 
 // What to prove.
 struct JobSpec {
-    // "builtin" for cuzk's built-in circuits. Filecoin kinds ("porep-seal-commit",
-    // "snap-deals-update", "window-post", "winning-post") are accepted by the API and
-    // fail with EngineError::Code::NotImplemented until their circuits exist.
+    // "builtin" for cuzk's built-in circuits; "porep-seal-commit" for Filecoin PoRep C2
+    // (c1_json below). The other Filecoin kinds ("snap-deals-update", "window-post",
+    // "winning-post") are accepted by the API and fail with EngineError::Code::NotImplemented
+    // until their circuits exist.
     std::string kind = "builtin";
     std::string circuit = "sha256-chain";  // built-in name (circuits::builtin_names())
     uint64_t size = 1;                     // blocks (sha256-chain) or constraints (random-dense)
     uint32_t inputs = 4;                   // public inputs (random-dense)
     uint64_t seed = 1;                     // witness seed; partition k uses seed + k (sha256-chain)
-    uint32_t partitions = 1;
+    uint32_t partitions = 1;               // builtin only: a PoRep job has its registered proof's partitions
+    // porep-seal-commit: the C1 output (SealCommitPhase1Output JSON, filecoin/c1.hpp); the
+    // registered proof ("StackedDrg2KiBV1_1" or its numeric id; "" = the one the C1 names)
+    // and the sector size in bytes (0 = not checked), both checked against the C1.
+    std::string c1_json;
+    std::string registered_proof;
+    uint64_t sector_size = 0;
     Priority priority = Priority::Normal;
     std::string request_id;  // idempotency key: a second submit with the same id returns the same job
 };
@@ -121,6 +128,16 @@ struct EngineConfig {
     std::filesystem::path param_cache;
     // Seed of the development setup for built-in circuits (keys are reproducible).
     uint64_t setup_seed = 1;
+    // Filecoin parameters (PoRep keys): the directory holding the v28-*.params/.vk files
+    // ("" = env FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters). When a
+    // circuit's files are absent, allow_dev_params falls back to a development setup (cached
+    // in param_cache like a built-in's, logged as event=dev_params: not Filecoin's keys);
+    // otherwise the job fails naming the missing file.
+    std::filesystem::path filecoin_param_dir;
+    bool allow_dev_params = true;
+    // Check a PoRep job's vanilla proofs at submit (filecoin::check_c1_consistency): a bad
+    // C1 is refused with InvalidArgument naming the field instead of failing in synthesis.
+    bool check_c1 = true;
     // Loaded parameters idle at least this long may be evicted when memory is wanted.
     std::chrono::milliseconds eviction_min_idle{0};
     // Jobs kept after they end, for AwaitProof and status (oldest forgotten first).
@@ -163,9 +180,9 @@ struct DeviceStatus {
     std::string name;
     uint64_t memory_total = 0, memory_free = 0;
     std::string current_job_id, current_kind;
-    double busy_ms = 0;  // time inside device stages since start
-    uint32_t placed = 0;             // partitions placed here and not yet proven
-    uint64_t partitions_proven = 0;  // since start
+    double busy_ms = 0;                 // time inside device stages since start
+    uint32_t placed = 0;                // partitions placed here and not yet proven
+    uint64_t partitions_proven = 0;     // since start
     std::vector<std::string> circuits;  // whose parameters it holds or will hold (placement)
 };
 

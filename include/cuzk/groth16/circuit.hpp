@@ -28,12 +28,22 @@ struct Witness {
     std::vector<Fr> a, b, c;
 };
 
+// The counts and densities of a circuit without its matrices: what the prover needs when
+// the keys come from a file.
+struct ShapeSummary {
+    uint64_t num_inputs = 1, num_aux = 0, num_constraints = 0;  // inputs: ONE included
+    r1cs::Density density;
+};
+
 class Circuit {
  public:
     virtual ~Circuit() = default;
     virtual std::string name() const = 0;
     // Shape mode: the R1CS matrices (with the input constraints).
     virtual r1cs::Shape shape() const = 0;
+    // Shape mode without the matrices (r1cs::ShapeCS(false)): equal to shape()'s counts and
+    // density(), in memory proportional to the variables.
+    virtual ShapeSummary summary() const = 0;
     // Witness mode: the assignment and the per-constraint evaluations.
     Witness witness() const { return witness(r1cs::WitnessBuffers{}, 0, 0); }
     // The same, reusing the storage of `reuse` (see r1cs::WitnessBuffers) and reserving
@@ -53,6 +63,12 @@ class CircuitOf final : public Circuit {
         c_.synthesize(cs);
         r1cs::enforce_inputs_times_zero(cs);
         return cs.finish();
+    }
+    ShapeSummary summary() const override {
+        r1cs::ShapeCS cs(false);
+        c_.synthesize(cs);
+        r1cs::enforce_inputs_times_zero(cs);
+        return {cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
     }
     using Circuit::witness;
     Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const override {

@@ -23,6 +23,10 @@ class ShapeCS {
     static constexpr bool kTrustValues = false;
 
     ShapeCS();
+    // matrices = false: counts and densities only (the LCs are normalized for the
+    // densities, then dropped), for circuits whose keys are read from a file: memory grows
+    // with the variables, not with the non-zeros (the 32 GiB PoRep's matrices are ~100 GB).
+    explicit ShapeCS(bool matrices) : ShapeCS() { matrices_ = matrices; }
 
     // --- linear combinations -----------------------------------------------------------
     LC lc() const { return LC(); }
@@ -83,6 +87,7 @@ class ShapeCS {
         }
     };
     Shape shape_;
+    bool matrices_ = true;
     std::unordered_map<Fr, uint32_t, FrHash> dict_;
     std::vector<uint64_t> a_aux_, b_input_, b_aux_;  // density bits, grown on demand
 };

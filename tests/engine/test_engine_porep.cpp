@@ -1,0 +1,312 @@
+// PoRep C2 through the engine (kind "porep-seal-commit"): a sealed 2 KiB sector's C1 output in,
+// the partition proofs out.
+//
+// EnginePoRep* need no parameters: submit's validation (malformed C1, registered proof and
+// sector size mismatches, the consistency check, missing parameters), circuit keys and the
+// Filecoin parameter file lookup.
+// VerySlowEnginePoRep needs the 2 KiB PoRep keys (2.7M constraints): a development setup of
+// several minutes on 2 cores, cached in CUZK_TEST_PARAM_CACHE (default
+// <tmp>/cuzk-porep-test-params), so later runs and its other cases reuse it. CI leaves
+// VerySlow* out; run it with
+//   build/cpu/tests/cuzk_test_engine --gtest_filter='VerySlowEnginePoRep.*'
+// (CUZK_TEST_BACKEND=cpu|cuda|auto picks the prove target, default auto).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "cuzk/circuits/porep.hpp"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/memory.hpp"
+#include "cuzk/engine/params.hpp"
+#include "cuzk/filecoin/c1.hpp"
+#include "cuzk/filecoin/registry.hpp"
+#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/formats/bellperson.hpp"
+#include "cuzk/groth16/verifier.hpp"
+
+using namespace cuzk;
+using namespace cuzk::engine;
+namespace fs = std::filesystem;
+using filecoin::RegisteredSealProof;
+
+namespace {
+
+// One sealed 2 KiB sector and its C1 output, made once (a fraction of a second).
+const filecoin::SealCommitPhase1Output& sealed_c1() {
+    static const filecoin::SealCommitPhase1Output c1 = [] {
+        filecoin::SealParams p;
+        p.proof = RegisteredSealProof::StackedDrg2KiBV1_1;
+        p.prover_id[0] = 7;
+        p.ticket[1] = 9;
+        p.sector_id = 42;
+        const auto& cfg = filecoin::porep_config(p.proof);
+        auto sector = filecoin::SealedSector::seal(p, filecoin::pseudo_random_sector_data(cfg, 5));
+        filecoin::Bytes32 seed{};
+        seed[0] = 0x5e;
+        seed[31] = 0x11;
+        return sector.commit_phase1(seed);
+    }();
+    return c1;
+}
+
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& tag) {
+        path = fs::temp_directory_path() / ("cuzk-porep-" + tag + "-" + std::to_string(::getpid()));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+EngineConfig quiet_cpu() {
+    EngineConfig c;
+    c.backend = "cpu";
+    c.memory_budget = uint64_t(8) << 30;
+    c.log = [](int, const std::string&) {};
+    return c;
+}
+
+JobSpec porep_spec(const std::string& json) {
+    JobSpec s;
+    s.kind = "porep-seal-commit";
+    s.c1_json = json;
+    return s;
+}
+
+std::pair<EngineError::Code, std::string> refusal(Engine& e, const JobSpec& s) {
+    try {
+        e.submit(s);
+    } catch (const EngineError& err) {
+        return {err.code(), err.what()};
+    }
+    ADD_FAILURE() << "accepted";
+    return {};
+}
+
+}  // namespace
+
+TEST(EnginePoRep, CircuitKeysNameTheRegisteredProofAndItsFiles) {
+    const auto k = CircuitKey::porep(uint64_t(RegisteredSealProof::StackedDrg2KiBV1_1));
+    EXPECT_EQ(k.id(), "porep-StackedDrg2KiBV1_1");
+    const auto back = CircuitKey::parse(k.id());
+    ASSERT_TRUE(back);
+    EXPECT_EQ(*back, k);
+    EXPECT_TRUE(back->is_porep());
+    const auto& cfg = filecoin::porep_config(RegisteredSealProof::StackedDrg2KiBV1_1);
+    EXPECT_EQ(k.params_file_name(), filecoin::porep_params_file_name(cfg));
+    EXPECT_EQ(k.vk_file_name(), filecoin::porep_vk_file_name(cfg));
+    EXPECT_EQ(k.params_file_name().rfind("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0", 0), 0u);
+    std::string why;
+    EXPECT_FALSE(CircuitKey::parse("porep-StackedDrg3KiBV1", &why));
+    EXPECT_NE(why.find("unknown registered proof 'StackedDrg3KiBV1'"), std::string::npos) << why;
+    // Built-in ids are unchanged.
+    EXPECT_EQ(CircuitKey::parse("sha256-chain-4")->id(), "sha256-chain-4");
+    // Engine::circuit_id of a PoRep spec: from registered_proof, else from the C1.
+    JobSpec s = porep_spec(filecoin::write_c1_output(sealed_c1()));
+    EXPECT_EQ(Engine::circuit_id(s), "porep-StackedDrg2KiBV1_1");
+    s.c1_json.clear();
+    s.registered_proof = "StackedDrg32GiBV1_1";
+    EXPECT_EQ(Engine::circuit_id(s), "porep-StackedDrg32GiBV1_1");
+}
+
+TEST(EnginePoRep, ParameterDirectoryLookup) {
+    // Configured directory, else FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
+    const char* old = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
+    const std::string saved = old ? old : "";
+    ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+    EXPECT_EQ(filecoin_param_dir(), fs::path("/var/tmp/filecoin-proof-parameters"));
+    ::setenv("FIL_PROOFS_PARAMETER_CACHE", "/some/where", 1);
+    EXPECT_EQ(filecoin_param_dir(), fs::path("/some/where"));
+    EXPECT_EQ(filecoin_param_dir("/configured"), fs::path("/configured"));
+    if (old)
+        ::setenv("FIL_PROOFS_PARAMETER_CACHE", saved.c_str(), 1);
+    else
+        ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+
+    // A tiny fake parameter set: only the file's presence is looked at before a load.
+    TempDir dir("lookup");
+    MemoryBudget budget(uint64_t(1) << 30);
+    ParamManager pm(budget, {}, 1, std::chrono::milliseconds(0), [](int, const std::string&) {});
+    const auto key = CircuitKey::porep(uint64_t(RegisteredSealProof::StackedDrg2KiBV1_1));
+    pm.set_filecoin(dir.path, /*allow_dev_params=*/false);
+    EXPECT_EQ(pm.filecoin_params_path(key), dir.path / key.params_file_name());
+    auto why = pm.missing_params_error(key);
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find((dir.path / key.params_file_name()).string()), std::string::npos) << *why;
+    EXPECT_NE(why->find("FIL_PROOFS_PARAMETER_CACHE"), std::string::npos) << *why;
+    std::ofstream(dir.path / key.params_file_name()) << "fake";
+    EXPECT_FALSE(pm.missing_params_error(key));
+    // V1 and V1_1 of one size share their parameter files (the identifier has no porep_id).
+    EXPECT_FALSE(pm.missing_params_error(CircuitKey::porep(uint64_t(RegisteredSealProof::StackedDrg2KiBV1))));
+    // With dev params allowed nothing is missing; built-in keys never are.
+    fs::remove(dir.path / key.params_file_name());
+    pm.set_filecoin(dir.path, true);
+    EXPECT_FALSE(pm.missing_params_error(key));
+    EXPECT_FALSE(pm.missing_params_error(*CircuitKey::parse("sha256-chain-1")));
+}
+
+TEST(EnginePoRep, SubmitValidatesTheC1Output) {
+    TempDir dir("empty");
+    EngineConfig cfg = quiet_cpu();
+    cfg.filecoin_param_dir = dir.path;
+    cfg.allow_dev_params = false;  // nothing may start a multi-minute setup here
+    Engine e(cfg);
+    const std::string good = filecoin::write_c1_output(sealed_c1());
+
+    // No C1 at all.
+    auto [c0, m0] = refusal(e, porep_spec(""));
+    EXPECT_EQ(c0, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m0.find("C1 output"), std::string::npos) << m0;
+
+    // Malformed: the parser's message names the field.
+    auto [c1, m1] = refusal(e, porep_spec(good.substr(0, good.size() / 2)));
+    EXPECT_EQ(c1, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m1.find("c1 output"), std::string::npos) << m1;
+    std::string bad = good;
+    const auto at = bad.find("\"comm_d\":[");
+    ASSERT_NE(at, std::string::npos);
+    bad.replace(at, 10, "\"comm_d\":[1,");  // 33 bytes
+    auto [c2, m2] = refusal(e, porep_spec(bad));
+    EXPECT_EQ(c2, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m2.find("comm_d"), std::string::npos) << m2;
+
+    // Registered proof and sector size must agree with the C1.
+    JobSpec s = porep_spec(good);
+    s.registered_proof = "StackedDrg32GiBV1_1";
+    auto [c3, m3] = refusal(e, s);
+    EXPECT_EQ(c3, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m3.find("registered_proof StackedDrg32GiBV1_1 does not match the C1 output's registered_proof "
+                      "StackedDrg2KiBV1_1"),
+              std::string::npos)
+        << m3;
+    s.registered_proof = "StackedDrg9KiB";
+    EXPECT_NE(refusal(e, s).second.find("unknown registered proof 'StackedDrg9KiB'"), std::string::npos);
+    s.registered_proof = "";
+    s.sector_size = uint64_t(32) << 30;
+    auto [c4, m4] = refusal(e, s);
+    EXPECT_EQ(c4, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m4.find("sector_size 34359738368 does not match"), std::string::npos) << m4;
+
+    // Parses, but inconsistent: the consistency check names the field.
+    auto tampered = sealed_c1();
+    tampered.comm_r[0] ^= 1;
+    auto [c5, m5] = refusal(e, porep_spec(filecoin::write_c1_output(tampered)));
+    EXPECT_EQ(c5, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m5.find("comm_r"), std::string::npos) << m5;
+
+    // Valid, with matching registered proof (by name or id) and size: refused only because
+    // the parameter file is missing and dev params are off; the message names file and env.
+    s = porep_spec(good);
+    s.registered_proof = "5";  // StackedDrg2KiBV1_1
+    s.sector_size = 2048;
+    auto [c6, m6] = refusal(e, s);
+    EXPECT_EQ(c6, EngineError::Code::NotFound);
+    EXPECT_NE(
+        m6.find(filecoin::porep_params_file_name(filecoin::porep_config(RegisteredSealProof::StackedDrg2KiBV1_1))),
+        std::string::npos)
+        << m6;
+    EXPECT_NE(m6.find("FIL_PROOFS_PARAMETER_CACHE"), std::string::npos) << m6;
+
+    // The other Filecoin kinds are still not implemented.
+    JobSpec w;
+    w.kind = "window-post";
+    EXPECT_EQ(refusal(e, w).first, EngineError::Code::NotImplemented);
+}
+
+// ---- end to end (needs the 2 KiB PoRep keys) ---------------------------------------------
+
+namespace {
+
+fs::path test_param_cache() {
+    const char* env = std::getenv("CUZK_TEST_PARAM_CACHE");
+    return env && *env ? fs::path(env) : fs::temp_directory_path() / "cuzk-porep-test-params";
+}
+
+std::vector<Fr> inputs_for(const filecoin::SealCommitPhase1Output& c1, unsigned k) {
+    return circuits::porep_public_inputs(c1.registered_proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
+}
+
+}  // namespace
+
+TEST(VerySlowEnginePoRep, SealedSectorProvesAndVerifies) {
+    EngineConfig cfg = quiet_cpu();
+    // The prove target: CUZK_TEST_BACKEND (cpu, cuda, auto), default auto (the GPU when built
+    // with CUDA and one is present).
+    const char* backend = std::getenv("CUZK_TEST_BACKEND");
+    cfg.backend = backend && *backend ? backend : "auto";
+    cfg.param_cache = test_param_cache();
+    cfg.filecoin_param_dir = cfg.param_cache / "no-filecoin-params";  // dev params, cached
+    cfg.witness_workers = 1;
+    const auto& c1 = sealed_c1();
+    {
+        Engine e(cfg);
+        JobSpec s = porep_spec(filecoin::write_c1_output(c1));
+        s.registered_proof = "StackedDrg2KiBV1_1";
+        s.sector_size = 2048;
+        const auto info = e.submit(s);
+        const auto r = e.await(info.job_id);
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->state, JobState::Completed) << r->error;
+        const unsigned parts = filecoin::porep_config(c1.registered_proof).partitions;
+        EXPECT_EQ(r->partitions_total, parts);
+        EXPECT_EQ(r->circuit_id, "porep-StackedDrg2KiBV1_1");
+        ASSERT_EQ(r->proof.size(), 192u * parts);
+
+        // Verify from the C1's public values alone (as a chain would) with the returned key.
+        const auto vk = formats::read_vk_from_bytes(r->verifying_key);
+        groth16::PreparedVerifyingKey pvk(vk);
+        const auto proofs = formats::read_proofs_from_bytes(r->proof, parts);
+        for (unsigned k = 0; k < parts; ++k) {
+            EXPECT_TRUE(groth16::verify(pvk, proofs[k], inputs_for(c1, k))) << "partition " << k;
+            auto other = c1;
+            other.seed[0] ^= 1;  // other challenges
+            EXPECT_FALSE(groth16::verify(pvk, proofs[k], inputs_for(other, k)));
+            other = c1;
+            other.comm_r[0] ^= 1;
+            EXPECT_FALSE(groth16::verify(pvk, proofs[k], inputs_for(other, k)));
+        }
+        // A flipped proof byte is rejected: it no longer decodes, or the proof fails.
+        auto flipped = r->proof;
+        flipped[100] ^= 0x01;
+        bool rejected = false;
+        try {
+            const auto f = formats::read_proofs_from_bytes(flipped, parts);
+            rejected = !groth16::verify(pvk, f[0], inputs_for(c1, 0));
+        } catch (const formats::FormatError&) {
+            rejected = true;
+        }
+        EXPECT_TRUE(rejected);
+    }  // one engine (and one copy of the keys) at a time
+
+    // A C1 whose seed is not the one its challenges came from: the engine's proof (with
+    // public inputs derived from the seed) fails verification, so the job fails.
+    auto wrong_seed = c1;
+    wrong_seed.seed[0] ^= 1;
+    EngineConfig cfg2 = cfg;
+    cfg2.check_c1 = false;  // let it through to the prover
+    Engine e2(cfg2);
+    const auto r2 = e2.await(e2.submit(porep_spec(filecoin::write_c1_output(wrong_seed))).job_id);
+    ASSERT_TRUE(r2);
+    EXPECT_EQ(r2->state, JobState::Failed);
+}
+
+// What a PoRep load from Filecoin's files uses instead of the shape: the same counts and
+// densities, computed without the matrices.
+TEST(EnginePoRep, DensityOnlySummaryMatchesTheShape) {
+    for (const char* id : {"sha256-chain-1", "random-dense-300-3-7"}) {
+        const auto circuit = CircuitKey::parse(id)->blank_circuit();
+        const r1cs::Shape shape = circuit->shape();
+        const groth16::ShapeSummary s = circuit->summary();
+        EXPECT_EQ(s.num_inputs, shape.num_inputs) << id;
+        EXPECT_EQ(s.num_aux, shape.num_aux) << id;
+        EXPECT_EQ(s.num_constraints, shape.num_constraints) << id;
+        EXPECT_TRUE(s.density == shape.density()) << id;
+    }
+}
