@@ -22,22 +22,8 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
                       std::to_string(want));
 }
 
-// Density over z = (inputs, aux) for a query: `inputs_all` sets every input bit (A),
-// otherwise the input bits come from `input_bits` (B).
-std::vector<uint64_t> full_density(size_t num_inputs, const r1cs::BitVec* input_bits, const r1cs::BitVec& aux_bits) {
-    const size_t n = num_inputs + aux_bits.size();
-    std::vector<uint64_t> d((n + 63) / 64, 0);
-    for (size_t i = 0; i < num_inputs; ++i)
-        if (!input_bits || input_bits->test(i)) d[i / 64] |= uint64_t(1) << (i % 64);
-    for (size_t j = 0; j < aux_bits.size(); ++j)
-        if (aux_bits.test(j)) {
-            size_t i = num_inputs + j;
-            d[i / 64] |= uint64_t(1) << (i % 64);
-        }
-    return d;
-}
-
-void check_shapes(const Parameters& p, const r1cs::Density& d, const Witness& w) {
+// O(1) checks of the witness against the parameters and the density (sizes only).
+void check_sizes(const Parameters& p, const r1cs::Density& d, const Witness& w) {
     const size_t ni = p.vk.ic.size();
     if (w.inputs.size() != ni) mismatch("number of public inputs (ONE included)", w.inputs.size(), ni);
     if (w.inputs.empty() || !w.inputs[0].is_one()) throw ProverError("prove: the first input must be ONE");
@@ -50,11 +36,25 @@ void check_shapes(const Parameters& p, const r1cs::Density& d, const Witness& w)
         mismatch("domain size of the constraint count", ntt::EvaluationDomain::size_for(w.a.size()), m);
     if (d.a_aux.size() != w.aux.size() || d.b_aux.size() != w.aux.size() || d.b_input.size() != ni)
         throw ProverError("prove: the density does not match the witness sizes (wrong circuit shape?)");
-    if (p.a.size() != ni + d.a_aux.count())
-        mismatch("a query length vs the shape's A density", ni + d.a_aux.count(), p.a.size());
-    const size_t nb = d.b_input.count() + d.b_aux.count();
-    if (p.b_g1.size() != nb) mismatch("b_g1 query length vs the shape's B density", nb, p.b_g1.size());
-    if (p.b_g2.size() != nb) mismatch("b_g2 query length vs the shape's B density", nb, p.b_g2.size());
+}
+
+// The checks above ("check"), then the density bitmaps over z ("densities": built on the
+// first proof with this Density, cached in it after), then the query lengths against
+// their popcounts. No pass over the witness or the bits once the bitmaps are cached.
+const r1cs::ZDensity& checked_densities(const Parameters& p, const r1cs::Density& d, const Witness& w) {
+    {
+        trace::Span span("check", "groth16");
+        check_sizes(p, d, w);
+    }
+    const r1cs::ZDensity* z = nullptr;
+    {
+        trace::Span span("densities", "groth16");
+        z = &d.z();
+    }
+    if (p.a.size() != z->a_count) mismatch("a query length vs the shape's A density", z->a_count, p.a.size());
+    if (p.b_g1.size() != z->b_count) mismatch("b_g1 query length vs the shape's B density", z->b_count, p.b_g1.size());
+    if (p.b_g2.size() != z->b_count) mismatch("b_g2 query length vs the shape's B density", z->b_count, p.b_g2.size());
+    return *z;
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ G1Jacobian run_h_msm(const Parameters& p, std::vector<Fr>& a, std::vector<Fr>& b
 }
 
 // Everything after H: L, then the three sums over z, and the assembly of A, B, C.
-Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& w, const G1Jacobian& h_sum,
+Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness& w, const G1Jacobian& h_sum,
                     const Randomness& rs, ProverBackend& backend, ProofTimings& t) {
     auto t0 = Clock::now();
     G1Jacobian l_sum;
@@ -123,17 +123,15 @@ Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& 
     }
     t.msm_l = ms_since(t0);
 
-    // Densities over z = (inputs, aux) for the a and b queries; z itself is the backend's
-    // to build (on the host or on a device).
-    const auto a_density = full_density(w.inputs.size(), nullptr, d.a_aux);
-    const auto b_density = full_density(w.inputs.size(), &d.b_input, d.b_aux);
+    // zd: the densities over z = (inputs, aux) for the a and b queries; z itself is the
+    // backend's to build (on the host or on a device).
     ZSums z_sums;
     {
         // msm_b_g1 and msm_b_g2 are the backend's spans; msm_a is the rest of msm_z (with
         // the upload of z on a device).
         StageClock clock;
         t0 = Clock::now();
-        z_sums = backend.msm_z(w.inputs, w.aux, p.a, p.b_g1, p.b_g2, a_density.data(), b_density.data());
+        z_sums = backend.msm_z(w.inputs, w.aux, p.a, p.b_g1, p.b_g2, zd.a.data(), zd.b.data());
         const double all = ms_since(t0);
         t.msm_b_g1 = clock.ms("msm_b_g1");
         t.msm_b_g2 = clock.ms("msm_b_g2");
@@ -156,21 +154,21 @@ Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& 
 
 Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs, ProverBackend& backend,
             ProofTimings* timings) {
-    check_shapes(p, d, w);
+    const r1cs::ZDensity& zd = checked_densities(p, d, w);
     ProofTimings t;
     G1Jacobian h_sum;
     {
         std::vector<Fr> a = w.a, b = w.b, c = w.c;
         h_sum = run_h_msm(p, a, b, c, backend, t);
     }
-    Proof proof = prove_after_h(p, d, w, h_sum, rs, backend, t);
+    Proof proof = prove_after_h(p, zd, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }
 
 Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Randomness& rs, ProverBackend& backend,
             ProofTimings* timings, const ProveHooks* hooks) {
-    check_shapes(p, d, w);
+    const r1cs::ZDensity& zd = checked_densities(p, d, w);
     ProofTimings t;
     const G1Jacobian h_sum = run_h_msm(p, w.a, w.b, w.c, backend, t);
     // a, b, c are spent: free them (or let the caller recycle their storage) before the
@@ -179,7 +177,7 @@ Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Rand
         hooks->abc_released();
     else
         w.a = {}, w.b = {}, w.c = {};
-    Proof proof = prove_after_h(p, d, w, h_sum, rs, backend, t);
+    Proof proof = prove_after_h(p, zd, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }
