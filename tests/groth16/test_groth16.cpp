@@ -230,7 +230,7 @@ TEST(Groth16, DefaultFusedStagesGiveTheProofOfTheSeparateStages) {
 }
 
 // A backend that overrides the fused stages (as a device backend does) is what the
-// prover calls; the primitive stages are not used for H, A and B.
+// prover calls; the primitive stages are not used for H, L, A and B.
 TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
     struct Fused final : ProverBackend {
         std::unique_ptr<ProverBackend> cpu = make_cpu_backend();
@@ -242,7 +242,7 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
         }
         G1Jacobian msm_g1(G1Query q, std::span<const G1Affine> bases, std::span<const Fr> scalars,
                           const uint64_t* density) override {
-            if (q != G1Query::L) ++primitive;
+            ++primitive;
             return cpu->msm_g1(q, bases, scalars, density);
         }
         G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars,
@@ -255,11 +255,12 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
             ++fused;
             return cpu->h_msm(a, b, c, h_bases);
         }
-        ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
-                    std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
-                    const uint64_t* a_density, const uint64_t* b_density) override {
+        ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
+                    std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
+                    std::span<const G2Affine> b_g2_bases, const uint64_t* a_density,
+                    const uint64_t* b_density) override {
             ++fused;
-            return cpu->msm_z(inputs, aux, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
+            return cpu->msm_z(inputs, aux, l_bases, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
         }
     } backend;
     auto b = circuits::make_builtin("random-dense", 77, test::seed(), 2);
