@@ -97,8 +97,7 @@ int main(int argc, char** argv) {
                 if (end == p) return usage("--devices takes a comma-separated list of GPU ordinals");
                 p = *end == ',' ? end + 1 : end;
             }
-        }
-        else
+        } else
             return usage((std::string("unknown or incomplete argument: ") + argv[i]).c_str());
     }
     if (jobs == 0) return usage("--jobs must be at least 1");
@@ -139,7 +138,7 @@ int main(int argc, char** argv) {
         std::map<std::pair<uint64_t, unsigned>, std::pair<double, double>> bounds;
         for (const auto& ev : trace["traceEvents"]) {
             if (ev["ph"] != "X") continue;
-            // The prove target's stages (device_h_msm, device_msm_z, device_msm_g1); spans nested in them
+            // The prove target's stages (device_h_msm, device_msm_z); spans nested in them
             // (copies, kernels) are inside and left out of the sums.
             if (ev["cat"] != layer || ev["name"].get<std::string>().rfind("device_", 0) != 0) continue;
             const double ts = ev["ts"].get<double>(), end = ts + ev["dur"].get<double>();
@@ -207,14 +206,16 @@ int main(int argc, char** argv) {
                     wit_ms > 0 ? 1000.0 * cfg.witness_workers / wit_ms : 0.0,
                     dev_ms > 0 ? 1000.0 * n_dev / dev_ms : 0.0);
         if (window_ms > 0)
-            std::printf("  steady-state throughput: %.2f partitions/s (%zu partitions' device work in a %.0f ms window)\n",
-                        double(n - 2 * w) / (window_ms / 1000), n - 2 * w, window_ms);
+            std::printf(
+                "  steady-state throughput: %.2f partitions/s (%zu partitions' device work in a %.0f ms window)\n",
+                double(n - 2 * w) / (window_ms / 1000), n - 2 * w, window_ms);
         for (const auto& d : st.devices)
-            std::printf("  device %d (%s): %llu partitions, busy %.1f%% of a %.0f ms steady-state window (%zu of %zu "
-                        "partitions)\n",
-                        d.ordinal, d.name.c_str(), (unsigned long long)d.partitions_proven,
-                        100 * (busy_frac.count(d.ordinal) ? busy_frac[d.ordinal] : 0.0), window_ms,
-                        n > 2 * w ? n - 2 * w : 0, n);
+            std::printf(
+                "  device %d (%s): %llu partitions, busy %.1f%% of a %.0f ms steady-state window (%zu of %zu "
+                "partitions)\n",
+                d.ordinal, d.name.c_str(), (unsigned long long)d.partitions_proven,
+                100 * (busy_frac.count(d.ordinal) ? busy_frac[d.ordinal] : 0.0), window_ms, n > 2 * w ? n - 2 * w : 0,
+                n);
         std::printf("  proofs verified before return; recomputed on the CPU after a failed check: %llu\n",
                     (unsigned long long)st.cpu_recomputes);
         std::printf("  memory high water %.1f MiB of a %.1f MiB budget; queue high water prove %u/%u\n",

@@ -360,8 +360,9 @@ int main(int argc, char** argv) {
     say("!! TIMING-ONLY PARAMETERS: real circuit shapes and witnesses, fake keys (points i*G, random vk).\n"
         "!! The proofs do NOT verify; correctness of the GPU path is checked by the tests (proof bytes GPU == CPU).\n");
     say("Phases (ProofTimings): the backend's fused stage h_msm is H + msm_h (H = upload of A.z, B.z, C.z and the\n"
-        "NTT kernels; msm_h = the H MSM on the device-resident h), msm_z is msm_a + msm_b_g1 + msm_b_g2 (msm_a\n"
-        "includes the one upload of z); msm_l = the L MSM; sum = their total (ProofTimings::total()); prove = wall\n"
+        "NTT kernels, the copies overlapping the transforms; msm_h = the H MSM on the device-resident h), msm_z\n"
+        "is msm_l + msm_a + msm_b_g1 + msm_b_g2 (msm_a includes the one upload of z, which the L MSM reads\n"
+        "aux from); sum = their total (ProofTimings::total()); prove = wall\n"
         "time of the whole prove() call (targets compare against it). first = first proof, bases upload included;\n"
         "median over the next proofs, bases resident. Witness synthesis (CPU) is timed separately.\n");
     say("Witness buffers: %s\n", args.pinned ? "page-locked once and reused (--pinned 1, as the engine's pool)"

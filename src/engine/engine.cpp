@@ -153,16 +153,17 @@ class SlotBackend final : public groth16::ProverBackend {
         return run("device_msm_g2", [&] { return slot_.backend->msm_g2(bases, scalars, density); });
     }
     void release(const void* bases) override { slot_.backend->release(bases); }
-    // The fused stages the prover calls (H and its MSM; the three sums over z).
+    // The fused stages the prover calls (H and its MSM; L and the three sums over z).
     G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
                      std::span<const G1Affine> h_bases) override {
         return run("device_h_msm", [&] { return slot_.backend->h_msm(a, b, c, h_bases); });
     }
-    groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
-                         std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
-                         const uint64_t* a_density, const uint64_t* b_density) override {
+    groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
+                         std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
+                         std::span<const G2Affine> b_g2_bases, const uint64_t* a_density,
+                         const uint64_t* b_density) override {
         return run("device_msm_z", [&] {
-            return slot_.backend->msm_z(inputs, aux, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
+            return slot_.backend->msm_z(inputs, aux, l_bases, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
         });
     }
 

@@ -1,10 +1,14 @@
 // The CUDA prover backend: H and the five MSMs on the device, bases resident.
 //
 // The fused stages keep data on the device and copy each input once:
-//   h_msm: a, b, c up (h2d_abc) -> compute_h_device (h_kernels) -> the H MSM reads h
-//          where compute_h_device left it (no copy of h to the host and back);
-//   msm_z: inputs and aux up into one device z (h2d_z; no z on the host) -> the A,
-//          B_G1 and B_G2 MSMs all read that z.
+//   h_msm: a, b, c up, pipelined with the transforms: a's copy (on copy_stream_), then
+//          a's iNTT + coset NTT (ntt::to_coset_evals, on stream_) while b is copied, b's
+//          while c is copied, then c's, then (a b - c) / Z and the coset iNTT
+//          (ntt::quotient_and_coset_inverse) -> the H MSM reads h where that left it (no
+//          copy of h to the host and back). Spans: h2d_abc until the last copy is done
+//          (the transforms of a and b run under it), h_kernels the transforms after it;
+//   msm_z: inputs and aux up into one device z (h2d_z; no z on the host) -> the L MSM
+//          reads aux inside it, the A, B_G1 and B_G2 MSMs all of it (aux copied once).
 // Host buffers that are page-locked (registered by the engine's buffer pool) are copied
 // straight by DMA; pageable ones go through a ring of two pinned staging chunks, the
 // host memcpy of one chunk overlapping the DMA of the other. The device scratch (a, b,
@@ -65,6 +69,9 @@ class CudaBackend final : public groth16::ProverBackend {
             if (s.host) cudaFreeHost(s.host);
             if (s.done) cudaEventDestroy(s.done);
         }
+        for (auto& e : copied_)
+            if (e) cudaEventDestroy(e);
+        if (copy_stream_) cudaStreamDestroy(copy_stream_);
         if (stream_) cudaStreamDestroy(stream_);
     }
     CudaBackend(const CudaBackend&) = delete;
@@ -105,19 +112,28 @@ class CudaBackend final : public groth16::ProverBackend {
         auto msm = resident(g1_, h_bases);
         std::lock_guard<std::mutex> lock(run_mu_);
         Fr* d = scratch(3 * m);
-        Fr *da = d, *db = d + m, *dc = d + 2 * m;
+        Fr* const dv[3] = {d, d + m, d + 2 * m};
+        const std::vector<Fr>* const hv[3] = {&a, &b, &c};
+        Fr* const da = dv[0];
         {
             trace::Span span("h", "groth16");
-            {
-                trace::Span copy("h2d_abc", "gpu");
-                upload(da, a);
-                upload(db, b);
-                upload(dc, c);
-                check(cudaStreamSynchronize(stream_), "upload a, b, c");
+            // Vector k's copy (copy_stream_) overlaps vector k-1's transforms (stream_),
+            // each transform waiting for its own copy through an event: the copies go one
+            // after the other over the link, the transforms one after the other on the
+            // device. Each upload is enqueued after the previous transforms, so a staged
+            // (pageable) upload, which blocks the host, does not hold them back.
+            trace::Span copy("h2d_abc", "gpu");
+            for (int k = 0; k < 3; ++k) {
+                upload(dv[k], *hv[k], copy_stream_);
+                check(cudaEventRecord(copied_[k], copy_stream_), "cudaEventRecord");
+                check(cudaStreamWaitEvent(stream_, copied_[k], 0), "cudaStreamWaitEvent");
+                ntt::to_coset_evals(dv[k], n, stream_);
             }
+            ntt::quotient_and_coset_inverse(dv[0], dv[1], dv[2], m, stream_);
+            check(cudaEventSynchronize(copied_[2]), "upload a, b, c");
+            copy.end();
             trace::Span kernels("h_kernels", "gpu");
-            ntt::compute_h_device(da, db, dc, n, stream_);
-            check(cudaStreamSynchronize(stream_), "compute_h_device");
+            check(cudaStreamSynchronize(stream_), "compute_h on the device");
         }
         // h (m coefficients, the last zero) is in da; the MSM runs on its own stream,
         // after the synchronisation above.
@@ -126,10 +142,15 @@ class CudaBackend final : public groth16::ProverBackend {
         return msm->run_device(da, h_bases.size());
     }
 
-    groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
-                         std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
-                         const uint64_t* a_density, const uint64_t* b_density) override {
+    groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
+                         std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
+                         std::span<const G2Affine> b_g2_bases, const uint64_t* a_density,
+                         const uint64_t* b_density) override {
         select_device();
+        if (l_bases.size() != aux.size())
+            throw std::invalid_argument("cuda backend: msm_z: " + std::to_string(l_bases.size()) + " L bases for " +
+                                        std::to_string(aux.size()) + " aux values");
+        auto msm_l = resident(g1_, l_bases);
         auto msm_a = resident(g1_, a_bases);
         auto msm_b1 = resident(g1_, b_g1_bases);
         auto msm_b2 = resident(g2_, b_g2_bases);
@@ -138,11 +159,16 @@ class CudaBackend final : public groth16::ProverBackend {
         Fr* dz = scratch(nz);
         {
             trace::Span copy("h2d_z", "gpu");
-            upload(dz, inputs);
-            upload(dz + inputs.size(), aux);
+            upload(dz, inputs, stream_);
+            upload(dz + inputs.size(), aux, stream_);
             check(cudaStreamSynchronize(stream_), "upload z");
         }
         groth16::ZSums s;
+        {
+            trace::Span span("msm_l", "groth16");
+            trace::Span kernels("msm_kernels", "gpu");
+            s.l = msm_l->run_device(dz + inputs.size(), aux.size());
+        }
         GpuMsmOptions opt;
         {
             trace::Span span("msm_a", "groth16");
@@ -165,13 +191,18 @@ class CudaBackend final : public groth16::ProverBackend {
  private:
     void select_device() {
         check(cudaSetDevice(device_), "cudaSetDevice");
-        std::call_once(stream_once_, [this] { check(cudaStreamCreate(&stream_), "cudaStreamCreate"); });
+        std::call_once(stream_once_, [this] {
+            check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+            check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+            for (auto& e : copied_) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+        });
     }
 
     // The device scratch, at least n elements; grows only (the old contents are dropped).
     Fr* scratch(size_t n) {
         if (n <= scratch_cap_ && scratch_) return scratch_;
         if (scratch_) {
+            check(cudaStreamSynchronize(copy_stream_), "cudaStreamSynchronize");
             check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
             cudaFree(scratch_);
             scratch_ = nullptr;
@@ -182,16 +213,16 @@ class CudaBackend final : public groth16::ProverBackend {
         return scratch_;
     }
 
-    // Enqueues the copy of src to d_dst on stream_. Page-locked memory is copied directly;
+    // Enqueues the copy of src to d_dst on `stream`. Page-locked memory is copied directly;
     // pageable memory in kStageBytes chunks through the two pinned staging buffers: the
     // host copies chunk k into buffer k % 2 while the DMA of chunk k - 1 runs, after
     // waiting for the DMA of chunk k - 2 (the buffer's previous user). On return the
-    // host buffer may still be read by the direct copy: the caller synchronises stream_.
-    void upload(Fr* d_dst, std::span<const Fr> src) {
+    // host buffer may still be read by the direct copy: the caller synchronises `stream`.
+    void upload(Fr* d_dst, std::span<const Fr> src, cudaStream_t stream) {
         const size_t bytes = src.size_bytes();
         if (bytes == 0) return;
         if (is_pinned(src.data(), bytes)) {
-            check(cudaMemcpyAsync(d_dst, src.data(), bytes, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync");
+            check(cudaMemcpyAsync(d_dst, src.data(), bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
             return;
         }
         for (auto& s : stage_)
@@ -206,8 +237,8 @@ class CudaBackend final : public groth16::ProverBackend {
             const size_t len = std::min(kStageBytes, bytes - off);
             check(cudaEventSynchronize(s.done), "staging event");  // a never-recorded event is complete
             std::memcpy(s.host, from + off, len);
-            check(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync staged");
-            check(cudaEventRecord(s.done, stream_), "cudaEventRecord");
+            check(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync staged");
+            check(cudaEventRecord(s.done, stream), "cudaEventRecord");
         }
     }
 
@@ -293,8 +324,10 @@ class CudaBackend final : public groth16::ProverBackend {
     Cache<G2Curve> g2_;
     uint64_t use_clock_ = 0, evictions_ = 0;
     std::once_flag stream_once_;
-    cudaStream_t stream_ = nullptr;
-    std::mutex run_mu_;  // one fused stage at a time: they share the scratch and staging
+    cudaStream_t stream_ = nullptr;       // kernels, and the copies of msm_z
+    cudaStream_t copy_stream_ = nullptr;  // h_msm's copies of a, b, c
+    cudaEvent_t copied_[3] = {};          // h_msm: a, b, c are on the device
+    std::mutex run_mu_;                   // one fused stage at a time: they share the scratch and staging
     Fr* scratch_ = nullptr;
     size_t scratch_cap_ = 0;
     Stage stage_[2];

@@ -38,6 +38,8 @@ void inverse(std::span<Fr>, Impl) { no_cuda(); }
 void coset_forward(std::span<Fr>, Impl) { no_cuda(); }
 void coset_inverse(std::span<Fr>, Impl) { no_cuda(); }
 void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl) { no_cuda(); }
+void to_coset_evals(Fr*, size_t, Stream, Impl) { no_cuda(); }
+void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
 std::vector<Fr> compute_h(const std::vector<Fr>&, const std::vector<Fr>&, const std::vector<Fr>&, Impl) { no_cuda(); }
 void clear_twiddle_cache() {}
 }  // namespace cuzk::gpu::ntt

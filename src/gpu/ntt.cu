@@ -558,35 +558,43 @@ void coset_inverse(std::span<Fr> a, Impl impl) {
     on_host_vector(a, "gpu::ntt::coset_inverse", [&](Fr* d, size_t n) { coset_inverse(d, n, nullptr, impl); });
 }
 
-void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl) {
+void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl) {
     const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
-    if (!d_a || !d_b || !d_c) throw std::invalid_argument("gpu::ntt::compute_h_device: null device pointer");
+    if (!d) throw std::invalid_argument("gpu::ntt::to_coset_evals: null device pointer");
     const unsigned log_m = unsigned(__builtin_ctzll(m));
     // Zero padding of [n, m): the all-zero limbs are Fr zero in Montgomery form too.
-    for (Fr* v : {d_a, d_b, d_c})
-        if (m > n) check(cudaMemsetAsync(v + n, 0, (m - n) * sizeof(Fr), stream), "cudaMemsetAsync");
+    if (m > n) check(cudaMemsetAsync(d + n, 0, (m - n) * sizeof(Fr), stream), "cudaMemsetAsync");
     // Evaluations on H -> evaluations on gH: the unscaled iDFT, a_i *= m^-1 g^i, the DFT.
     StreamScratch scratch(stream);
     const Scale to_coset = coset_scale(false, inverse_of_size(m), m, scratch, stream);
     // kFast keeps the coefficients in bit-reversed order in between (DIF iDFT, DIT DFT):
     // no bit-reversal pass, and the coset scaling rides on the iDFT's last stores.
-    const bool reorder = impl == Impl::kFast && log_m >= plan::kRegMinLogN;
-    for (Fr* v : {d_a, d_b, d_c}) {
-        if (reorder) {
-            transform(v, log_m, true, no_scale(), to_coset, impl, stream, Order::kNatural, Order::kBitReversed);
-            transform(v, log_m, false, no_scale(), no_scale(), impl, stream, Order::kBitReversed, Order::kNatural);
-        } else {
-            transform(v, log_m, true, no_scale(), no_scale(), impl, stream);
-            transform(v, log_m, false, to_coset, no_scale(), impl, stream);
-        }
+    if (impl == Impl::kFast && log_m >= plan::kRegMinLogN) {
+        transform(d, log_m, true, no_scale(), to_coset, impl, stream, Order::kNatural, Order::kBitReversed);
+        transform(d, log_m, false, no_scale(), no_scale(), impl, stream, Order::kBitReversed, Order::kNatural);
+    } else {
+        transform(d, log_m, true, no_scale(), no_scale(), impl, stream);
+        transform(d, log_m, false, to_coset, no_scale(), impl, stream);
     }
+}
+
+void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl) {
+    const unsigned log_m = checked(d_a, m, "gpu::ntt::quotient_and_coset_inverse");
+    if (!d_b || !d_c) throw std::invalid_argument("gpu::ntt::quotient_and_coset_inverse: null device pointer");
     ab_minus_c_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(d_a, d_b, d_c, m);
     check_launch("ab_minus_c_kernel");
     // Coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i iDFT_unscaled(h)_i, Z = g^m - 1.
     const Fr zg = cpu::coset_generator().pow(uint64_t(m)) - Fr::one();
-    StreamScratch scratch2(stream);
-    const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch2, stream);
+    StreamScratch scratch(stream);
+    const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch, stream);
     transform(d_a, log_m, true, no_scale(), from_coset, impl, stream);
+}
+
+void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl) {
+    const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
+    if (!d_a || !d_b || !d_c) throw std::invalid_argument("gpu::ntt::compute_h_device: null device pointer");
+    for (Fr* v : {d_a, d_b, d_c}) to_coset_evals(v, n, stream, impl);
+    quotient_and_coset_inverse(d_a, d_b, d_c, m, stream, impl);
 }
 
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c, Impl impl) {

@@ -37,14 +37,18 @@ G1Jacobian ProverBackend::h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vec
     return msm_g1(G1Query::H, h_bases, std::span<const Fr>(h).first(h_bases.size()), nullptr);
 }
 
-ZSums ProverBackend::msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
-                           std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
-                           const uint64_t* a_density, const uint64_t* b_density) {
+ZSums ProverBackend::msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
+                           std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
+                           std::span<const G2Affine> b_g2_bases, const uint64_t* a_density, const uint64_t* b_density) {
+    ZSums s;
+    {
+        trace::Span span("msm_l", "groth16");
+        s.l = msm_g1(G1Query::L, l_bases, aux, nullptr);
+    }
     std::vector<Fr> z;
     z.reserve(inputs.size() + aux.size());
     z.insert(z.end(), inputs.begin(), inputs.end());
     z.insert(z.end(), aux.begin(), aux.end());
-    ZSums s;
     {
         trace::Span span("msm_a", "groth16");
         s.a = msm_g1(G1Query::A, a_bases, z, a_density);

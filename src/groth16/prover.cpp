@@ -22,22 +22,8 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
                       std::to_string(want));
 }
 
-// Density over z = (inputs, aux) for a query: `inputs_all` sets every input bit (A),
-// otherwise the input bits come from `input_bits` (B).
-std::vector<uint64_t> full_density(size_t num_inputs, const r1cs::BitVec* input_bits, const r1cs::BitVec& aux_bits) {
-    const size_t n = num_inputs + aux_bits.size();
-    std::vector<uint64_t> d((n + 63) / 64, 0);
-    for (size_t i = 0; i < num_inputs; ++i)
-        if (!input_bits || input_bits->test(i)) d[i / 64] |= uint64_t(1) << (i % 64);
-    for (size_t j = 0; j < aux_bits.size(); ++j)
-        if (aux_bits.test(j)) {
-            size_t i = num_inputs + j;
-            d[i / 64] |= uint64_t(1) << (i % 64);
-        }
-    return d;
-}
-
-void check_shapes(const Parameters& p, const r1cs::Density& d, const Witness& w) {
+// O(1) checks of the witness against the parameters and the density (sizes only).
+void check_sizes(const Parameters& p, const r1cs::Density& d, const Witness& w) {
     const size_t ni = p.vk.ic.size();
     if (w.inputs.size() != ni) mismatch("number of public inputs (ONE included)", w.inputs.size(), ni);
     if (w.inputs.empty() || !w.inputs[0].is_one()) throw ProverError("prove: the first input must be ONE");
@@ -50,11 +36,25 @@ void check_shapes(const Parameters& p, const r1cs::Density& d, const Witness& w)
         mismatch("domain size of the constraint count", ntt::EvaluationDomain::size_for(w.a.size()), m);
     if (d.a_aux.size() != w.aux.size() || d.b_aux.size() != w.aux.size() || d.b_input.size() != ni)
         throw ProverError("prove: the density does not match the witness sizes (wrong circuit shape?)");
-    if (p.a.size() != ni + d.a_aux.count())
-        mismatch("a query length vs the shape's A density", ni + d.a_aux.count(), p.a.size());
-    const size_t nb = d.b_input.count() + d.b_aux.count();
-    if (p.b_g1.size() != nb) mismatch("b_g1 query length vs the shape's B density", nb, p.b_g1.size());
-    if (p.b_g2.size() != nb) mismatch("b_g2 query length vs the shape's B density", nb, p.b_g2.size());
+}
+
+// The checks above ("check"), then the density bitmaps over z ("densities": built on the
+// first proof with this Density, cached in it after), then the query lengths against
+// their popcounts. No pass over the witness or the bits once the bitmaps are cached.
+const r1cs::ZDensity& checked_densities(const Parameters& p, const r1cs::Density& d, const Witness& w) {
+    {
+        trace::Span span("check", "groth16");
+        check_sizes(p, d, w);
+    }
+    const r1cs::ZDensity* z = nullptr;
+    {
+        trace::Span span("densities", "groth16");
+        z = &d.z();
+    }
+    if (p.a.size() != z->a_count) mismatch("a query length vs the shape's A density", z->a_count, p.a.size());
+    if (p.b_g1.size() != z->b_count) mismatch("b_g1 query length vs the shape's B density", z->b_count, p.b_g1.size());
+    if (p.b_g2.size() != z->b_count) mismatch("b_g2 query length vs the shape's B density", z->b_count, p.b_g2.size());
+    return *z;
 }
 
 }  // namespace
@@ -71,7 +71,7 @@ Randomness random_randomness() {
 namespace {
 
 // Sums the lengths of the "groth16" spans that the backend's fused stages open on this
-// thread ("h", "msm_h" inside h_msm; "msm_a", "msm_b_g1", "msm_b_g2" inside msm_z), and
+// thread ("h", "msm_h" inside h_msm; "msm_l", "msm_a", "msm_b_g1", "msm_b_g2" inside msm_z), and
 // passes every event on to the sink that was installed before it.
 class StageClock final : public trace::Sink {
  public:
@@ -89,14 +89,14 @@ class StageClock final : public trace::Sink {
     }
 
  private:
-    static constexpr std::array<const char*, 5> kNames = {"h", "msm_h", "msm_a", "msm_b_g1", "msm_b_g2"};
+    static constexpr std::array<const char*, 6> kNames = {"h", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2"};
     static trace::Context with_sink(trace::Context c, trace::Sink* s) {
         c.sink = s;
         return c;
     }
     trace::Context outer_;
     trace::ScopedContext scope_;
-    std::array<double, 5> ms_{};
+    std::array<double, kNames.size()> ms_{};
 };
 
 // h_msm: the time around it is h + msm_h; msm_h is the backend's "msm_h" span, h the rest
@@ -112,41 +112,32 @@ G1Jacobian run_h_msm(const Parameters& p, std::vector<Fr>& a, std::vector<Fr>& b
     return h_sum;
 }
 
-// Everything after H: L, then the three sums over z, and the assembly of A, B, C.
-Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& w, const G1Jacobian& h_sum,
+// Everything after H: L and the three sums over z (msm_z), and the assembly of A, B, C.
+Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness& w, const G1Jacobian& h_sum,
                     const Randomness& rs, ProverBackend& backend, ProofTimings& t) {
-    auto t0 = Clock::now();
-    G1Jacobian l_sum;
-    {
-        trace::Span span("msm_l", "groth16");
-        l_sum = backend.msm_g1(G1Query::L, p.l, w.aux, nullptr);
-    }
-    t.msm_l = ms_since(t0);
-
-    // Densities over z = (inputs, aux) for the a and b queries; z itself is the backend's
-    // to build (on the host or on a device).
-    const auto a_density = full_density(w.inputs.size(), nullptr, d.a_aux);
-    const auto b_density = full_density(w.inputs.size(), &d.b_input, d.b_aux);
+    // zd: the densities over z = (inputs, aux) for the a and b queries; z itself is the
+    // backend's to build (on the host or on a device).
     ZSums z_sums;
     {
-        // msm_b_g1 and msm_b_g2 are the backend's spans; msm_a is the rest of msm_z (with
-        // the upload of z on a device).
+        // msm_l, msm_b_g1 and msm_b_g2 are the backend's spans; msm_a is the rest of msm_z
+        // (with the upload of z on a device).
         StageClock clock;
-        t0 = Clock::now();
-        z_sums = backend.msm_z(w.inputs, w.aux, p.a, p.b_g1, p.b_g2, a_density.data(), b_density.data());
+        const auto t0 = Clock::now();
+        z_sums = backend.msm_z(w.inputs, w.aux, p.l, p.a, p.b_g1, p.b_g2, zd.a.data(), zd.b.data());
         const double all = ms_since(t0);
+        t.msm_l = clock.ms("msm_l");
         t.msm_b_g1 = clock.ms("msm_b_g1");
         t.msm_b_g2 = clock.ms("msm_b_g2");
-        t.msm_a = std::max(0.0, all - t.msm_b_g1 - t.msm_b_g2);
+        t.msm_a = std::max(0.0, all - t.msm_l - t.msm_b_g1 - t.msm_b_g2);
     }
 
-    t0 = Clock::now();
+    const auto t0 = Clock::now();
     trace::Span span("assemble", "groth16");
     const auto& vk = p.vk;
     G1Jacobian a = z_sums.a + vk.alpha_g1 + mul(vk.delta_g1, rs.r);
     G2Jacobian b = z_sums.b_g2 + vk.beta_g2 + mul(vk.delta_g2, rs.s);
     G1Jacobian b1 = z_sums.b_g1 + vk.beta_g1 + mul(vk.delta_g1, rs.s);
-    G1Jacobian c = h_sum + l_sum + mul(a, rs.s) + mul(b1, rs.r) - mul(vk.delta_g1, rs.r * rs.s);
+    G1Jacobian c = h_sum + z_sums.l + mul(a, rs.s) + mul(b1, rs.r) - mul(vk.delta_g1, rs.r * rs.s);
     Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
     t.assemble = ms_since(t0);
     return proof;
@@ -156,21 +147,21 @@ Proof prove_after_h(const Parameters& p, const r1cs::Density& d, const Witness& 
 
 Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs, ProverBackend& backend,
             ProofTimings* timings) {
-    check_shapes(p, d, w);
+    const r1cs::ZDensity& zd = checked_densities(p, d, w);
     ProofTimings t;
     G1Jacobian h_sum;
     {
         std::vector<Fr> a = w.a, b = w.b, c = w.c;
         h_sum = run_h_msm(p, a, b, c, backend, t);
     }
-    Proof proof = prove_after_h(p, d, w, h_sum, rs, backend, t);
+    Proof proof = prove_after_h(p, zd, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }
 
 Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Randomness& rs, ProverBackend& backend,
             ProofTimings* timings, const ProveHooks* hooks) {
-    check_shapes(p, d, w);
+    const r1cs::ZDensity& zd = checked_densities(p, d, w);
     ProofTimings t;
     const G1Jacobian h_sum = run_h_msm(p, w.a, w.b, w.c, backend, t);
     // a, b, c are spent: free them (or let the caller recycle their storage) before the
@@ -179,7 +170,7 @@ Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Rand
         hooks->abc_released();
     else
         w.a = {}, w.b = {}, w.c = {};
-    Proof proof = prove_after_h(p, d, w, h_sum, rs, backend, t);
+    Proof proof = prove_after_h(p, zd, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
     return proof;
 }

@@ -18,6 +18,60 @@ size_t BitVec::count() const {
     return n;
 }
 
+namespace {
+
+// dst bits [offset, offset + src.size()) |= src, 64 bits at a time. Bits of src's last
+// word beyond its size are masked off (a BitVec shrunk by resize() may keep them).
+void or_bits_at(std::vector<uint64_t>& dst, size_t offset, const BitVec& src) {
+    const auto words = src.words();
+    const size_t base = offset / 64, shift = offset % 64;
+    for (size_t k = 0; k < words.size(); ++k) {
+        uint64_t w = words[k];
+        const size_t left = src.size() - 64 * k;  // > 0: bits of src from word k on
+        if (left < 64) w &= (uint64_t(1) << left) - 1;
+        dst[base + k] |= w << shift;
+        if (shift != 0 && base + k + 1 < dst.size()) dst[base + k + 1] |= w >> (64 - shift);
+    }
+}
+
+// dst bits [0, n) set.
+void set_prefix(std::vector<uint64_t>& dst, size_t n) {
+    std::fill(dst.begin(), dst.begin() + std::ptrdiff_t(n / 64), ~uint64_t(0));
+    if (n % 64) dst[n / 64] |= (uint64_t(1) << (n % 64)) - 1;
+}
+
+size_t popcount(const std::vector<uint64_t>& v) {
+    size_t n = 0;
+    for (uint64_t w : v) n += size_t(std::popcount(w));
+    return n;
+}
+
+}  // namespace
+
+ZDensity make_z_density(const Density& d) {
+    const size_t ni = d.b_input.size();
+    if (d.a_aux.size() != d.b_aux.size())
+        throw std::invalid_argument("make_z_density: a_aux has " + std::to_string(d.a_aux.size()) + " bits but b_aux " +
+                                    std::to_string(d.b_aux.size()));
+    const size_t words = (ni + d.a_aux.size() + 63) / 64;
+    ZDensity z;
+    z.a.assign(words, 0);
+    z.b.assign(words, 0);
+    set_prefix(z.a, ni);
+    or_bits_at(z.a, ni, d.a_aux);
+    or_bits_at(z.b, 0, d.b_input);
+    or_bits_at(z.b, ni, d.b_aux);
+    z.a_count = popcount(z.a);
+    z.b_count = popcount(z.b);
+    return z;
+}
+
+const ZDensity& Density::z() const {
+    std::lock_guard lock(z_cache.mu_);
+    if (!z_cache.z_) z_cache.z_ = std::make_shared<const ZDensity>(make_z_density(*this));
+    return *z_cache.z_;
+}
+
 std::vector<Fr> Shape::product(Matrix which, std::span<const Fr> inputs, std::span<const Fr> aux,
                                unsigned threads) const {
     if (inputs.size() != num_inputs || aux.size() != num_aux) {

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cuzk/circuits/builtin.hpp"
+#include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
@@ -115,6 +116,7 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
     size_t na = 0, nb = 0;
     const auto a_density = sparse_density(inputs.size() + aux.size(), 4096, rng, &na);
     const auto b_density = sparse_density(inputs.size() + aux.size(), 4096, rng, &nb);
+    const auto l_bases = generator_multiples<G1Curve>(aux.size());  // dense: aux read inside z
     const auto a_bases = random_points<G1Curve>(na, rng);
     const auto b1_bases = random_points<G1Curve>(nb, rng);
     const auto b2_bases = random_points<G2Curve>(nb, rng);
@@ -124,7 +126,7 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
     std::vector<Fr> a = a0, b = b0, c = c0;
     const G1Jacobian want_h = cpu->h_msm(a, b, c, h_bases);
     const groth16::ZSums want_z =
-        cpu->msm_z(inputs, aux, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
+        cpu->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
     for (bool pinned : {false, true}) {
         a = a0, b = b0, c = c0;
         Registered reg(pinned ? std::initializer_list<std::vector<Fr>*>{&a, &b, &c, &aux}
@@ -134,7 +136,8 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
         }
         EXPECT_EQ(cuda->h_msm(a, b, c, h_bases), want_h) << "pinned " << pinned;
         const groth16::ZSums got =
-            cuda->msm_z(inputs, aux, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
+            cuda->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
+        EXPECT_EQ(got.l, want_z.l) << "pinned " << pinned;
         EXPECT_EQ(got.a, want_z.a) << "pinned " << pinned;
         EXPECT_EQ(got.b_g1, want_z.b_g1) << "pinned " << pinned;
         EXPECT_EQ(got.b_g2, want_z.b_g2) << "pinned " << pinned;

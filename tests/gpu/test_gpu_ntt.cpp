@@ -2,6 +2,9 @@
 // GPU tests are skipped (not passed) without CUDA or without a GPU; the plan tests run the
 // device kernels' index arithmetic (cuzk/gpu/ntt_plan.hpp) on the host and always run.
 #include <gtest/gtest.h>
+#if CUZK_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include <random>
 #include <stdexcept>
@@ -461,6 +464,56 @@ TEST(GpuComputeH, RejectsBadInput) {
     EXPECT_THROW(gntt::compute_h(none, none, none), std::invalid_argument);
     EXPECT_THROW(gntt::compute_h_device(nullptr, nullptr, nullptr, 8, nullptr), std::invalid_argument);
 }
+
+#if CUZK_HAVE_CUDA
+// The split steps of compute_h_device (what CudaBackend::h_msm pipelines with its copies)
+// against the CPU: to_coset_evals of each vector equals pad, iNTT, coset NTT on the host
+// (with garbage in the padding, which it must zero), and quotient_and_coset_inverse of
+// the three equals ntt::compute_h. Odd and power-of-two sizes, every Impl.
+TEST(GpuComputeH, SplitStepsMatchCpu) {
+    SKIP_WITHOUT_GPU();
+    auto ok = [](cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e); };
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : {size_t(1), size_t(5), size_t(1000), size_t(1024), size_t(4099), (size_t(1) << 16) - 7}) {
+        const size_t m = ntt::EvaluationDomain::size_for(n);
+        const std::vector<Fr> in[3] = {random_vector(n, rng), random_vector(n, rng), random_vector(n, rng)};
+        const auto want_h = ntt::compute_h(in[0], in[1], in[2]);
+        std::vector<Fr> want_evals[3];
+        for (int k = 0; k < 3; ++k) {
+            want_evals[k] = in[k];
+            want_evals[k].resize(m, Fr::zero());
+            ntt::inverse(want_evals[k]);
+            ntt::coset_forward(want_evals[k]);
+        }
+        for (auto impl : {gntt::Impl::kFast, gntt::Impl::kTiled, gntt::Impl::kReference}) {
+            Fr* d[3] = {};
+            for (auto*& p : d) {
+                ok(cudaMalloc(&p, m * sizeof(Fr)));
+                ok(cudaMemset(p, 0xab, m * sizeof(Fr)));  // the padding must come out zero
+            }
+            for (int k = 0; k < 3; ++k) {
+                ok(cudaMemcpy(d[k], in[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+                gntt::to_coset_evals(d[k], n, nullptr, impl);
+                std::vector<Fr> got(m);
+                ok(cudaMemcpy(got.data(), d[k], m * sizeof(Fr), cudaMemcpyDeviceToHost));
+                EXPECT_EQ(got, want_evals[k]) << "to_coset_evals n=" << n << " k=" << k << " impl=" << int(impl);
+            }
+            gntt::quotient_and_coset_inverse(d[0], d[1], d[2], m, nullptr, impl);
+            std::vector<Fr> got(m);
+            ok(cudaMemcpy(got.data(), d[0], m * sizeof(Fr), cudaMemcpyDeviceToHost));
+            EXPECT_EQ(got, want_h) << "quotient_and_coset_inverse n=" << n << " impl=" << int(impl);
+            for (auto* p : d) ok(cudaFree(p));
+        }
+    }
+    EXPECT_THROW(gntt::to_coset_evals(nullptr, 8, nullptr), std::invalid_argument);
+    EXPECT_THROW(gntt::quotient_and_coset_inverse(nullptr, nullptr, nullptr, 8, nullptr), std::invalid_argument);
+    Fr* d = nullptr;
+    ok(cudaMalloc(&d, 8 * sizeof(Fr)));
+    EXPECT_THROW(gntt::quotient_and_coset_inverse(d, d, d, 6, nullptr), std::invalid_argument);  // not 2^k
+    EXPECT_THROW(gntt::to_coset_evals(d, 0, nullptr), std::invalid_argument);
+    ok(cudaFree(d));
+}
+#endif
 
 }  // namespace
 }  // namespace cuzk

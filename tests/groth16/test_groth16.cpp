@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
+#include <vector>
 
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/ec/encoding.hpp"
@@ -228,7 +230,7 @@ TEST(Groth16, DefaultFusedStagesGiveTheProofOfTheSeparateStages) {
 }
 
 // A backend that overrides the fused stages (as a device backend does) is what the
-// prover calls; the primitive stages are not used for H, A and B.
+// prover calls; the primitive stages are not used for H, L, A and B.
 TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
     struct Fused final : ProverBackend {
         std::unique_ptr<ProverBackend> cpu = make_cpu_backend();
@@ -240,7 +242,7 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
         }
         G1Jacobian msm_g1(G1Query q, std::span<const G1Affine> bases, std::span<const Fr> scalars,
                           const uint64_t* density) override {
-            if (q != G1Query::L) ++primitive;
+            ++primitive;
             return cpu->msm_g1(q, bases, scalars, density);
         }
         G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars,
@@ -253,11 +255,12 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
             ++fused;
             return cpu->h_msm(a, b, c, h_bases);
         }
-        ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
-                    std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
-                    const uint64_t* a_density, const uint64_t* b_density) override {
+        ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
+                    std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
+                    std::span<const G2Affine> b_g2_bases, const uint64_t* a_density,
+                    const uint64_t* b_density) override {
             ++fused;
-            return cpu->msm_z(inputs, aux, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
+            return cpu->msm_z(inputs, aux, l_bases, a_bases, b_g1_bases, b_g2_bases, a_density, b_density);
         }
     } backend;
     auto b = circuits::make_builtin("random-dense", 77, test::seed(), 2);
@@ -354,6 +357,69 @@ TEST(Groth16, SetupRejectsAShapeWithoutInputConstraints) {
     s.b.row_ptr = {0, 0};
     s.c.row_ptr = {0, 0};
     EXPECT_THROW(setup(s, ToxicWaste::from_seed(1)), std::invalid_argument);
+}
+
+// The densities over z as the prover built them before Density::z(): bit by bit.
+std::vector<uint64_t> z_density_bit_by_bit(size_t num_inputs, const r1cs::BitVec* input_bits,
+                                           const r1cs::BitVec& aux_bits) {
+    const size_t n = num_inputs + aux_bits.size();
+    std::vector<uint64_t> d((n + 63) / 64, 0);
+    for (size_t i = 0; i < num_inputs; ++i)
+        if (!input_bits || input_bits->test(i)) d[i / 64] |= uint64_t(1) << (i % 64);
+    for (size_t j = 0; j < aux_bits.size(); ++j)
+        if (aux_bits.test(j)) d[(num_inputs + j) / 64] |= uint64_t(1) << ((num_inputs + j) % 64);
+    return d;
+}
+
+TEST(Groth16, WordWiseZDensitiesEqualTheBitByBitOnes) {
+    std::mt19937_64 rng(test::seed());
+    // Input counts on both sides of word boundaries, aux counts too (0 included), bits
+    // sparse, dense and all set.
+    for (size_t ni : {1, 2, 5, 63, 64, 65, 127, 128, 130, 200})
+        for (size_t na : {0, 1, 63, 64, 65, 100, 1000, 4097})
+            for (unsigned fill : {0u, 1u, 50u, 100u}) {
+                r1cs::Density d{r1cs::BitVec(na), r1cs::BitVec(ni), r1cs::BitVec(na)};
+                auto draw = [&](r1cs::BitVec& v) {
+                    for (size_t i = 0; i < v.size(); ++i)
+                        if (rng() % 100 < fill) v.set(i);
+                };
+                draw(d.a_aux);
+                draw(d.b_input);
+                draw(d.b_aux);
+                const auto want_a = z_density_bit_by_bit(ni, nullptr, d.a_aux);
+                const auto want_b = z_density_bit_by_bit(ni, &d.b_input, d.b_aux);
+                const r1cs::ZDensity& z = d.z();
+                ASSERT_EQ(z.a, want_a) << "ni " << ni << " na " << na << " fill " << fill;
+                ASSERT_EQ(z.b, want_b) << "ni " << ni << " na " << na << " fill " << fill;
+                EXPECT_EQ(z.a_count, ni + d.a_aux.count());
+                EXPECT_EQ(z.b_count, d.b_input.count() + d.b_aux.count());
+                EXPECT_EQ(&d.z(), &z);  // cached: built once
+                const r1cs::Density copy = d;
+                EXPECT_EQ(copy, d);
+                EXPECT_EQ(copy.z().a, want_a);  // the copy builds its own
+            }
+}
+
+TEST(Groth16, ZDensityIgnoresBitsBeyondAShrunkBitVec) {
+    r1cs::Density d{r1cs::BitVec(70), r1cs::BitVec(3), r1cs::BitVec(70)};
+    for (size_t i = 0; i < 70; ++i) d.a_aux.set(i), d.b_aux.set(i);
+    d.a_aux.resize(10);
+    d.b_aux.resize(10);
+    EXPECT_EQ(d.z().a, z_density_bit_by_bit(3, nullptr, d.a_aux));
+    EXPECT_EQ(d.z().b, z_density_bit_by_bit(3, &d.b_input, d.b_aux));
+    EXPECT_EQ(d.z().a_count, 13u);
+    EXPECT_EQ(d.z().b_count, 10u);
+}
+
+TEST(Groth16, ZDensityIsBuiltOnceUnderConcurrentProofs) {
+    r1cs::Density d{r1cs::BitVec(5000), r1cs::BitVec(7), r1cs::BitVec(5000)};
+    for (size_t i = 0; i < 5000; i += 3) d.a_aux.set(i), d.b_aux.set(i / 2);
+    std::vector<const r1cs::ZDensity*> seen(8);
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < seen.size(); ++t) threads.emplace_back([&, t] { seen[t] = &d.z(); });
+    for (auto& th : threads) th.join();
+    for (const auto* z : seen) EXPECT_EQ(z, seen[0]);
+    EXPECT_EQ(seen[0]->a, z_density_bit_by_bit(7, nullptr, d.a_aux));
 }
 
 }  // namespace

@@ -57,7 +57,20 @@ void coset_inverse(std::span<Fr> a, Impl impl = Impl::kFast);
 // on the coset; h <- coset iNTT. d_a, d_b, d_c each hold m elements of device memory, the
 // first n being the evaluations ([n, m) is zeroed here). On return d_a holds the m
 // coefficients of h (left on the device for the H MSM); d_b and d_c are clobbered.
+// It is to_coset_evals on each of d_a, d_b, d_c, then quotient_and_coset_inverse.
 void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl = Impl::kFast);
+
+// The per-vector step of compute_h_device, so that a caller can transform one vector
+// while the next is still being copied in: d holds m = EvaluationDomain::size_for(n)
+// elements, the first n being evaluations on the domain of m points; [n, m) is zeroed,
+// then d <- coset NTT(iNTT(d)): the evaluations of the same polynomial on the coset gH.
+void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl = Impl::kFast);
+
+// The last step of compute_h_device: with d_a, d_b, d_c the coset evaluations of
+// to_coset_evals (m elements each, m a power of two, the domain size), d_a <- the m
+// coefficients of h = coset iNTT((a b - c) / Z). d_b and d_c are only read.
+void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream,
+                                Impl impl = Impl::kFast);
 
 // Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c,

@@ -3,13 +3,13 @@
 // Every call names the query it works on, so a backend can keep that query's bases
 // resident (on a device) between proofs, keyed by the span it was given.
 //
-// The prover calls the two fused stages h_msm and msm_z (and msm_g1 for L). Their
+// The prover calls the two fused stages h_msm and msm_z (which also sums L). Their
 // default implementations are written in terms of compute_h / msm_g1 / msm_g2, so a
 // backend that implements only those (the CPU backend, test fakes) works unchanged; a
 // device backend overrides them to keep h and z on the device and copy each input once.
 // Every implementation of h_msm and msm_z marks its parts with trace spans of layer
-// "groth16": "h" and "msm_h" inside h_msm, "msm_a", "msm_b_g1" and "msm_b_g2" inside
-// msm_z; the prover reads them back for ProofTimings (cuzk/groth16/prover.hpp).
+// "groth16": "h" and "msm_h" inside h_msm, "msm_l", "msm_a", "msm_b_g1" and "msm_b_g2"
+// inside msm_z; the prover reads them back for ProofTimings (cuzk/groth16/prover.hpp).
 #pragma once
 
 #include <memory>
@@ -25,8 +25,9 @@ namespace cuzk::groth16 {
 enum class G1Query { H, L, A, BG1 };
 const char* query_name(G1Query q);
 
-// The three sums over z = inputs || aux of msm_z.
+// The sums of msm_z: L over aux, and three over z = inputs || aux.
 struct ZSums {
+    G1Jacobian l;     // sum_j aux_j L_j (every aux variable has an L base)
     G1Jacobian a;     // sum_i z_i A_i over the A density
     G1Jacobian b_g1;  // sum_i z_i B_i in G1 over the B density
     G2Jacobian b_g2;  // the same in G2
@@ -55,12 +56,13 @@ class ProverBackend {
     // Default: compute_h, then msm_g1(G1Query::H, ...).
     virtual G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
                              std::span<const G1Affine> h_bases);
-    // The A, B_G1 and B_G2 sums over z = inputs || aux (concatenated); a_density and
-    // b_density are bitmaps over z (see msm_g1). Default: builds z on the host, then
-    // msm_g1(A), msm_g1(BG1), msm_g2.
-    virtual ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> a_bases,
-                        std::span<const G1Affine> b_g1_bases, std::span<const G2Affine> b_g2_bases,
-                        const uint64_t* a_density, const uint64_t* b_density);
+    // The L sum over aux (l_bases: one per aux variable), then the A, B_G1 and B_G2 sums
+    // over z = inputs || aux (concatenated); a_density and b_density are bitmaps over z
+    // (see msm_g1). One stage so that a device backend copies aux once. Default:
+    // msm_g1(L), builds z on the host, then msm_g1(A), msm_g1(BG1), msm_g2.
+    virtual ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
+                        std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
+                        std::span<const G2Affine> b_g2_bases, const uint64_t* a_density, const uint64_t* b_density);
     // The bases that start at `bases` are about to be freed (their parameters left host
     // memory): drop any resident copy keyed by that address, which a later allocation may
     // reuse. Backends that keep nothing ignore it.

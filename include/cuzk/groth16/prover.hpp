@@ -25,8 +25,8 @@ Randomness random_randomness();  // from std::random_device (the OS CSPRNG)
 // Time spent in each stage of one proof, in milliseconds. The prover calls the backend's
 // fused stages (cuzk/groth16/backend.hpp): h + msm_h is the time of h_msm, msm_h being
 // the backend's "msm_h" span and h the rest (H and any copying to a device);
-// msm_a + msm_b_g1 + msm_b_g2 is the time of msm_z, msm_b_g1 and msm_b_g2 being the
-// backend's spans and msm_a the rest (the A MSM and building or uploading z).
+// msm_l + msm_a + msm_b_g1 + msm_b_g2 is the time of msm_z, msm_l, msm_b_g1 and msm_b_g2
+// being the backend's spans and msm_a the rest (the A MSM and building or uploading z).
 struct ProofTimings {
     double h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, assemble = 0;
     double total() const { return h + msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2 + assemble; }

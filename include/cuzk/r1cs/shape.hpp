@@ -21,6 +21,8 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -58,6 +60,34 @@ class BitVec {
     std::vector<uint64_t> words_;
 };
 
+// The densities over z = (inputs, aux) that the prover hands the A and B MSMs: bit i of
+// a[i / 64] is set when z_i has a base in the a query (every input, then a_aux), likewise
+// b (b_input, then b_aux); the counts are the query lengths.
+struct ZDensity {
+    std::vector<uint64_t> a, b;  // ceil((num_inputs + num_aux) / 64) words each
+    size_t a_count = 0, b_count = 0;
+};
+
+// Holds the ZDensity of the Density it is a member of, built on first use (once, under a
+// mutex: the engine proves several partitions of one circuit at a time). It is a cache,
+// not part of the value: copies start empty and any two compare equal.
+class ZDensityCache {
+ public:
+    ZDensityCache() = default;
+    ZDensityCache(const ZDensityCache&) {}
+    ZDensityCache& operator=(const ZDensityCache&) {
+        std::lock_guard lock(mu_);
+        z_.reset();
+        return *this;
+    }
+    friend bool operator==(const ZDensityCache&, const ZDensityCache&) { return true; }
+
+ private:
+    friend struct Density;
+    mutable std::mutex mu_;
+    mutable std::shared_ptr<const ZDensity> z_;
+};
+
 // bellperson's DensityTracker, as bits: a variable is set when it occurs with a
 // non-zero merged coefficient in at least one constraint of that matrix. (Inputs are
 // always dense in A because of the input_i * 0 = 0 constraints, so A has no input set.)
@@ -65,8 +95,17 @@ struct Density {
     BitVec a_aux;
     BitVec b_input;
     BitVec b_aux;
+    ZDensityCache z_cache{};
+
+    // The bitmaps over z, built word by word (num_inputs = b_input.size()) on the first
+    // call and kept: change no bit after calling it (the cache would not see it; a copy
+    // or an assignment starts a fresh cache).
+    const ZDensity& z() const;
     friend bool operator==(const Density&, const Density&) = default;
 };
+
+// The ZDensity of d, computed afresh (what Density::z() caches).
+ZDensity make_z_density(const Density& d);
 
 struct SparseMatrix {
     std::vector<uint64_t> row_ptr{0};  // size rows()+1
