@@ -439,7 +439,8 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         say("  witness buffers page-locked before synthesis: %zu of 4, %.2f GiB in %.1f ms\n", pinned_bufs.buffers(),
             pinned_bufs.bytes() / kGiB, r.pin_ms);
     r.witness = timed_pass([&] { w = circuit->witness(std::move(bufs), s.aux, s.domain); });
-    say("  WITNESS per partition (CPU; challenges in parallel on the thread pool): %s; values %.2f GiB (z + A.z, B.z, C.z) in buffers of %.2f GiB%s\n",
+    say("  WITNESS per partition (CPU; challenges in parallel on the thread pool): %s; values %.2f GiB (z + A.z, B.z, "
+        "C.z) in buffers of %.2f GiB%s\n",
         pass_text(r.witness).c_str(), r.values_gib, r.witness_gib,
         r.pinned_buffers ? " (page-locked, hence resident, before the pass)" : "");
     if (w.aux.data() != storage[0] || w.a.data() != storage[1] || w.b.data() != storage[2] || w.c.data() != storage[3])
@@ -551,7 +552,8 @@ int main(int argc, char** argv) {
         write_json(args, results);
     }
 
-    say("\n== witness generation per partition (CPU, challenges in parallel). shape GiB: peak RSS of the counts and densities\n"
+    say("\n== witness generation per partition (CPU, challenges in parallel). shape GiB: peak RSS of the counts and "
+        "densities\n"
         "pass; values: z + A.z, B.z, C.z; buffers: their engine-style capacity (aux + 3 x domain); growth: peak RSS\n"
         "growth during synthesis (small when the buffers were page-locked, hence resident, before it)\n");
     say("%-7s %12s %5s %12s %9s %10s %10s %11s %10s %11s %10s\n", "size", "constraints", "logn", "aux", "C1 ms",
