@@ -22,18 +22,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
+using test::dense;
 using test::expect_verifies;
-
-JobSpec dense(uint64_t constraints = 64, uint32_t partitions = 1, Priority p = Priority::Normal, uint64_t seed = 1) {
-    JobSpec s;
-    s.circuit = "random-dense";
-    s.size = constraints;
-    s.inputs = 2;
-    s.seed = seed;
-    s.partitions = partitions;
-    s.priority = p;
-    return s;
-}
+using test::refusal;
 
 EngineConfig cpu_config() {
     EngineConfig c;
@@ -165,15 +156,7 @@ TEST(SlowEngine, Sha256ChainPartitionsHaveTheirOwnPreimages) {
 
 TEST(Engine, BadRequestsAreRefusedWithAReason) {
     Engine e(cpu_config());
-    auto code_of = [&](JobSpec s) -> std::pair<EngineError::Code, std::string> {
-        try {
-            e.submit(s);
-        } catch (const EngineError& err) {
-            return {err.code(), err.what()};
-        }
-        ADD_FAILURE() << "accepted";
-        return {};
-    };
+    auto code_of = [&](const JobSpec& s) { return refusal(e, s); };
     JobSpec s = dense();
     s.circuit = "no-such";
     auto [c1, m1] = code_of(s);

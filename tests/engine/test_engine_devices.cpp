@@ -31,13 +31,7 @@ namespace {
 using test::expect_verifies;
 
 JobSpec dense(uint64_t constraints, uint32_t partitions, uint64_t seed = 1) {
-    JobSpec s;
-    s.circuit = "random-dense";
-    s.size = constraints;
-    s.inputs = 2;
-    s.seed = seed;
-    s.partitions = partitions;
-    return s;
+    return test::dense(constraints, partitions, Priority::Normal, seed);
 }
 
 // What every fake device saw: the device each stage of each (job, partition) ran on,

@@ -26,6 +26,7 @@
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "support/engine_checks.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
@@ -80,15 +81,7 @@ JobSpec porep_spec(const std::string& json) {
     return s;
 }
 
-std::pair<EngineError::Code, std::string> refusal(Engine& e, const JobSpec& s) {
-    try {
-        e.submit(s);
-    } catch (const EngineError& err) {
-        return {err.code(), err.what()};
-    }
-    ADD_FAILURE() << "accepted";
-    return {};
-}
+using test::refusal;
 
 }  // namespace
 

@@ -1,9 +1,12 @@
-// Checks shared by the engine tests: a completed job's proofs verify against the key and
-// public inputs it returned, and a changed public input is rejected.
+// Helpers shared by the engine tests: a random-dense job spec, the refusal of a submit,
+// and the check that a completed job's proofs verify against the key and public inputs it
+// returned while a changed public input is rejected.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/engine/engine.hpp"
@@ -11,6 +14,29 @@
 #include "cuzk/groth16/verifier.hpp"
 
 namespace cuzk::test {
+
+inline engine::JobSpec dense(uint64_t constraints = 64, uint32_t partitions = 1,
+                             engine::Priority p = engine::Priority::Normal, uint64_t seed = 1) {
+    engine::JobSpec s;
+    s.circuit = "random-dense";
+    s.size = constraints;
+    s.inputs = 2;
+    s.seed = seed;
+    s.partitions = partitions;
+    s.priority = p;
+    return s;
+}
+
+// The code and message a submit is refused with (a test failure if it is accepted).
+inline std::pair<engine::EngineError::Code, std::string> refusal(engine::Engine& e, const engine::JobSpec& s) {
+    try {
+        e.submit(s);
+    } catch (const engine::EngineError& err) {
+        return {err.code(), err.what()};
+    }
+    ADD_FAILURE() << "accepted";
+    return {};
+}
 
 inline void expect_verifies(const engine::JobResult& r) {
     ASSERT_EQ(r.state, engine::JobState::Completed) << r.error;
