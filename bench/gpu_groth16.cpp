@@ -50,25 +50,11 @@ namespace {
 using namespace cuzk;
 using namespace cuzk::bench;
 
-struct Args {
+struct Args : RunArgs {
+    Args() { reps = 5; }
     std::vector<int> sizes{20, 24, 26};
     std::vector<std::string> circuits{"random-dense", "sha256-chain"};
-    int reps = 5;
-    std::string backend = "cuda";
-    int device = 0;
-    bool pinned = true;  // page-lock the proof's witness buffers, as the engine's buffer pool does
-    std::string out;
-    double max_seconds = 0;  // 0: no bound
-    uint64_t seed = 1;
 };
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> v;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) v.push_back(item);
-    return v;
-}
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(
@@ -92,26 +78,12 @@ Args parse(int argc, char** argv) {
         if (i + 1 >= argc) usage("missing value after " + k);
         const std::string v = argv[++i];
         try {
-            if (k == "--sizes") {
+            if (parse_run_option(k, v, a)) {
+            } else if (k == "--sizes") {
                 a.sizes.clear();
-                for (auto& s : split(v)) a.sizes.push_back(std::stoi(s));
+                for (auto& s : split_list(v)) a.sizes.push_back(std::stoi(s));
             } else if (k == "--circuits") {
-                a.circuits = split(v);
-            } else if (k == "--reps") {
-                a.reps = std::stoi(v);
-            } else if (k == "--backend") {
-                a.backend = v;
-            } else if (k == "--pinned") {
-                if (v != "0" && v != "1") throw std::invalid_argument(v);
-                a.pinned = v == "1";
-            } else if (k == "--device") {
-                a.device = std::stoi(v);
-            } else if (k == "--out") {
-                a.out = v;
-            } else if (k == "--max-seconds") {
-                a.max_seconds = std::stod(v);
-            } else if (k == "--seed") {
-                a.seed = std::stoull(v);
+                a.circuits = split_list(v);
             } else {
                 usage("unknown option " + k);
             }

@@ -59,28 +59,13 @@ using namespace cuzk::bench;
 using circuits::StackedCircuit;
 using filecoin::RegisteredSealProof;
 
-struct Args {
+struct Args : RunArgs {
     std::vector<std::string> sizes{"2KiB", "512MiB", "32GiB"};
-    int reps = 3;
-    std::string backend = "cuda";
-    int device = 0;
-    bool pinned = true;  // page-lock the witness buffers, as the engine's buffer pool does
     unsigned partition = 0;
     bool check_density = false;  // compare DensityCS with the full shape (small sizes only)
     bool witness_only = false;   // stop after the witness: no parameters, no proofs
     std::string shape = "full";  // counts and densities: full, replicate or both (see replicated_shape)
-    std::string out;
-    double max_seconds = 0;  // 0: no bound
-    uint64_t seed = 1;
 };
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> v;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) v.push_back(item);
-    return v;
-}
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
@@ -104,28 +89,18 @@ Args parse(int argc, char** argv) {
         if (i + 1 >= argc) usage("missing value after " + k);
         const std::string v = argv[++i];
         try {
-            if (k == "--sizes") {
-                a.sizes = split(v);
-            } else if (k == "--reps") {
-                a.reps = std::stoi(v);
-            } else if (k == "--backend") {
-                a.backend = v;
-            } else if (k == "--device") {
-                a.device = std::stoi(v);
-            } else if (k == "--pinned" || k == "--check-density" || k == "--witness-only") {
-                if (v != "0" && v != "1") throw std::invalid_argument(v);
-                (k == "--pinned" ? a.pinned : k == "--witness-only" ? a.witness_only : a.check_density) = v == "1";
+            if (parse_run_option(k, v, a)) {
+            } else if (k == "--sizes") {
+                a.sizes = split_list(v);
+            } else if (k == "--check-density") {
+                a.check_density = parse_flag(v);
+            } else if (k == "--witness-only") {
+                a.witness_only = parse_flag(v);
             } else if (k == "--shape") {
                 if (v != "full" && v != "replicate" && v != "both") throw std::invalid_argument(v);
                 a.shape = v;
             } else if (k == "--partition") {
                 a.partition = unsigned(std::stoul(v));
-            } else if (k == "--out") {
-                a.out = v;
-            } else if (k == "--max-seconds") {
-                a.max_seconds = std::stod(v);
-            } else if (k == "--seed") {
-                a.seed = std::stoull(v);
             } else {
                 usage("unknown option " + k);
             }

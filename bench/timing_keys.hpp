@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +31,55 @@
 #include "cuzk/r1cs/shape_cs.hpp"
 
 namespace cuzk::bench {
+
+// The options every timing-key bench takes (--reps, --backend, --device, --pinned, --out,
+// --max-seconds, --seed); a bench's own Args derive from it.
+struct RunArgs {
+    int reps = 3;
+    std::string backend = "cuda";
+    int device = 0;
+    bool pinned = true;  // page-lock the witness buffers, as the engine's buffer pool does
+    std::string out;
+    double max_seconds = 0;  // 0: no bound
+    uint64_t seed = 1;
+};
+
+// "a,b,,c" -> {"a", "b", "c"}.
+inline std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) v.push_back(item);
+    return v;
+}
+
+// A 0|1 option value; std::invalid_argument otherwise.
+inline bool parse_flag(const std::string& v) {
+    if (v != "0" && v != "1") throw std::invalid_argument(v);
+    return v == "1";
+}
+
+// Applies option k = v if it is one of RunArgs'; false if it is not. Throws
+// std::logic_error (invalid_argument, out_of_range) on a bad value.
+inline bool parse_run_option(const std::string& k, const std::string& v, RunArgs& a) {
+    if (k == "--reps")
+        a.reps = std::stoi(v);
+    else if (k == "--backend")
+        a.backend = v;
+    else if (k == "--device")
+        a.device = std::stoi(v);
+    else if (k == "--pinned")
+        a.pinned = parse_flag(v);
+    else if (k == "--out")
+        a.out = v;
+    else if (k == "--max-seconds")
+        a.max_seconds = std::stod(v);
+    else if (k == "--seed")
+        a.seed = std::stoull(v);
+    else
+        return false;
+    return true;
+}
 
 using Clock = std::chrono::steady_clock;
 inline double ms_since(Clock::time_point t0) {
