@@ -7,7 +7,8 @@
 //   build/cuda/bench/cuzk_bench_porep_prove --sizes 2KiB,512MiB,32GiB --reps 3 --out porep_prove.json
 //   build/cpu/bench/cuzk_bench_porep_prove --backend cpu --sizes 2KiB --reps 1      (smoke, no GPU)
 //
-// Per size, from small to large, every pass timed (and its peak RSS, VmHWM reset before it):
+// Per size, in the order given (--max-seconds skips the last ones), every pass timed (and its
+// peak RSS, VmHWM reset before it):
 //   1. synthetic C1 (filecoin::synthetic_c1: only the challenged paths are materialized),
 //   2. StackedCircuit::from_vanilla of the partition,
 //   3. counts and densities (DensityCS: no matrices; 32 GiB = 130,278,541 constraints,
@@ -73,10 +74,11 @@ struct Args : RunArgs {
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
                  "       [--shape full|replicate|both] [--out FILE.json] [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
-                 "64GiB). --check-density 1 also records the full shape (<= 2^22 constraints) to check the\n"
-                 "densities. --witness-only 1 stops after the witness (no keys, no proofs). --shape replicate\n"
-                 "takes the counts and densities from the header and two challenges (checked shift-invariant),\n"
-                 "both runs full and replicate and compares them. Google Benchmark flags are not taken.\n",
+                 "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
+                 "constraints) to check the densities. --witness-only 1 stops after the witness (no keys, no\n"
+                 "proofs). --shape replicate takes the counts and densities from the header and two\n"
+                 "challenges (checked shift-invariant), both runs full and replicate and compares them.\n"
+                 "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
 }
@@ -113,11 +115,11 @@ Args parse(int argc, char** argv) {
     for (const auto& s : a.sizes)
         if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
             usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
-    auto sector = [](const std::string& s) {
-        return filecoin::porep_config(*filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1")).sector_size;
-    };
-    std::sort(a.sizes.begin(), a.sizes.end(), [&](auto& x, auto& y) { return sector(x) < sector(y); });
-    a.sizes.erase(std::unique(a.sizes.begin(), a.sizes.end()), a.sizes.end());
+    // In the order given (a bounded run lists first what it must not lose), repeats dropped.
+    std::vector<std::string> once;
+    for (const auto& s : a.sizes)
+        if (std::find(once.begin(), once.end(), s) == once.end()) once.push_back(s);
+    a.sizes = std::move(once);
     return a;
 }
 

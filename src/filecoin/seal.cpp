@@ -104,49 +104,6 @@ std::vector<uint8_t> pseudo_random_sector_data(const PoRepConfig& cfg, uint64_t 
 
 // ---- sealing ---------------------------------------------------------------------------------
 
-namespace {
-
-// A full Merkle tree built level by level with parallel_for (gadgets::MerkleTree hashes on one
-// thread); levels[0] are the leaves.
-class Tree {
- public:
-    Tree(const gadgets::TreeShape& shape, std::vector<Fr> leaves) : hasher_(shape.hasher) {
-        arities_ = shape.level_arities(leaves.size());
-        levels_.push_back(std::move(leaves));
-        for (uint32_t a : arities_) {
-            const std::vector<Fr>& below = levels_.back();
-            std::vector<Fr> up(below.size() / a);
-            parallel_for(0, up.size(), 256, [&](size_t b, size_t e) {
-                for (size_t i = b; i < e; ++i)
-                    up[i] = gadgets::merkle_node(hasher_, std::span<const Fr>(below).subspan(i * a, a));
-            });
-            levels_.push_back(std::move(up));
-        }
-    }
-    const Fr& root() const { return levels_.back()[0]; }
-    MerkleProof prove(uint64_t index, const TreeShape& shape) const {
-        std::vector<gadgets::PathElement> path;
-        uint64_t i = index;
-        for (size_t l = 0; l < arities_.size(); ++l) {
-            const uint32_t a = arities_[l];
-            gadgets::PathElement e;
-            e.index = uint32_t(i % a);
-            for (uint64_t k = i - i % a; k < i - i % a + a; ++k)
-                if (k != i) e.siblings.push_back(levels_[l][k]);
-            path.push_back(std::move(e));
-            i /= a;
-        }
-        return detail::c1_merkle_proof(levels_[0].at(index), root(), path, shape);
-    }
-
- private:
-    gadgets::MerkleHasher hasher_;
-    std::vector<uint32_t> arities_;
-    std::vector<std::vector<Fr>> levels_;
-};
-
-}  // namespace
-
 struct SealedSector::Impl {
     const PoRepConfig* cfg = nullptr;
     SealParams params;
@@ -154,11 +111,11 @@ struct SealedSector::Impl {
     std::vector<Bytes32> data;                 // the padded sector, node by node
     std::vector<std::vector<Bytes32>> labels;  // [layer - 1][node]
     std::vector<Bytes32> replica;
-    Tree tree_d, tree_c, tree_r;
+    gadgets::MerkleTree tree_d, tree_c, tree_r;
     PreCommitCommitments comm;
 
     Impl(const PoRepConfig& c, const SealParams& p, std::vector<Bytes32> d, std::vector<std::vector<Bytes32>> l,
-         std::vector<Bytes32> r, Tree td, Tree tc, Tree tr)
+         std::vector<Bytes32> r, gadgets::MerkleTree td, gadgets::MerkleTree tc, gadgets::MerkleTree tr)
         : cfg(&c),
           params(p),
           graph(c),
@@ -173,7 +130,7 @@ struct SealedSector::Impl {
         ColumnProof cp;
         cp.column.index = uint32_t(node);
         for (const auto& layer : labels) cp.column.rows.push_back(layer[node]);
-        cp.inclusion_proof = tree_c.prove(node, cfg->tree);
+        cp.inclusion_proof = detail::c1_merkle_proof(tree_c.prove(node), cfg->tree);
         return cp;
     }
 };
@@ -233,7 +190,7 @@ SealedSector SealedSector::seal(const SealParams& params, std::vector<uint8_t> b
         leaves[n] = *f;
     }
     bytes = {};
-    Tree tree_d(gadgets::TreeShape::sha256_binary(), std::move(leaves));
+    gadgets::MerkleTree tree_d(gadgets::TreeShape::sha256_binary(), std::move(leaves));
     PreCommitCommitments comm;
     comm.comm_d = to_bytes(tree_d.root());
     comm.replica_id = generate_replica_id(params.prover_id, params.sector_id, params.ticket, comm.comm_d, cfg.porep_id);
@@ -253,9 +210,9 @@ SealedSector SealedSector::seal(const SealParams& params, std::vector<uint8_t> b
             replica[n] = to_bytes(replica_leaves[n]);
         }
     });
-    Tree tree_c(detail::poseidon_shape(cfg), std::move(columns));
+    gadgets::MerkleTree tree_c(detail::poseidon_shape(cfg), std::move(columns));
     report(progress, "tree R_last: " + cfg.tree.display());
-    Tree tree_r(detail::poseidon_shape(cfg), std::move(replica_leaves));
+    gadgets::MerkleTree tree_r(detail::poseidon_shape(cfg), std::move(replica_leaves));
     comm.comm_c = to_bytes(tree_c.root());
     comm.comm_r_last = to_bytes(tree_r.root());
     const std::array<Fr, 2> pair{tree_c.root(), tree_r.root()};
@@ -293,8 +250,8 @@ SealCommitPhase1Output SealedSector::commit_phase1(const Bytes32& seed, const Pr
         std::vector<VanillaProof> part;
         for (uint64_t c : porep_challenges(cfg, c1.replica_id, seed, c1.comm_r, k)) {
             VanillaProof p;
-            p.comm_d_proofs = s.tree_d.prove(c, TreeShape{2, 0, 0});
-            p.comm_r_last_proof = s.tree_r.prove(c, cfg.tree);
+            p.comm_d_proofs = detail::c1_merkle_proof(s.tree_d.prove(c), TreeShape{2, 0, 0});
+            p.comm_r_last_proof = detail::c1_merkle_proof(s.tree_r.prove(c), cfg.tree);
             p.replica_column_proofs.c_x = s.column_proof(c);
             std::array<uint32_t, kDegree> parents{};
             s.graph.parents(c, parents);

@@ -80,18 +80,8 @@ class SparseTree {
 
     // The path of a given leaf, bottom up.
     std::vector<gadgets::PathElement> path(uint64_t leaf) const {
-        std::vector<gadgets::PathElement> out;
-        uint64_t i = leaf;
-        for (size_t l = 0; l < arities_.size(); ++l) {
-            const uint32_t a = arities_[l];
-            gadgets::PathElement e;
-            e.index = uint32_t(i % a);
-            for (uint64_t k = i - i % a; k < i - i % a + a; ++k)
-                if (k != i) e.siblings.push_back(node(l, k));
-            out.push_back(std::move(e));
-            i /= a;
-        }
-        return out;
+        return gadgets::merkle_path(arities_, leaf,
+                                    [this](size_t level, uint64_t index) { return node(level, index); });
     }
 
     const Fr& leaf(uint64_t index) const { return known_[0].at(index); }

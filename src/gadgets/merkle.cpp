@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuzk/common/parallel.hpp"
 #include "cuzk/gadgets/poseidon.hpp"
 #include "cuzk/r1cs/sha256_bytes.hpp"
 
@@ -84,11 +85,12 @@ MerkleTree::MerkleTree(TreeShape shape, std::vector<Fr> leaves)
     : shape_(shape), arities_(shape.level_arities(leaves.size())) {
     levels_.push_back(std::move(leaves));
     for (uint32_t a : arities_) {
-        const auto& below = levels_.back();
-        std::vector<Fr> up;
-        up.reserve(below.size() / a);
-        for (size_t i = 0; i < below.size(); i += a)
-            up.push_back(merkle_node(shape_.hasher, std::span<const Fr>(below).subspan(i, a)));
+        const std::vector<Fr>& below = levels_.back();
+        std::vector<Fr> up(below.size() / a);
+        parallel_for(0, up.size(), 256, [&](size_t b, size_t e) {
+            for (size_t i = b; i < e; ++i)
+                up[i] = merkle_node(shape_.hasher, std::span<const Fr>(below).subspan(i * a, a));
+        });
         levels_.push_back(std::move(up));
     }
 }
@@ -99,17 +101,7 @@ MerkleProof MerkleTree::prove(uint64_t index) const {
     p.shape = shape_;
     p.leaf = levels_[0][index];
     p.root = root();
-    uint64_t i = index;
-    for (size_t l = 0; l < arities_.size(); ++l) {
-        const uint32_t a = arities_[l];
-        const uint64_t first = i - i % a;
-        PathElement e;
-        e.index = uint32_t(i % a);
-        for (uint64_t k = first; k < first + a; ++k)
-            if (k != i) e.siblings.push_back(levels_[l][k]);
-        p.path.push_back(std::move(e));
-        i /= a;
-    }
+    p.path = merkle_path(arities_, index, [&](size_t level, uint64_t k) { return levels_[level][k]; });
     return p;
 }
 

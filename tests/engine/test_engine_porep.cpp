@@ -1,13 +1,14 @@
-// PoRep C2 through the engine (kind "porep-seal-commit"): a sealed 2 KiB sector's C1 output in,
-// the partition proofs out.
+// PoRep C2 through the engine (kind "porep-seal-commit"): a sealed sector's C1 output in, the
+// partition proofs out.
 //
 // EnginePoRep* need no parameters: submit's validation (malformed C1, registered proof and
 // sector size mismatches, the consistency check, missing parameters), circuit keys and the
 // Filecoin parameter file lookup.
-// VerySlowEnginePoRep needs the 2 KiB PoRep keys (2.7M constraints): a development setup of
-// several minutes on 2 cores, cached in CUZK_TEST_PARAM_CACHE (default
-// <tmp>/cuzk-porep-test-params), so later runs and its other cases reuse it. CI leaves
-// VerySlow* out; run it with
+// VerySlowEnginePoRep seals a sector, proves it with development keys and verifies: 2 KiB
+// (1 partition of 2,687,921 constraints: a dev setup of several minutes on 2 cores) and 8 MiB
+// (sealing ~20 s on 2 cores; 1 partition of 3,844,929 constraints, the same 2^22 domain).
+// The keys are cached in CUZK_TEST_PARAM_CACHE (default <tmp>/cuzk-porep-test-params), so
+// later runs reuse them. CI leaves VerySlow* out; run it with
 //   build/cpu/tests/cuzk_test_engine --gtest_filter='VerySlowEnginePoRep.*'
 // (CUZK_TEST_BACKEND=cpu|cuda|auto picks the prove target, default auto).
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "cuzk/circuits/porep.hpp"
 #include "cuzk/engine/engine.hpp"
@@ -35,22 +37,22 @@ using filecoin::RegisteredSealProof;
 
 namespace {
 
-// One sealed 2 KiB sector and its C1 output, made once (a fraction of a second).
-const filecoin::SealCommitPhase1Output& sealed_c1() {
-    static const filecoin::SealCommitPhase1Output c1 = [] {
-        filecoin::SealParams p;
-        p.proof = RegisteredSealProof::StackedDrg2KiBV1_1;
-        p.prover_id[0] = 7;
-        p.ticket[1] = 9;
-        p.sector_id = 42;
-        const auto& cfg = filecoin::porep_config(p.proof);
-        auto sector = filecoin::SealedSector::seal(p, filecoin::pseudo_random_sector_data(cfg, 5));
-        filecoin::Bytes32 seed{};
-        seed[0] = 0x5e;
-        seed[31] = 0x11;
-        return sector.commit_phase1(seed);
-    }();
-    return c1;
+// One sealed sector and its C1 output per registered proof, made once (2 KiB: a fraction of a
+// second; 8 MiB: ~20 s on 2 cores).
+const filecoin::SealCommitPhase1Output& sealed_c1(RegisteredSealProof proof = RegisteredSealProof::StackedDrg2KiBV1_1) {
+    static std::map<RegisteredSealProof, filecoin::SealCommitPhase1Output> made;
+    if (const auto it = made.find(proof); it != made.end()) return it->second;
+    filecoin::SealParams p;
+    p.proof = proof;
+    p.prover_id[0] = 7;
+    p.ticket[1] = 9;
+    p.sector_id = 42;
+    const auto& cfg = filecoin::porep_config(p.proof);
+    auto sector = filecoin::SealedSector::seal(p, filecoin::pseudo_random_sector_data(cfg, 5));
+    filecoin::Bytes32 seed{};
+    seed[0] = 0x5e;
+    seed[31] = 0x11;
+    return made.emplace(proof, sector.commit_phase1(seed)).first->second;
 }
 
 struct TempDir {
@@ -213,7 +215,7 @@ TEST(EnginePoRep, SubmitValidatesTheC1Output) {
     EXPECT_EQ(refusal(e, w).first, EngineError::Code::NotImplemented);
 }
 
-// ---- end to end (needs the 2 KiB PoRep keys) ---------------------------------------------
+// ---- end to end (needs the PoRep keys: dev setup, cached) -----------------------------------
 
 namespace {
 
@@ -226,9 +228,10 @@ std::vector<Fr> inputs_for(const filecoin::SealCommitPhase1Output& c1, unsigned 
     return circuits::porep_public_inputs(c1.registered_proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
 }
 
-}  // namespace
-
-TEST(VerySlowEnginePoRep, SealedSectorProvesAndVerifies) {
+// Seal -> C1 JSON -> engine (dev keys) -> proofs that verify against the vk and the public
+// inputs from comm_r, comm_d, replica_id and seed; a changed seed or comm_r and a flipped proof
+// byte are rejected, and a C1 with the wrong seed fails in the engine.
+void seal_prove_verify(RegisteredSealProof proof) {
     EngineConfig cfg = quiet_cpu();
     // The prove target: CUZK_TEST_BACKEND (cpu, cuda, auto), default auto (the GPU when built
     // with CUDA and one is present).
@@ -237,19 +240,21 @@ TEST(VerySlowEnginePoRep, SealedSectorProvesAndVerifies) {
     cfg.param_cache = test_param_cache();
     cfg.filecoin_param_dir = cfg.param_cache / "no-filecoin-params";  // dev params, cached
     cfg.witness_workers = 1;
-    const auto& c1 = sealed_c1();
+    const auto& c1 = sealed_c1(proof);
+    const auto& pc = filecoin::porep_config(proof);
+    SCOPED_TRACE(std::string(pc.name));
     {
         Engine e(cfg);
         JobSpec s = porep_spec(filecoin::write_c1_output(c1));
-        s.registered_proof = "StackedDrg2KiBV1_1";
-        s.sector_size = 2048;
+        s.registered_proof = std::string(pc.name);
+        s.sector_size = pc.sector_size;
         const auto info = e.submit(s);
         const auto r = e.await(info.job_id);
         ASSERT_TRUE(r);
         ASSERT_EQ(r->state, JobState::Completed) << r->error;
-        const unsigned parts = filecoin::porep_config(c1.registered_proof).partitions;
+        const unsigned parts = pc.partitions;
         EXPECT_EQ(r->partitions_total, parts);
-        EXPECT_EQ(r->circuit_id, "porep-StackedDrg2KiBV1_1");
+        EXPECT_EQ(r->circuit_id, "porep-" + std::string(pc.name));
         ASSERT_EQ(r->proof.size(), 192u * parts);
 
         // Verify from the C1's public values alone (as a chain would) with the returned key.
@@ -288,6 +293,16 @@ TEST(VerySlowEnginePoRep, SealedSectorProvesAndVerifies) {
     const auto r2 = e2.await(e2.submit(porep_spec(filecoin::write_c1_output(wrong_seed))).job_id);
     ASSERT_TRUE(r2);
     EXPECT_EQ(r2->state, JobState::Failed);
+}
+
+}  // namespace
+
+TEST(VerySlowEnginePoRep, Sealed2KiBSectorProvesAndVerifies) {
+    seal_prove_verify(RegisteredSealProof::StackedDrg2KiBV1_1);
+}
+
+TEST(VerySlowEnginePoRep, Sealed8MiBSectorProvesAndVerifies) {
+    seal_prove_verify(RegisteredSealProof::StackedDrg8MiBV1_1);
 }
 
 // What a PoRep load from Filecoin's files uses instead of the shape: the same counts and

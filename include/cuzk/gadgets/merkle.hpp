@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
@@ -62,11 +63,35 @@ struct MerkleProof {
     uint64_t leaf_index() const;
 };
 
+// The inclusion path of leaf `index` in a tree whose level l (0: the leaves) hashes groups of
+// arities[l] consecutive nodes: per level, bottom up, the position among its group and the
+// other arity - 1 nodes of the group, read with node(level, index) -> Fr. The one walk that
+// MerkleTree (all nodes stored) and the sparse trees of synthetic vanilla proofs (nodes made on
+// demand, src/filecoin/synthetic.cpp) share.
+template <class NodeAt>
+std::vector<PathElement> merkle_path(std::span<const uint32_t> arities, uint64_t index, NodeAt&& node) {
+    std::vector<PathElement> path;
+    path.reserve(arities.size());
+    for (size_t l = 0; l < arities.size(); ++l) {
+        const uint32_t a = arities[l];
+        const uint64_t first = index - index % a;
+        PathElement e;
+        e.index = uint32_t(index % a);
+        e.siblings.reserve(a - 1);
+        for (uint64_t k = first; k < first + a; ++k)
+            if (k != index) e.siblings.push_back(node(l, k));
+        path.push_back(std::move(e));
+        index /= a;
+    }
+    return path;
+}
+
 // The hash of one group of children.
 Fr merkle_node(MerkleHasher h, std::span<const Fr> children);
 // SHA-256 node hash of two children (filecoin-hashers Sha256Function::hash2 / node).
 Fr sha256_node(const Fr& left, const Fr& right);
 
+// A tree with every node stored; each level is hashed with parallel_for.
 class MerkleTree {
  public:
     MerkleTree(TreeShape shape, std::vector<Fr> leaves);
