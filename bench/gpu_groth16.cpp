@@ -136,18 +136,13 @@ ShapeInfo shape_info(const groth16::Circuit& c) {
     return s;
 }
 
-struct Result {
+struct Result : ProofSeries {
     std::string circuit;
     int log_n = 0;
     size_t size_param = 0;  // constraints (random-dense) or blocks (sha256-chain)
     ShapeInfo shape;
     double shape_ms = 0, witness_ms = 0, params_ms = 0, backend_ms = 0;
     double params_gib = 0, witness_gib = 0;
-    bool have_first = false;
-    Phases first;
-    std::vector<Phases> reps;
-    Phases med;
-    std::string status = "ok";  // or the error / skip reason
 };
 
 void write_json(const Args& args, const std::string& backend_name, const std::vector<Result>& rs) {
@@ -271,65 +266,33 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     // takes a, b, c's storage over in H, so it gets a fresh copy every proof instead.
     const bool reuse = args.pinned && args.backend != "cpu";
     groth16::Witness w = master;
-    std::vector<Fr> keep_a, keep_b, keep_c;  // a, b, c's storage during a proof's MSMs
     t0 = Clock::now();
-    PinnedBuffers pinned({&w.aux, &w.a, &w.b, &w.c}, reuse);  // after w and keep_*: unregisters before they free
+    PinnedBuffers pinned({&w.aux, &w.a, &w.b, &w.c}, reuse);  // after w: unregisters before it frees
     if (reuse)
         say("  witness buffers page-locked: %zu of 4, %.2f GiB in %.1f ms (--pinned 1)\n", pinned.buffers(),
             pinned.bytes() / kGiB, ms_since(t0));
     else
         say("  witness buffers pageable, a fresh copy per proof (--pinned 0 or --backend cpu)\n");
 
-    std::mt19937_64 rng(args.seed ^ 0x9e3779b97f4a7c15ull);
-    const double tgt = target_ms(r.circuit, r.log_n);
-    print_phases_header();
-    for (int rep = 0; rep <= args.reps; ++rep) {
-        if (args.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds) {
-            r.status = rep == 0 ? std::string("stopped before the first proof (--max-seconds)")
-                                : "stopped after " + std::to_string(rep - 1) + " of " + std::to_string(args.reps) +
-                                      " timed proofs (--max-seconds)";
-            say("  %s\n", r.status.c_str());
-            break;
-        }
-        // prove() consumes A·z, B·z, C·z (and may have scribbled on them): refill them.
-        if (reuse) {
-            for (auto* v : {&w.a, &w.b, &w.c}) {
-                const std::vector<Fr>& from = v == &w.a ? master.a : v == &w.b ? master.b : master.c;
+    run_proofs(
+        params, s.density, w, *backend, args.reps, args.seed, target_ms(r.circuit, r.log_n),
+        [&](groth16::Witness& x) {  // prove() consumes A·z, B·z, C·z (and may scribble on them)
+            if (!reuse) {
+                x = master;
+                return;
+            }
+            for (auto* v : {&x.a, &x.b, &x.c}) {
+                const std::vector<Fr>& from = v == &x.a ? master.a : v == &x.b ? master.b : master.c;
                 if (v->capacity() < from.size()) throw std::logic_error("witness buffer lost its storage");
                 v->assign(from.begin(), from.end());  // within capacity: the registered storage stays
             }
-        } else {
-            w = master;
-        }
-        groth16::ProveHooks hooks;
-        hooks.abc_released = [&] {  // keep the registered storage for the next proof
-            keep_a = std::move(w.a);
-            keep_b = std::move(w.b);
-            keep_c = std::move(w.c);
-        };
-        groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
-        groth16::ProofTimings t;
-        t0 = Clock::now();
-        (void)groth16::prove(params, s.density, std::move(w), rs, *backend, &t, &hooks);
-        const Phases p = phases_from(t, ms_since(t0));
-        w.a = std::move(keep_a);
-        w.b = std::move(keep_b);
-        w.c = std::move(keep_c);
-        if (rep == 0) {
-            r.first = p;
-            r.have_first = true;
-            print_phases_row("first", p, 0);
-        } else {
-            r.reps.push_back(p);
-            char label[16];  // not "#" + std::to_string(): GCC 12's -Wrestrict misfires on it at -O3
-            std::snprintf(label, sizeof label, "#%d", rep);
-            print_phases_row(label, p, 0);
-        }
-    }
-    if (!r.reps.empty()) {
-        r.med = median_of(r.reps);
-        print_phases_row("median", r.med, tgt);
-    }
+        },
+        [](groth16::Witness&) {},
+        [&] {
+            return args.max_seconds > 0 &&
+                   std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds;
+        },
+        r);
 }
 
 }  // namespace

@@ -234,18 +234,13 @@ std::string json_pass(const Pass& p) {
     return buf;
 }
 
-struct Result {
+struct Result : ProofSeries {
     std::string size, proof_name;
     ShapeInfo shape;
     Pass c1, circuit, shape_pass, witness, params;
     double pin_ms = 0, backend_ms = 0;
     double witness_gib = 0, values_gib = 0, params_gib = 0, estimate_gib = 0, available_gib = 0;
     size_t pinned_buffers = 0;
-    bool have_first = false;
-    Phases first;
-    std::vector<Phases> reps;
-    Phases med;
-    std::string status = "ok";
 };
 
 void write_json(const Args& args, const std::vector<Result>& rs) {
@@ -404,10 +399,9 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     bufs.aux.reserve(s.aux);
     for (auto* v : {&bufs.a, &bufs.b, &bufs.c}) v->reserve(s.domain);
     const Fr* storage[] = {bufs.aux.data(), bufs.a.data(), bufs.b.data(), bufs.c.data()};
-    // The witness, and a, b, c's storage while a proof's other MSMs run: declared before the
-    // registration, so that the buffers are unregistered before they are freed.
+    // The witness: declared before the registration, so that its buffers are unregistered
+    // before they are freed (run_proofs hands a, b, c back to it after each proof).
     groth16::Witness w;
-    std::vector<Fr> keep_a, keep_b, keep_c;
     t0 = Clock::now();
     PinnedBuffers pinned_bufs({&bufs.aux, &bufs.a, &bufs.b, &bufs.c}, args.pinned && !cpu);
     r.pin_ms = ms_since(t0);
@@ -440,52 +434,19 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     std::vector<Fr> copy_a, copy_b, copy_c;  // the CPU backend's refill source
     if (!reuse) copy_a = w.a, copy_b = w.b, copy_c = w.c;
     const uint64_t print = reuse ? fingerprint(w) : 0;
-    std::mt19937_64 rng(args.seed ^ 0x9e3779b97f4a7c15ull);
-    print_phases_header();
-    for (int rep = 0; rep <= args.reps; ++rep) {
-        if (time_spent(args, t_start)) {
-            r.status = rep == 0 ? std::string("stopped before the first proof (--max-seconds)")
-                                : "stopped after " + std::to_string(rep - 1) + " of " + std::to_string(args.reps) +
-                                      " timed proofs (--max-seconds)";
-            say("  %s\n", r.status.c_str());
-            break;
-        }
-        if (!reuse) {
-            w.a = copy_a;
-            w.b = copy_b;
-            w.c = copy_c;
-        }
-        groth16::ProveHooks hooks;
-        hooks.abc_released = [&] {  // keep the buffers for the next proof
-            keep_a = std::move(w.a);
-            keep_b = std::move(w.b);
-            keep_c = std::move(w.c);
-        };
-        groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
-        groth16::ProofTimings t;
-        t0 = Clock::now();
-        (void)groth16::prove(params, s.density, std::move(w), rs, *backend, &t, &hooks);
-        const Phases p = phases_from(t, ms_since(t0));
-        w.a = std::move(keep_a);
-        w.b = std::move(keep_b);
-        w.c = std::move(keep_c);
-        if (reuse && fingerprint(w) != print)
-            throw std::logic_error("the backend changed the host witness buffers; later proofs would differ");
-        if (rep == 0) {
-            r.first = p;
-            r.have_first = true;
-            print_phases_row("first", p, 0);
-        } else {
-            r.reps.push_back(p);
-            char label[16];  // not "#" + std::to_string(): GCC 12's -Wrestrict misfires on it at -O3
-            std::snprintf(label, sizeof label, "#%d", rep);
-            print_phases_row(label, p, 0);
-        }
-    }
-    if (!r.reps.empty()) {
-        r.med = median_of(r.reps);
-        print_phases_row("median", r.med, 0);
-    }
+    run_proofs(
+        params, s.density, w, *backend, args.reps, args.seed, 0,
+        [&](groth16::Witness& x) {
+            if (reuse) return;  // the CUDA backend only reads a, b, c
+            x.a = copy_a;
+            x.b = copy_b;
+            x.c = copy_c;
+        },
+        [&](groth16::Witness& x) {
+            if (reuse && fingerprint(x) != print)
+                throw std::logic_error("the backend changed the host witness buffers; later proofs would differ");
+        },
+        [&] { return time_spent(args, t_start); }, r);
     if (r.size == "32GiB")
         say("  anchor: /work/shared/reference/anchors-measured.md has no 32 GiB partition proof; at 2^27 it has\n"
             "  sppark's H (7 NTTs, device-resident) ~320 ms and H MSM ~1.1 s (extrapolated from 2^26). Reference,\n"

@@ -358,6 +358,76 @@ inline void print_phases_row(const char* label, const Phases& p, double target) 
     say("\n");
 }
 
+// The proofs of one bench case: a first proof (bases uploaded, tables built), then `reps`
+// timed ones, each row printed; `status` says why it stopped early.
+struct ProofSeries {
+    bool have_first = false;
+    Phases first;
+    std::vector<Phases> reps;
+    Phases med;
+    std::string status = "ok";  // or the error / skip reason
+};
+
+// Proves `reps` + 1 times with w, which prove() consumes: refill(w) restores A·z, B·z, C·z
+// before each proof (outside the timed region), after(w) may check it afterwards (throws),
+// stop() is asked before each proof (a time bound). a, b, c's storage is kept across the
+// proofs (ProveHooks::abc_released), so page-locked buffers stay registered.
+template <class Refill, class After, class Stop>
+void run_proofs(const groth16::Parameters& params, const r1cs::Density& density, groth16::Witness& w,
+                groth16::ProverBackend& backend, int reps, uint64_t seed, double target_ms, Refill refill, After after,
+                Stop stop, ProofSeries& out) {
+    std::vector<Fr> keep_a, keep_b, keep_c;
+    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+    print_phases_header();
+    for (int rep = 0; rep <= reps; ++rep) {
+        if (stop()) {
+            out.status = rep == 0 ? std::string("stopped before the first proof (--max-seconds)")
+                                  : "stopped after " + std::to_string(rep - 1) + " of " + std::to_string(reps) +
+                                        " timed proofs (--max-seconds)";
+            say("  %s\n", out.status.c_str());
+            break;
+        }
+        refill(w);
+        groth16::ProveHooks hooks;
+        hooks.abc_released = [&] {  // keep the storage for the next proof
+            keep_a = std::move(w.a);
+            keep_b = std::move(w.b);
+            keep_c = std::move(w.c);
+        };
+        groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
+        groth16::ProofTimings t;
+        const auto t0 = Clock::now();
+        auto give_back = [&] {  // also on a throw: page-locked storage must outlive its registration
+            w.a = std::move(keep_a);
+            w.b = std::move(keep_b);
+            w.c = std::move(keep_c);
+        };
+        try {
+            (void)groth16::prove(params, density, std::move(w), rs, backend, &t, &hooks);
+        } catch (...) {
+            give_back();
+            throw;
+        }
+        const Phases p = phases_from(t, ms_since(t0));
+        give_back();
+        after(w);
+        if (rep == 0) {
+            out.first = p;
+            out.have_first = true;
+            print_phases_row("first", p, 0);
+        } else {
+            out.reps.push_back(p);
+            char label[16];  // not "#" + std::to_string(): GCC 12's -Wrestrict misfires on it at -O3
+            std::snprintf(label, sizeof label, "#%d", rep);
+            print_phases_row(label, p, 0);
+        }
+    }
+    if (!out.reps.empty()) {
+        out.med = median_of(out.reps);
+        print_phases_row("median", out.med, target_ms);
+    }
+}
+
 // Page-locked witness buffers (gpu::host_register), unregistered before they are freed:
 // the engine's buffer pool registers the a, b, c and aux vectors it recycles, so its
 // proofs copy them to the device by DMA. Declare it after the vectors it registers.
