@@ -36,10 +36,14 @@
 // A failure of one size is reported and the next one runs; --max-seconds stops starting new
 // sizes (and new proofs) once spent; the JSON (--out) is rewritten after each size.
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -66,18 +70,22 @@ struct Args : RunArgs {
     bool check_density = false;  // compare DensityCS with the full shape (small sizes only)
     bool witness_only = false;   // stop after the witness: no parameters, no proofs
     std::string shape = "full";  // counts and densities: full, replicate or both (see replicated_shape)
+    bool sector = false;         // then every partition, witness k+1 alongside proof k (run_sector)
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
-                 "       [--shape full|replicate|both] [--out FILE.json] [--max-seconds S] [--seed N]\n"
+                 "       [--shape full|replicate|both] [--sector 0|1] [--out FILE.json] [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
                  "constraints) to check the densities. --witness-only 1 stops after the witness (no keys, no\n"
                  "proofs). --shape replicate takes the counts and densities from the header and two\n"
                  "challenges (checked shift-invariant), both runs full and replicate and compares them.\n"
+                 "--sector 1 then proves every partition of the sector, the witness of partition\n"
+                 "k+1 synthesized while partition k is proved (two page-locked buffer sets), and reports the\n"
+                 "sector's wall time.\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -96,6 +104,8 @@ Args parse(int argc, char** argv) {
                 a.sizes = split_list(v);
             } else if (k == "--check-density") {
                 a.check_density = parse_flag(v);
+            } else if (k == "--sector") {
+                a.sector = parse_flag(v);
             } else if (k == "--witness-only") {
                 a.witness_only = parse_flag(v);
             } else if (k == "--shape") {
@@ -112,6 +122,7 @@ Args parse(int argc, char** argv) {
     }
     if (a.backend != "cuda" && a.backend != "cpu") usage("--backend must be cuda or cpu");
     if (a.reps < 0) usage("--reps must be >= 0");
+    if (a.sector && a.witness_only) usage("--sector 1 proves: not with --witness-only 1");
     for (const auto& s : a.sizes)
         if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
             usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
@@ -234,8 +245,17 @@ std::string json_pass(const Pass& p) {
     return buf;
 }
 
+// The whole sector (--sector 1): per partition, its witness synthesis, how long the prover
+// waited for it, and its proof; wall = first synthesis start to last proof end.
+struct SectorRun {
+    bool ran = false;
+    double wall_ms = 0;
+    std::vector<double> witness_ms, wait_ms, prove_ms;
+};
+
 struct Result : ProofSeries {
     std::string size, proof_name;
+    SectorRun sector;
     ShapeInfo shape;
     Pass c1, circuit, shape_pass, witness, params;
     double pin_ms = 0, backend_ms = 0;
@@ -271,6 +291,20 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
             for (size_t j = 0; j < r.reps.size(); ++j) f << (j ? ", " : "") << json_phases(r.reps[j]);
             f << "]";
         }
+        if (r.sector.ran) {
+            auto list = [&](const std::vector<double>& v) {
+                f << "[";
+                for (size_t j = 0; j < v.size(); ++j) f << (j ? ", " : "") << v[j];
+                f << "]";
+            };
+            f << ",\n     \"sector\": {\"wall_ms\": " << r.sector.wall_ms << ", \"witness_ms\": ";
+            list(r.sector.witness_ms);
+            f << ", \"wait_ms\": ";
+            list(r.sector.wait_ms);
+            f << ", \"prove_ms\": ";
+            list(r.sector.prove_ms);
+            f << "}";
+        }
         f << "}";
     }
     f << "\n  ]\n}\n";
@@ -299,6 +333,132 @@ bool time_spent(const Args& args, Clock::time_point t_start) {
     return args.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds;
 }
 
+// Every partition of the sector on the GPU, as the engine pipelines them: a producer thread
+// builds partition k's circuit and synthesizes its witness (every core: the challenges in
+// parallel) into one of two page-locked buffer sets while this thread proves partition k-1
+// from the other; one set of keys serves every partition (one shape). slot0 is the single-
+// partition run's witness (its buffers page-locked by the caller): its storage is lent to
+// the pipeline and handed back, so that it is unregistered before it is freed.
+void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
+                const filecoin::SealCommitPhase1Output& c1, const groth16::Parameters& params,
+                groth16::ProverBackend& backend, groth16::Witness& slot0) {
+    const ShapeInfo& s = r.shape;
+    const size_t parts = c1.vanilla_proofs.size();
+    say("\n  == the whole sector: %zu partitions, witness k+1 (CPU) alongside proof k (GPU), two buffer sets\n", parts);
+    // Slot 0 takes slot0's storage, slot 1 new buffers; each slot's storage stays its own.
+    // Declared before `pinned`, so that it is unregistered before anything here frees it.
+    std::array<r1cs::WitnessBuffers, 2> free_bufs;
+    std::array<groth16::Witness, 2> ready;
+    free_bufs[0] =
+        r1cs::WitnessBuffers{std::move(slot0.aux), std::move(slot0.a), std::move(slot0.b), std::move(slot0.c)};
+    free_bufs[1].aux.reserve(s.aux);
+    for (auto* v : {&free_bufs[1].a, &free_bufs[1].b, &free_bufs[1].c}) v->reserve(s.domain);
+    PinnedBuffers pinned({&free_bufs[1].aux, &free_bufs[1].a, &free_bufs[1].b, &free_bufs[1].c}, args.pinned);
+    std::array<int, 2> state{0, 0};  // 0 free, 1 being filled, 2 ready
+    std::mutex mu;
+    std::condition_variable cv;
+    std::exception_ptr failed;
+    bool stop = false;
+    SectorRun& out = r.sector;
+    out.witness_ms.assign(parts, 0);
+    out.wait_ms.assign(parts, 0);
+    out.prove_ms.assign(parts, 0);
+    const auto t_sector = Clock::now();
+
+    std::thread producer([&] {
+        try {
+            for (size_t k = 0; k < parts; ++k) {
+                const size_t slot = k % 2;
+                r1cs::WitnessBuffers bufs;
+                {
+                    std::unique_lock lk(mu);
+                    cv.wait(lk, [&] { return state[slot] == 0 || stop; });
+                    if (stop) return;
+                    state[slot] = 1;
+                    bufs = std::move(free_bufs[slot]);
+                }
+                const auto t0 = Clock::now();
+                const StackedCircuit circuit =
+                    StackedCircuit::from_vanilla(cfg, c1.replica_id, c1.comm_d, c1.comm_r, c1.vanilla_proofs[k]);
+                groth16::Witness w =
+                    groth16::CircuitOf<StackedCircuit>(circuit, "partition").witness(std::move(bufs), s.aux, s.domain);
+                out.witness_ms[k] = ms_since(t0);
+                std::lock_guard lk(mu);
+                ready[slot] = std::move(w);
+                state[slot] = 2;
+                cv.notify_all();
+            }
+        } catch (...) {
+            std::lock_guard lk(mu);
+            failed = std::current_exception();
+            cv.notify_all();
+        }
+    });
+    // Gives every buffer back to its slot, then the lent one to slot0 (also on a throw).
+    auto finish = [&] {
+        {
+            std::lock_guard lk(mu);
+            stop = true;
+            cv.notify_all();
+        }
+        producer.join();
+        for (size_t slot = 0; slot < 2; ++slot)
+            if (state[slot] == 2)
+                free_bufs[slot] = r1cs::WitnessBuffers{std::move(ready[slot].aux), std::move(ready[slot].a),
+                                                       std::move(ready[slot].b), std::move(ready[slot].c)};
+        slot0.aux = std::move(free_bufs[0].aux);
+        slot0.a = std::move(free_bufs[0].a);
+        slot0.b = std::move(free_bufs[0].b);
+        slot0.c = std::move(free_bufs[0].c);
+    };
+    try {
+        std::mt19937_64 rng(args.seed ^ 0x5ec7025ec7025ec7ull);
+        say("    %-9s %11s %9s %9s   (ms)\n", "partition", "witness", "wait", "prove");
+        for (size_t k = 0; k < parts; ++k) {
+            const size_t slot = k % 2;
+            groth16::Witness w;
+            {
+                const auto t0 = Clock::now();
+                std::unique_lock lk(mu);
+                cv.wait(lk, [&] { return state[slot] == 2 || failed; });
+                if (failed) std::rethrow_exception(failed);
+                out.wait_ms[k] = ms_since(t0);
+                w = std::move(ready[slot]);
+                state[slot] = 1;  // in the prover's hands
+            }
+            std::vector<Fr> keep_a, keep_b, keep_c;
+            groth16::ProveHooks hooks;
+            hooks.abc_released = [&] {
+                keep_a = std::move(w.a);
+                keep_b = std::move(w.b);
+                keep_c = std::move(w.c);
+            };
+            groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
+            const auto t0 = Clock::now();
+            (void)groth16::prove(params, s.density, std::move(w), rs, backend, nullptr, &hooks);
+            out.prove_ms[k] = ms_since(t0);
+            std::lock_guard lk(mu);
+            free_bufs[slot] =
+                r1cs::WitnessBuffers{std::move(w.aux), std::move(keep_a), std::move(keep_b), std::move(keep_c)};
+            state[slot] = 0;
+            cv.notify_all();
+            say("    %-9zu %11.1f %9.1f %9.1f\n", k, out.witness_ms[k], out.wait_ms[k], out.prove_ms[k]);
+        }
+    } catch (...) {
+        finish();
+        throw;
+    }
+    out.wall_ms = ms_since(t_sector);
+    finish();
+    out.ran = true;
+    double prove_sum = 0, witness_sum = 0;
+    for (size_t k = 0; k < parts; ++k) prove_sum += out.prove_ms[k], witness_sum += out.witness_ms[k];
+    say("    sector: %zu partitions in %.1f s wall; proofs %.1f s (prover busy %.0f%% of the wall), witnesses %.1f s; "
+        "%s-bound\n",
+        parts, out.wall_ms / 1e3, prove_sum / 1e3, 100 * prove_sum / out.wall_ms, witness_sum / 1e3,
+        witness_sum > prove_sum ? "witness (CPU)" : "proof (GPU)");
+}
+
 void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     const RegisteredSealProof proof = *filecoin::seal_proof_from_name("StackedDrg" + r.size + "V1_1");
     const filecoin::PoRepConfig& cfg = filecoin::porep_config(proof);
@@ -309,8 +469,8 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
 
     // 1-2. Synthetic C1 and the partition's circuit (the C1 output is dropped after).
     std::unique_ptr<groth16::CircuitOf<StackedCircuit>> circuit;
+    filecoin::SealCommitPhase1Output c1;  // kept for --sector, else dropped after the circuit
     {
-        filecoin::SealCommitPhase1Output c1;
         r.c1 = timed_pass([&] { c1 = filecoin::synthetic_c1(proof, args.seed); });
         say("  synthetic C1 (%zu partitions x %zu challenges): %s\n", c1.vanilla_proofs.size(),
             c1.vanilla_proofs.empty() ? size_t(0) : c1.vanilla_proofs[0].size(), pass_text(r.c1).c_str());
@@ -321,6 +481,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 r.proof_name + "/partition" + std::to_string(args.partition));
         });
         say("  StackedCircuit::from_vanilla: %s\n", pass_text(r.circuit).c_str());
+        if (!args.sector) c1 = {};
     }
 
     // 3. Counts and densities, no matrices.
@@ -371,7 +532,8 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     r.params_gib = s.params_gib();
     const double copy_gib = cpu && !args.witness_only ? 3 * s.domain * sizeof(Fr) / kGiB : 0;
     const double scratch_gib = args.witness_only ? 0 : (s.domain + s.inputs + s.aux) * sizeof(Fr) / kGiB;
-    r.estimate_gib = r.witness_gib + copy_gib + (args.witness_only ? 0 : r.params_gib) + scratch_gib;
+    r.estimate_gib =
+        r.witness_gib * (args.sector ? 2 : 1) + copy_gib + (args.witness_only ? 0 : r.params_gib) + scratch_gib;
     r.available_gib = mem_available_bytes() / kGiB;
     say("  host memory estimate: witness buffers %.2f GiB (aux %.2f + a, b, c 3 x %.2f) + params %.2f GiB (G1 %zu B, "
         "G2 %zu B a point) + the CPU backend's copy of a, b, c %.2f GiB + prover scratch %.2f GiB = %.2f GiB more; "
@@ -447,6 +609,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 throw std::logic_error("the backend changed the host witness buffers; later proofs would differ");
         },
         [&] { return time_spent(args, t_start); }, r);
+    if (args.sector && r.have_first) run_sector(args, r, cfg, c1, params, *backend, w);
     if (r.size == "32GiB")
         say("  anchor: /work/shared/reference/anchors-measured.md has no 32 GiB partition proof; at 2^27 it has\n"
             "  sppark's H (7 NTTs, device-resident) ~320 ms and H MSM ~1.1 s (extrapolated from 2^26). Reference,\n"
