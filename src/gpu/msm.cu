@@ -217,6 +217,13 @@ struct Msm<Curve>::Impl {
     DevBuf<P> buckets, carry_pt[2], ranges[2];
     DevBuf<uint32_t> carry_key[2];
     DevBuf<unsigned char> temp;
+    // Phase timing (GpuMsmOptions::phases): events recorded on the stream at the end of
+    // each phase; interval i (event i to event i + 1) is credited to phase_of[i + 1].
+    // Created on first use and kept; nothing is recorded when `timing` is false.
+    bool timing = false;
+    std::vector<cudaEvent_t> events;
+    std::vector<float GpuMsmPhases::*> phase_of;
+    size_t marks = 0;
 
     Impl(int dev, size_t n) : device(dev), n_bases(n) {
         if (n > kMaxBases)
@@ -227,7 +234,34 @@ struct Msm<Curve>::Impl {
         bases.reserve(n, "cudaMalloc bases");
     }
     ~Impl() {
+        for (cudaEvent_t e : events) cudaEventDestroy(e);
         if (stream) cudaStreamDestroy(stream);
+    }
+
+    // Ends the current phase (the work queued since the previous mark) as `phase`;
+    // nullptr for the first mark, which only starts the clock.
+    void mark(float GpuMsmPhases::*phase) {
+        if (!timing) return;
+        if (marks == events.size()) {
+            cudaEvent_t e = nullptr;
+            check(cudaEventCreate(&e), "cudaEventCreate");
+            events.push_back(e);
+            phase_of.push_back(nullptr);
+        }
+        check(cudaEventRecord(events[marks], stream), "cudaEventRecord");
+        phase_of[marks++] = phase;
+    }
+    // Waits for the last mark and sums the intervals into *out.
+    void read_phases(GpuMsmPhases* out) {
+        *out = GpuMsmPhases{};
+        if (marks < 2) return;
+        check(cudaEventSynchronize(events[marks - 1]), "cudaEventSynchronize");
+        for (size_t i = 1; i < marks; ++i) {
+            float t = 0;
+            check(cudaEventElapsedTime(&t, events[i - 1], events[i]), "cudaEventElapsedTime");
+            out->*phase_of[i] += t;
+            out->total += t;
+        }
     }
 
     void* temp_for(size_t bytes) { return temp.reserve(bytes, "cudaMalloc CUB temp"); }
@@ -273,7 +307,11 @@ struct Msm<Curve>::Impl {
         unsigned c = opt.window_bits;
         if (c != 0 && (c < 2 || c > 20)) throw std::invalid_argument("gpu msm: window bits must be in [2, 20]");
         if (opt.stats) *opt.stats = MsmStats{};
+        if (opt.phases) *opt.phases = GpuMsmPhases{};
         if (n == 0) return Jacobian<Curve>::identity();
+        timing = opt.phases != nullptr;
+        marks = 0;
+        mark(nullptr);
 
         const uint64_t* d_density = nullptr;
         const uint32_t* d_prefix = nullptr;
@@ -323,6 +361,7 @@ struct Msm<Curve>::Impl {
         check(cudaMemcpyAsync(host_counts, counts.p, sizeof(host_counts), cudaMemcpyDeviceToHost, stream),
               "cudaMemcpy counts");
         check(cudaStreamSynchronize(stream), "classify/compact");
+        mark(&GpuMsmPhases::classify);
         const size_t n1 = size_t(host_counts[0]), m = size_t(host_counts[1]);
         if (c == 0) c = gpu_msm_window_bits(m);
         const unsigned W = num_windows(c);
@@ -346,6 +385,7 @@ struct Msm<Curve>::Impl {
             const int r = sum_tree(0, 1, sp.segments);
             check(cudaMemcpyAsync(&ones_host, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy ones sum");
+            mark(&GpuMsmPhases::ones);
         }
 
         // 3. Pippenger over the m full scalars, windows in groups.
@@ -373,6 +413,7 @@ struct Msm<Curve>::Impl {
                       "cub SortPairs size");
                 check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
                       "cub SortPairs");
+                mark(&GpuMsmPhases::sort);
                 P* group_buckets = buckets.p + size_t(w0) * nb;
                 // Level 1: segments of the sorted list.
                 SegmentPlan sp = plan_segments(len, size_t(sms) * 512, 4);
@@ -386,6 +427,7 @@ struct Msm<Curve>::Impl {
                     dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets, carry_key[0].p,
                     carry_pt[0].p);
                 check_launch("accumulate_bases_kernel");
+                mark(&GpuMsmPhases::accumulate);
                 // Levels 2+: the carry list shrinks ~16x a level.
                 int cur = 0;
                 while (clen > kCombineDirect) {
@@ -400,6 +442,7 @@ struct Msm<Curve>::Impl {
                 combine_kernel<Curve>
                     <<<blocks_for(clen), kThreads, 0, stream>>>(carry_key[cur].p, carry_pt[cur].p, clen, group_buckets);
                 check_launch("combine_kernel");
+                mark(&GpuMsmPhases::carries);
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
             const size_t target = size_t(sms) * 512;
@@ -412,8 +455,10 @@ struct Msm<Curve>::Impl {
             const int r = sum_tree(0, W, T);
             check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, W * sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy window sums");
+            mark(&GpuMsmPhases::reduce);
         }
         check(cudaStreamSynchronize(stream), "msm kernels");
+        if (timing) read_phases(opt.phases);
         ones_sum = ones_host.to_jacobian();
 
         // 5. Horner over windows, top first: acc = acc * 2^c + window sum.
