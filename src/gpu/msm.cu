@@ -18,8 +18,31 @@
 // The field arithmetic is Field's device path: 32-bit words with PTX carry chains
 // (cuzk/ff/mont_ptx.hpp). Against the portable 64-bit CIOS it replaced, on the H200:
 // G1 2^20/22/24/26 33.9/93.4/293/1069 -> 12.5/35.4/114/425 ms, G2 2^24 1533 -> 558 ms
-// (2026-11-29). Registers (cuobjdump -res-usage): G1 kernels 180-188, no spills except
-// reduce_ranges (255 + 88 B stack); every G2 kernel 255 + 424-1352 B of stack.
+// (2026-11-29).
+//
+// Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
+// spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2
+// most of the stack is not register spilling but the bucket accumulator (384 B) kept in
+// local memory because nvcc made the addition a call that takes it by address.
+//   kernel             before                           after
+//   G1 accumulate_bases 188, 0                          188, 0
+//   G1 reduce_ranges   255, 88 B, spill 312/272         252, 192 B (mul_small's argument,
+//                                                       written once), no spill
+//   G1 others          176-188, 0                       unchanged
+//   G2 accumulate_bases 255, 584 B (accumulator and     255, 56 B, spill 8/0; func
+//                      base in local memory), madd call accumulate_segment spill 74/96,
+//                                                       the accumulator in registers
+//   G2 reduce_ranges   255, 1352 B, spill 400/428       255, 1344 B, spill 384/400; func
+//                                                       mul_small spill 12/24
+//   G2 ones            255, 424 B, spill 72/56          unchanged (the madd kept as a call)
+//   G2 carries         255, 464 B, spill 128/212        unchanged
+//   G2 sum / combine   255, 448 / 400 B                 unchanged
+// What changed: the mixed addition is forced inline and level 1 adds through functors
+// (accumulate_bases_kernel), mul_small is a call on the device. Forcing the full
+// addition inline as well kept cicc busy for more than 6 minutes on the G2 kernels and was
+// dropped; reordering the XYZZ formulas for fewer live temporaries changed nothing or made
+// it worse (ptxas schedules by itself); Fp2 multiplication as a __noinline__ call spilled
+// 140-220 B per call. Run-time effect on the H200: not yet measured.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -28,6 +51,7 @@
 #include <cub/device/device_select.cuh>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/common/trace.hpp"
@@ -118,6 +142,26 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Level 1: segments of the sorted (bucket, signed base) list, mixed additions.
+// Functors, not lambdas, so that they can be forced inline: over Fp2 nvcc made the
+// adding lambda a call, and the bucket accumulator, passed to it by reference, then
+// lived in local memory (see the table at the top).
+struct KeyAt {
+    const uint32_t* keys;
+    __device__ __forceinline__ uint32_t operator()(size_t i) const { return keys[i]; }
+};
+template <class Curve>
+struct AddBase {
+    const uint32_t* vals;
+    const Affine<Curve>* bases;
+    __device__ __forceinline__ void operator()(size_t i, XYZZ<Curve>& acc) const {
+        const uint32_t v = vals[i];
+        if (v == kSkip) return;
+        // Negated in place: selecting between p and -p kept both copies.
+        Affine<Curve> p = bases[v & 0x7fffffffu];
+        if (v >> 31) p.y = -p.y;  // (the addition ignores y of the point at infinity)
+        acc += p;
+    }
+};
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
     accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, size_t len, size_t seg_len, size_t segs,
@@ -125,15 +169,7 @@ __global__ void __launch_bounds__(kThreads)
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s >= segs) return;
     const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
-    accumulate_segment<XYZZ<Curve>>(
-        b, e, s, [&](size_t i) { return keys[i]; },
-        [&](size_t i, XYZZ<Curve>& acc) {
-            const uint32_t v = vals[i];
-            if (v == kSkip) return;
-            const Affine<Curve> p = bases[v & 0x7fffffffu];
-            acc += (v >> 31) ? -p : p;
-        },
-        buckets, ck, cp);
+    accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
 }
 
 // Levels 2+: the carry list of the level below, full additions.
@@ -180,6 +216,14 @@ __global__ void __launch_bounds__(kThreads)
     out[t] = acc;
 }
 
+// acc += q as a call. Over Fp2 the loop of ones_kernel spilled ~500 B with the mixed
+// addition inlined (the accumulate_segment loop of level 1 only 74 B, for reasons of
+// ptxas), so there it stays the call it was before the addition was forced inline.
+template <class Curve>
+__device__ __noinline__ void add_call(XYZZ<Curve>& acc, const Affine<Curve>& q) {
+    acc += q;
+}
+
 // Scalars equal to 1: thread t sums the bases of ones [t L, (t+1) L) (mixed additions).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, size_t n1, size_t L, size_t threads,
@@ -188,7 +232,12 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
     if (t >= threads) return;
     const size_t b = t * L, e = min_sz(n1, b + L);
     XYZZ<Curve> acc = XYZZ<Curve>::identity();
-    for (size_t i = b; i < e; ++i) acc += bases[idx[i]];
+    for (size_t i = b; i < e; ++i) {
+        if constexpr (std::is_same_v<Curve, G2Curve>)
+            add_call(acc, bases[idx[i]]);
+        else
+            acc += bases[idx[i]];
+    }
     out[t] = acc;
 }
 

@@ -227,9 +227,17 @@ CUZK_HD void combine_head(size_t t, size_t len, const uint32_t* key, const P* pt
     buckets[key[t]] = acc;
 }
 
-// k * p for a small k by double-and-add from the top bit.
+// k * p for a small k by double-and-add from the top bit. A call of its own on the
+// device: inlined in reduce_range, its point and the caller's two running sums were live
+// at once, which spilled inside the loops (G1 reduce_ranges: 312 B of spill stores ->
+// none, the argument is written to local memory once instead).
+#if defined(__CUDA_ARCH__)
+#define CUZK_MSM_NOINLINE_ON_DEVICE __noinline__
+#else
+#define CUZK_MSM_NOINLINE_ON_DEVICE
+#endif
 template <class P>
-CUZK_HD P mul_small(const P& p, uint64_t k) {
+CUZK_MSM_NOINLINE_ON_DEVICE CUZK_HD P mul_small(const P& p, uint64_t k) {
     P r = P::identity();
     for (int b = 63; b >= 0; --b) {
         r = r.dbl();
