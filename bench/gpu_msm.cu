@@ -9,6 +9,10 @@
 // the largest size. Duplicate bases are fine for timing (the work does not depend on the
 // point values), not for correctness: the result is checked once against the CPU msm at
 // 2^20, where the bases are distinct.
+//
+// After the timed runs, one more run with GpuMsmOptions::phases prints where the time
+// goes (classify, ones, sort, accumulate, carries, reduce) and reports it as the
+// counters ph_*_ms; that run is not part of the timing.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -17,6 +21,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/gpu/msm.hpp"
@@ -31,7 +36,6 @@ void check(cudaError_t e, const char* what) {
 
 constexpr size_t kMaxLogG1 = 26, kMaxLogG2 = 24;
 constexpr size_t kDistinctG1 = size_t(1) << 20, kDistinctG2 = size_t(1) << 18;
-
 
 // Uniform Fr values written directly in Montgomery form (a uniform value below r is a
 // uniform Montgomery representative), which avoids 2^26 conversions.
@@ -129,6 +133,22 @@ void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, s
     state.counters["window_bits"] = st.window_bits;
     std::printf("%s n=2^%d: median %.2f ms over %zu runs (min %.2f, max %.2f), c=%u, full=%zu ones=%zu\n", label,
                 int(state.range(0)), med, ms.size(), ms.front(), ms.back(), st.window_bits, st.full, st.ones);
+
+    // One untimed run with phase events.
+    gpu::GpuMsmPhases ph;
+    gpu::GpuMsmOptions phased;
+    phased.window_bits = window_bits;
+    phased.phases = &ph;
+    benchmark::DoNotOptimize(m.run_device(scalars, n, phased));
+    const std::pair<const char*, float> parts[] = {
+        {"classify", ph.classify}, {"ones", ph.ones},     {"sort", ph.sort},  {"accumulate", ph.accumulate},
+        {"carries", ph.carries},   {"reduce", ph.reduce}, {"total", ph.total}};
+    std::printf("%s n=2^%d phases (ms):", label, int(state.range(0)));
+    for (const auto& [name, t] : parts) {
+        std::printf(" %s %.2f", name, double(t));
+        state.counters[std::string("ph_") + name + "_ms"] = t;
+    }
+    std::printf("\n");
 }
 
 // Checks the device result against the CPU at 2^20 once (distinct bases there).
@@ -162,8 +182,8 @@ BENCHMARK(BM_GpuMsmG1)->DenseRange(20, 26, 2)->Iterations(5)->UseManualTime()->U
 void BM_GpuMsmG1Window(benchmark::State& state) {
     try {
         const size_t n = size_t(1) << state.range(0);
-        time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1),
-                           device_scalars(0, size_t(1) << kMaxLogG1), n, "G1 window sweep", unsigned(state.range(1)));
+        time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1), device_scalars(0, size_t(1) << kMaxLogG1),
+                           n, "G1 window sweep", unsigned(state.range(1)));
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }

@@ -18,8 +18,31 @@
 // The field arithmetic is Field's device path: 32-bit words with PTX carry chains
 // (cuzk/ff/mont_ptx.hpp). Against the portable 64-bit CIOS it replaced, on the H200:
 // G1 2^20/22/24/26 33.9/93.4/293/1069 -> 12.5/35.4/114/425 ms, G2 2^24 1533 -> 558 ms
-// (2026-11-29). Registers (cuobjdump -res-usage): G1 kernels 180-188, no spills except
-// reduce_ranges (255 + 88 B stack); every G2 kernel 255 + 424-1352 B of stack.
+// (2026-11-29).
+//
+// Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
+// spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2
+// most of the stack is not register spilling but the bucket accumulator (384 B) kept in
+// local memory because nvcc made the addition a call that takes it by address.
+//   kernel             before                           after
+//   G1 accumulate_bases 188, 0                          188, 0
+//   G1 reduce_ranges   255, 88 B, spill 312/272         252, 192 B (mul_small's argument,
+//                                                       written once), no spill
+//   G1 others          176-188, 0                       unchanged
+//   G2 accumulate_bases 255, 584 B (accumulator and     255, 56 B, spill 8/0; func
+//                      base in local memory), madd call accumulate_segment spill 74/96,
+//                                                       the accumulator in registers
+//   G2 reduce_ranges   255, 1352 B, spill 400/428       255, 1344 B, spill 384/400; func
+//                                                       mul_small spill 12/24
+//   G2 ones            255, 424 B, spill 72/56          unchanged (the madd kept as a call)
+//   G2 carries         255, 464 B, spill 128/212        unchanged
+//   G2 sum / combine   255, 448 / 400 B                 unchanged
+// What changed: the mixed addition is forced inline and level 1 adds through functors
+// (accumulate_bases_kernel), mul_small is a call on the device. Forcing the full
+// addition inline as well kept cicc busy for more than 6 minutes on the G2 kernels and was
+// dropped; reordering the XYZZ formulas for fewer live temporaries changed nothing or made
+// it worse (ptxas schedules by itself); Fp2 multiplication as a __noinline__ call spilled
+// 140-220 B per call. Run-time effect on the H200: not yet measured.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -28,6 +51,7 @@
 #include <cub/device/device_select.cuh>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/common/trace.hpp"
@@ -118,6 +142,26 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Level 1: segments of the sorted (bucket, signed base) list, mixed additions.
+// Functors, not lambdas, so that they can be forced inline: over Fp2 nvcc made the
+// adding lambda a call, and the bucket accumulator, passed to it by reference, then
+// lived in local memory (see the table at the top).
+struct KeyAt {
+    const uint32_t* keys;
+    __device__ __forceinline__ uint32_t operator()(size_t i) const { return keys[i]; }
+};
+template <class Curve>
+struct AddBase {
+    const uint32_t* vals;
+    const Affine<Curve>* bases;
+    __device__ __forceinline__ void operator()(size_t i, XYZZ<Curve>& acc) const {
+        const uint32_t v = vals[i];
+        if (v == kSkip) return;
+        // Negated in place: selecting between p and -p kept both copies.
+        Affine<Curve> p = bases[v & 0x7fffffffu];
+        if (v >> 31) p.y = -p.y;  // (the addition ignores y of the point at infinity)
+        acc += p;
+    }
+};
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
     accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, size_t len, size_t seg_len, size_t segs,
@@ -125,15 +169,7 @@ __global__ void __launch_bounds__(kThreads)
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s >= segs) return;
     const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
-    accumulate_segment<XYZZ<Curve>>(
-        b, e, s, [&](size_t i) { return keys[i]; },
-        [&](size_t i, XYZZ<Curve>& acc) {
-            const uint32_t v = vals[i];
-            if (v == kSkip) return;
-            const Affine<Curve> p = bases[v & 0x7fffffffu];
-            acc += (v >> 31) ? -p : p;
-        },
-        buckets, ck, cp);
+    accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
 }
 
 // Levels 2+: the carry list of the level below, full additions.
@@ -180,6 +216,14 @@ __global__ void __launch_bounds__(kThreads)
     out[t] = acc;
 }
 
+// acc += q as a call. Over Fp2 the loop of ones_kernel spilled ~500 B with the mixed
+// addition inlined (the accumulate_segment loop of level 1 only 74 B, for reasons of
+// ptxas), so there it stays the call it was before the addition was forced inline.
+template <class Curve>
+__device__ __noinline__ void add_call(XYZZ<Curve>& acc, const Affine<Curve>& q) {
+    acc += q;
+}
+
 // Scalars equal to 1: thread t sums the bases of ones [t L, (t+1) L) (mixed additions).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, size_t n1, size_t L, size_t threads,
@@ -188,7 +232,12 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
     if (t >= threads) return;
     const size_t b = t * L, e = min_sz(n1, b + L);
     XYZZ<Curve> acc = XYZZ<Curve>::identity();
-    for (size_t i = b; i < e; ++i) acc += bases[idx[i]];
+    for (size_t i = b; i < e; ++i) {
+        if constexpr (std::is_same_v<Curve, G2Curve>)
+            add_call(acc, bases[idx[i]]);
+        else
+            acc += bases[idx[i]];
+    }
     out[t] = acc;
 }
 
@@ -217,6 +266,13 @@ struct Msm<Curve>::Impl {
     DevBuf<P> buckets, carry_pt[2], ranges[2];
     DevBuf<uint32_t> carry_key[2];
     DevBuf<unsigned char> temp;
+    // Phase timing (GpuMsmOptions::phases): events recorded on the stream at the end of
+    // each phase; interval i (event i to event i + 1) is credited to phase_of[i + 1].
+    // Created on first use and kept; nothing is recorded when `timing` is false.
+    bool timing = false;
+    std::vector<cudaEvent_t> events;
+    std::vector<float GpuMsmPhases::*> phase_of;
+    size_t marks = 0;
 
     Impl(int dev, size_t n) : device(dev), n_bases(n) {
         if (n > kMaxBases)
@@ -227,7 +283,34 @@ struct Msm<Curve>::Impl {
         bases.reserve(n, "cudaMalloc bases");
     }
     ~Impl() {
+        for (cudaEvent_t e : events) cudaEventDestroy(e);
         if (stream) cudaStreamDestroy(stream);
+    }
+
+    // Ends the current phase (the work queued since the previous mark) as `phase`;
+    // nullptr for the first mark, which only starts the clock.
+    void mark(float GpuMsmPhases::*phase) {
+        if (!timing) return;
+        if (marks == events.size()) {
+            cudaEvent_t e = nullptr;
+            check(cudaEventCreate(&e), "cudaEventCreate");
+            events.push_back(e);
+            phase_of.push_back(nullptr);
+        }
+        check(cudaEventRecord(events[marks], stream), "cudaEventRecord");
+        phase_of[marks++] = phase;
+    }
+    // Waits for the last mark and sums the intervals into *out.
+    void read_phases(GpuMsmPhases* out) {
+        *out = GpuMsmPhases{};
+        if (marks < 2) return;
+        check(cudaEventSynchronize(events[marks - 1]), "cudaEventSynchronize");
+        for (size_t i = 1; i < marks; ++i) {
+            float t = 0;
+            check(cudaEventElapsedTime(&t, events[i - 1], events[i]), "cudaEventElapsedTime");
+            out->*phase_of[i] += t;
+            out->total += t;
+        }
     }
 
     void* temp_for(size_t bytes) { return temp.reserve(bytes, "cudaMalloc CUB temp"); }
@@ -273,7 +356,11 @@ struct Msm<Curve>::Impl {
         unsigned c = opt.window_bits;
         if (c != 0 && (c < 2 || c > 20)) throw std::invalid_argument("gpu msm: window bits must be in [2, 20]");
         if (opt.stats) *opt.stats = MsmStats{};
+        if (opt.phases) *opt.phases = GpuMsmPhases{};
         if (n == 0) return Jacobian<Curve>::identity();
+        timing = opt.phases != nullptr;
+        marks = 0;
+        mark(nullptr);
 
         const uint64_t* d_density = nullptr;
         const uint32_t* d_prefix = nullptr;
@@ -323,6 +410,7 @@ struct Msm<Curve>::Impl {
         check(cudaMemcpyAsync(host_counts, counts.p, sizeof(host_counts), cudaMemcpyDeviceToHost, stream),
               "cudaMemcpy counts");
         check(cudaStreamSynchronize(stream), "classify/compact");
+        mark(&GpuMsmPhases::classify);
         const size_t n1 = size_t(host_counts[0]), m = size_t(host_counts[1]);
         if (c == 0) c = gpu_msm_window_bits(m);
         const unsigned W = num_windows(c);
@@ -346,6 +434,7 @@ struct Msm<Curve>::Impl {
             const int r = sum_tree(0, 1, sp.segments);
             check(cudaMemcpyAsync(&ones_host, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy ones sum");
+            mark(&GpuMsmPhases::ones);
         }
 
         // 3. Pippenger over the m full scalars, windows in groups.
@@ -373,6 +462,7 @@ struct Msm<Curve>::Impl {
                       "cub SortPairs size");
                 check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
                       "cub SortPairs");
+                mark(&GpuMsmPhases::sort);
                 P* group_buckets = buckets.p + size_t(w0) * nb;
                 // Level 1: segments of the sorted list.
                 SegmentPlan sp = plan_segments(len, size_t(sms) * 512, 4);
@@ -386,6 +476,7 @@ struct Msm<Curve>::Impl {
                     dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets, carry_key[0].p,
                     carry_pt[0].p);
                 check_launch("accumulate_bases_kernel");
+                mark(&GpuMsmPhases::accumulate);
                 // Levels 2+: the carry list shrinks ~16x a level.
                 int cur = 0;
                 while (clen > kCombineDirect) {
@@ -400,6 +491,7 @@ struct Msm<Curve>::Impl {
                 combine_kernel<Curve>
                     <<<blocks_for(clen), kThreads, 0, stream>>>(carry_key[cur].p, carry_pt[cur].p, clen, group_buckets);
                 check_launch("combine_kernel");
+                mark(&GpuMsmPhases::carries);
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
             const size_t target = size_t(sms) * 512;
@@ -412,8 +504,10 @@ struct Msm<Curve>::Impl {
             const int r = sum_tree(0, W, T);
             check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, W * sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy window sums");
+            mark(&GpuMsmPhases::reduce);
         }
         check(cudaStreamSynchronize(stream), "msm kernels");
+        if (timing) read_phases(opt.phases);
         ones_sum = ones_host.to_jacobian();
 
         // 5. Horner over windows, top first: acc = acc * 2^c + window sum.

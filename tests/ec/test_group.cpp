@@ -63,6 +63,11 @@ TYPED_TEST(GroupTest, IdentityCases) {
     EXPECT_TRUE((px + (-px)).is_identity());
     EXPECT_TRUE(px.add(-pa).is_identity());
     EXPECT_EQ(px + px, px.dbl());
+    // Equal points in different representations also double.
+    const X pz = X::from_affine(pa);
+    EXPECT_EQ(px + pz, px.dbl());
+    EXPECT_EQ(pz + px, px.dbl());
+    EXPECT_TRUE((pz + (-px)).is_identity());
     EXPECT_EQ(px.add(pa), px.dbl());
     EXPECT_EQ(XO.add(pa).to_affine(), pa);
     EXPECT_EQ(px.add(A::identity()), px);

@@ -294,6 +294,22 @@ TEST(GpuMsm, EmptyAndBadInput) {
     EXPECT_EQ(g.run(s3), mul(G1Jacobian::generator(), Fr::from_u64(3 + 10 + 21)));
 }
 
+// Phase timing: the same result, every phase that ran has a time, and they add up.
+TEST(GpuMsm, PhaseTimes) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    auto bases = generator_multiples<G1Curve>(5000);
+    auto scalars = mixed_scalars(5000, rng);
+    gpu::MsmG1 g(bases);
+    gpu::GpuMsmPhases ph;
+    gpu::GpuMsmOptions o;
+    o.phases = &ph;
+    ASSERT_EQ(g.run(scalars, o), msm<G1Curve>(bases, scalars));
+    for (float t : {ph.classify, ph.ones, ph.sort, ph.accumulate, ph.carries, ph.reduce}) EXPECT_GT(t, 0.0f);
+    const float sum = ph.classify + ph.ones + ph.sort + ph.accumulate + ph.carries + ph.reduce;
+    EXPECT_NEAR(ph.total, sum, 1e-3 * ph.total + 1e-3);
+}
+
 TEST(SlowGpuMsm, G1Large) {
     SKIP_WITHOUT_GPU();
     check_sizes<G1Curve>({(size_t(1) << 20) + 3}, {0});

@@ -88,7 +88,9 @@ struct XYZZ {
     }
 
     // madd-2008-s (ZZ2 = ZZZ2 = 1): 8M + 2S.
-    CUZK_HD XYZZ add(const AffinePoint& q) const {
+    // Always inlined: over Fp2 nvcc made it a call, which put the GPU MSM's bucket
+    // accumulator in local memory (src/gpu/msm.cu has the register counts).
+    CUZK_HD_INLINE XYZZ add(const AffinePoint& q) const {
         if (q.infinity) return *this;
         if (is_identity()) return from_affine(q);
         F U2 = q.x * ZZ;   // U2 = X2 ZZ1
@@ -116,7 +118,7 @@ struct XYZZ {
     CUZK_HD friend XYZZ operator+(const XYZZ& p, const AffinePoint& q) { return p.add(q); }
     CUZK_HD friend XYZZ operator-(const XYZZ& p, const XYZZ& q) { return p.sub(q); }
     CUZK_HD XYZZ& operator+=(const XYZZ& q) { return *this = add(q); }
-    CUZK_HD XYZZ& operator+=(const AffinePoint& q) { return *this = add(q); }
+    CUZK_HD_INLINE XYZZ& operator+=(const AffinePoint& q) { return *this = add(q); }
 
     // To Jacobian without inversion, taking Z' = ZZZ: x = X/ZZ = X'/ZZZ^2 gives
     // X' = X ZZZ^2/ZZ = X ZZ^2 (as ZZZ^2 = ZZ^3); y = Y/ZZZ = Y'/ZZZ^3 gives

@@ -34,6 +34,20 @@
 
 namespace cuzk::gpu {
 
+// Device time of each phase of one run, in milliseconds (cudaEvent intervals on the
+// run's stream, so each phase includes the launch gaps before its kernels). Phases that
+// repeat per window group are summed over the groups; `total` runs from the first event
+// to the last, which is the sum of the others.
+struct GpuMsmPhases {
+    float classify = 0;    // density upload, classify, the three compactions, the host sync on the counts
+    float ones = 0;        // scalars equal to 1: chunk sums, sum tree, copy of the result
+    float sort = 0;        // bucket clearing, entries and radix sort, all window groups
+    float accumulate = 0;  // level-1 bucket accumulation (mixed additions), all groups
+    float carries = 0;     // carry levels and the final combine, all groups
+    float reduce = 0;      // range reduction, sum tree, copy of the window sums
+    float total = 0;
+};
+
 struct GpuMsmOptions {
     // Bit i of density[i / 64] (host memory) says whether scalar i has a base; see
     // MsmOptions::density.
@@ -43,6 +57,9 @@ struct GpuMsmOptions {
     // Filled with the split (zeros / ones / full), window bits and windows; `chunks`
     // holds the number of level-1 accumulation segments of the last window group.
     MsmStats* stats = nullptr;
+    // When set, filled with device-event times of the phases (GpuMsmPhases). Off by
+    // default: without it no event is created or recorded.
+    GpuMsmPhases* phases = nullptr;
 };
 
 // Window size for m full scalars on the device: minimises W(c) * (m + 4 * 2^(c-1) + 2^14)
@@ -210,9 +227,17 @@ CUZK_HD void combine_head(size_t t, size_t len, const uint32_t* key, const P* pt
     buckets[key[t]] = acc;
 }
 
-// k * p for a small k by double-and-add from the top bit.
+// k * p for a small k by double-and-add from the top bit. A call of its own on the
+// device: inlined in reduce_range, its point and the caller's two running sums were live
+// at once, which spilled inside the loops (G1 reduce_ranges: 312 B of spill stores ->
+// none, the argument is written to local memory once instead).
+#if defined(__CUDA_ARCH__)
+#define CUZK_MSM_NOINLINE_ON_DEVICE __noinline__
+#else
+#define CUZK_MSM_NOINLINE_ON_DEVICE
+#endif
 template <class P>
-CUZK_HD P mul_small(const P& p, uint64_t k) {
+CUZK_MSM_NOINLINE_ON_DEVICE CUZK_HD P mul_small(const P& p, uint64_t k) {
     P r = P::identity();
     for (int b = 63; b >= 0; --b) {
         r = r.dbl();
