@@ -198,7 +198,8 @@ TEST(GpuMsmHost, EntriesAndBaseIndex) {
     EXPECT_EQ(plan.seg_len, 4u);
     EXPECT_EQ(plan.segments, 3u);
     EXPECT_EQ(plan_segments(0, 64, 4).segments, 0u);
-    EXPECT_EQ(gpu::gpu_msm_window_bits(1u << 20), 16u);
+    EXPECT_EQ(gpu::gpu_msm_window_bits(1u << 20), 14u);  // the H200 sweep's best (msm.hpp)
+    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 22), 18u);
     EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 26), 20u);
 }
 

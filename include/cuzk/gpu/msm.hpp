@@ -21,6 +21,7 @@
 // Built without CUDA, every entry point throws "cuzk was built without CUDA".
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -62,11 +63,17 @@ struct GpuMsmOptions {
     GpuMsmPhases* phases = nullptr;
 };
 
-// Window size for m full scalars on the device: minimises W(c) * (m + 4 * 2^(c-1) + 2^14)
+// Window size for m full scalars on the device: minimises W(c) * (m + w * 2^(c-1) + 2^14)
 // over c in [4, 20], W(c) = ceil(257 / c) windows. The 2^(c-1) term is the bucket
 // reduction (a running-sum step costs ~2 full additions, ~3 mixed ones, plus the weighted
 // correction); 2^14 stands for the fixed cost of a window (launches, sort passes).
-// m = 2^16 -> 13, 2^20 -> 16, 2^22 -> 18, 2^24 and 2^26 -> 20. Not yet tuned by measurement.
+// w = 11 up to 2^20 scalars, where the reduction is latency-bound, 4 from 2^22 (linear in
+// log m between):
+// phase timings on the H200 (2026-11-29) gave 4.8 ns a bucket at 557K buckets (2^20, c = 16)
+// against 2.3 ns at 2M (2^22, c = 18), for 0.43 ns a bucket addition at both. Window sweeps
+// there: 2^20 c = 13/14/15/16/17: 12.02/11.96/12.22/12.20/12.30 ms; 2^22 c = 15/16/17/18/19:
+// 38.65/37.13/35.94/35.28/35.53 ms. So m = 2^20 -> 14, 2^22 -> 18, 2^24 and 2^26 -> 20
+// (m = 2^16 -> 11: the model, unmeasured).
 unsigned gpu_msm_window_bits(size_t m);  // defined below
 
 template <class Curve>
@@ -266,7 +273,9 @@ inline unsigned gpu_msm_window_bits(size_t m) {
     unsigned best = 4;
     double best_cost = 1e300;
     for (unsigned c = 4; c <= 20; ++c) {
-        const double cost = double(msm_detail::num_windows(c)) * (double(m) + 4.0 * double(1u << (c - 1)) + 16384.0);
+        const double lg = std::log2(double(m) + 1.0);
+        const double w = lg <= 20 ? 11.0 : lg >= 22 ? 4.0 : 11.0 - 3.5 * (lg - 20);
+        const double cost = double(msm_detail::num_windows(c)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
