@@ -21,7 +21,6 @@ namespace {
 
 using namespace gpu::msm_detail;
 
-
 // 0, 1, -1, small, full random, and a repeated value (one large bucket in every window).
 std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
     std::vector<Fr> s(n);
