@@ -1,4 +1,6 @@
 // Proving ONE Filecoin PoRep partition (StackedDrg<size>V1_1, partition 0) per sector size,
+// and with --sector 1 then the whole sector (every partition, the witness of partition k+1
+// synthesized while partition k is proved, as the engine pipelines them: run_sector),
 // from synthetic vanilla proofs, total and per phase, with TIMING-ONLY keys (see
 // bench/timing_keys.hpp: real circuit shape and witness, fake parameters; THE PROOFS DO NOT
 // VERIFY). Also the per-partition witness generation time and memory (issue: a required
@@ -33,6 +35,8 @@
 //   512 MiB: 4,423,473 constraints, domain 2^23; counts and densities 4.1 s; witness 1.4 s,
 //     0.53 GiB of values. 2 KiB: 2,687,961, 2^22; 2.4 s; witness 1.0 s, 0.32 GiB; the
 //     densities equal the full shape's (--check-density 1).
+// H200 + 16 cores (2026-11-29, scripts/gpu-porep): a 32 GiB sector, 10 partitions, in 32.3 s
+//   wall: witness 2.94-3.17 s a partition, proof 1.61-1.63 s, so witness (CPU)-bound.
 // A failure of one size is reported and the next one runs; --max-seconds stops starting new
 // sizes (and new proofs) once spent; the JSON (--out) is rewritten after each size.
 #include <algorithm>
