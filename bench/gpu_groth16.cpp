@@ -287,12 +287,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 v->assign(from.begin(), from.end());  // within capacity: the registered storage stays
             }
         },
-        [](groth16::Witness&) {},
-        [&] {
-            return args.max_seconds > 0 &&
-                   std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds;
-        },
-        r);
+        [](groth16::Witness&) {}, [&] { return time_spent(args, t_start); }, r);
 }
 
 }  // namespace
@@ -322,8 +317,7 @@ int main(int argc, char** argv) {
             Result r;
             r.circuit = circuit;
             r.log_n = log_n;
-            if (args.max_seconds > 0 &&
-                std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds) {
+            if (time_spent(args, t_start)) {
                 r.status = "skipped: --max-seconds spent";
                 say("\n== %s, 2^%d: %s\n", circuit.c_str(), log_n, r.status.c_str());
             } else {

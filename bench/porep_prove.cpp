@@ -333,10 +333,6 @@ uint64_t fingerprint(const groth16::Witness& w) {
     return fingerprint(w.aux) ^ (fingerprint(w.a) * 3) ^ (fingerprint(w.b) * 5) ^ (fingerprint(w.c) * 7);
 }
 
-bool time_spent(const Args& args, Clock::time_point t_start) {
-    return args.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t_start).count() > args.max_seconds;
-}
-
 // Every partition of the sector on the GPU, as the engine pipelines them: a producer thread
 // builds partition k's circuit and synthesizes its witness (every core: the challenges in
 // parallel) into one of two page-locked buffer sets while this thread proves partition k-1
@@ -353,8 +349,7 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
     // Declared before `pinned`, so that it is unregistered before anything here frees it.
     std::array<r1cs::WitnessBuffers, 2> free_bufs;
     std::array<groth16::Witness, 2> ready;
-    free_bufs[0] =
-        r1cs::WitnessBuffers{std::move(slot0.aux), std::move(slot0.a), std::move(slot0.b), std::move(slot0.c)};
+    free_bufs[0] = take_buffers(slot0);
     free_bufs[1].aux.reserve(s.aux);
     for (auto* v : {&free_bufs[1].a, &free_bufs[1].b, &free_bufs[1].c}) v->reserve(s.domain);
     PinnedBuffers pinned({&free_bufs[1].aux, &free_bufs[1].a, &free_bufs[1].b, &free_bufs[1].c}, args.pinned);
@@ -407,13 +402,8 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
         }
         producer.join();
         for (size_t slot = 0; slot < 2; ++slot)
-            if (state[slot] == 2)
-                free_bufs[slot] = r1cs::WitnessBuffers{std::move(ready[slot].aux), std::move(ready[slot].a),
-                                                       std::move(ready[slot].b), std::move(ready[slot].c)};
-        slot0.aux = std::move(free_bufs[0].aux);
-        slot0.a = std::move(free_bufs[0].a);
-        slot0.b = std::move(free_bufs[0].b);
-        slot0.c = std::move(free_bufs[0].c);
+            if (state[slot] == 2) free_bufs[slot] = take_buffers(ready[slot]);
+        give_buffers(std::move(free_bufs[0]), slot0);
     };
     try {
         std::mt19937_64 rng(args.seed ^ 0x5ec7025ec7025ec7ull);
@@ -430,20 +420,10 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
                 w = std::move(ready[slot]);
                 state[slot] = 1;  // in the prover's hands
             }
-            std::vector<Fr> keep_a, keep_b, keep_c;
-            groth16::ProveHooks hooks;
-            hooks.abc_released = [&] {
-                keep_a = std::move(w.a);
-                keep_b = std::move(w.b);
-                keep_c = std::move(w.c);
-            };
-            groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
-            const auto t0 = Clock::now();
-            (void)groth16::prove(params, s.density, std::move(w), rs, backend, nullptr, &hooks);
-            out.prove_ms[k] = ms_since(t0);
+            const groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
+            out.prove_ms[k] = prove_keeping_storage(params, s.density, w, rs, backend, nullptr);
             std::lock_guard lk(mu);
-            free_bufs[slot] =
-                r1cs::WitnessBuffers{std::move(w.aux), std::move(keep_a), std::move(keep_b), std::move(keep_c)};
+            free_bufs[slot] = take_buffers(w);
             state[slot] = 0;
             cv.notify_all();
             say("    %-9zu %11.1f %9.1f %9.1f\n", k, out.witness_ms[k], out.wait_ms[k], out.prove_ms[k]);

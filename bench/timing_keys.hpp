@@ -85,6 +85,11 @@ using Clock = std::chrono::steady_clock;
 inline double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
+
+// True once --max-seconds (if set) have passed since t_start.
+inline bool time_spent(const RunArgs& a, Clock::time_point t_start) {
+    return a.max_seconds > 0 && std::chrono::duration<double>(Clock::now() - t_start).count() > a.max_seconds;
+}
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // printf that reaches the log at once (the lead reads it live, and a timeout kill loses nothing).
@@ -368,15 +373,55 @@ struct ProofSeries {
     std::string status = "ok";  // or the error / skip reason
 };
 
-// Proves `reps` + 1 times with w, which prove() consumes: refill(w) restores A·z, B·z, C·z
+// Witness buffers <-> a synthesized witness, the storage moved, never copied: a page-locked
+// buffer stays the same allocation (and registered) as it passes between them.
+inline r1cs::WitnessBuffers take_buffers(groth16::Witness& w) {
+    return {std::move(w.aux), std::move(w.a), std::move(w.b), std::move(w.c)};
+}
+inline void give_buffers(r1cs::WitnessBuffers&& b, groth16::Witness& w) {
+    w.aux = std::move(b.aux);
+    w.a = std::move(b.a);
+    w.b = std::move(b.b);
+    w.c = std::move(b.c);
+}
+
+// One proof of w; prove() consumes A·z, B·z, C·z, whose storage is handed back to w after
+// it (ProveHooks::abc_released), also on a throw: page-locked storage must outlive its
+// registration. Returns the wall time of the prove() call, ms.
+inline double prove_keeping_storage(const groth16::Parameters& params, const r1cs::Density& density,
+                                    groth16::Witness& w, const groth16::Randomness& rs, groth16::ProverBackend& backend,
+                                    groth16::ProofTimings* t) {
+    std::vector<Fr> keep_a, keep_b, keep_c;
+    groth16::ProveHooks hooks;
+    hooks.abc_released = [&] {
+        keep_a = std::move(w.a);
+        keep_b = std::move(w.b);
+        keep_c = std::move(w.c);
+    };
+    auto give_back = [&] {
+        w.a = std::move(keep_a);
+        w.b = std::move(keep_b);
+        w.c = std::move(keep_c);
+    };
+    const auto t0 = Clock::now();
+    try {
+        (void)groth16::prove(params, density, std::move(w), rs, backend, t, &hooks);
+    } catch (...) {
+        give_back();
+        throw;
+    }
+    const double ms = ms_since(t0);
+    give_back();
+    return ms;
+}
+
+// Proves `reps` + 1 times with w (prove_keeping_storage): refill(w) restores A·z, B·z, C·z
 // before each proof (outside the timed region), after(w) may check it afterwards (throws),
-// stop() is asked before each proof (a time bound). a, b, c's storage is kept across the
-// proofs (ProveHooks::abc_released), so page-locked buffers stay registered.
+// stop() is asked before each proof (a time bound).
 template <class Refill, class After, class Stop>
 void run_proofs(const groth16::Parameters& params, const r1cs::Density& density, groth16::Witness& w,
                 groth16::ProverBackend& backend, int reps, uint64_t seed, double target_ms, Refill refill, After after,
                 Stop stop, ProofSeries& out) {
-    std::vector<Fr> keep_a, keep_b, keep_c;
     std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
     print_phases_header();
     for (int rep = 0; rep <= reps; ++rep) {
@@ -388,28 +433,10 @@ void run_proofs(const groth16::Parameters& params, const r1cs::Density& density,
             break;
         }
         refill(w);
-        groth16::ProveHooks hooks;
-        hooks.abc_released = [&] {  // keep the storage for the next proof
-            keep_a = std::move(w.a);
-            keep_b = std::move(w.b);
-            keep_c = std::move(w.c);
-        };
-        groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
+        const groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
         groth16::ProofTimings t;
-        const auto t0 = Clock::now();
-        auto give_back = [&] {  // also on a throw: page-locked storage must outlive its registration
-            w.a = std::move(keep_a);
-            w.b = std::move(keep_b);
-            w.c = std::move(keep_c);
-        };
-        try {
-            (void)groth16::prove(params, density, std::move(w), rs, backend, &t, &hooks);
-        } catch (...) {
-            give_back();
-            throw;
-        }
-        const Phases p = phases_from(t, ms_since(t0));
-        give_back();
+        const double wall = prove_keeping_storage(params, density, w, rs, backend, &t);
+        const Phases p = phases_from(t, wall);
         after(w);
         if (rep == 0) {
             out.first = p;
