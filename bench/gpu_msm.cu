@@ -102,17 +102,15 @@ const Fr* device_scalars(int kind, size_t n_max) {
 // Warm-up, then events around each run; reports the median as manual time.
 template <class Curve>
 void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, size_t n, const char* label,
-               unsigned window_bits = 0) {
+               const gpu::GpuMsmOptions& base = {}) {
     cudaEvent_t a, b;
     check(cudaEventCreate(&a), "cudaEventCreate");
     check(cudaEventCreate(&b), "cudaEventCreate");
     MsmStats st;
-    gpu::GpuMsmOptions o;
+    gpu::GpuMsmOptions o = base;
     o.stats = &st;
-    o.window_bits = window_bits;
     m.run_device(scalars, n, o);  // warm-up: scratch allocation, module load
-    gpu::GpuMsmOptions timed;
-    timed.window_bits = window_bits;
+    const gpu::GpuMsmOptions timed = base;
     std::vector<double> ms;
     for (auto _ : state) {
         check(cudaEventRecord(a), "cudaEventRecord");
@@ -136,13 +134,12 @@ void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, s
 
     // One untimed run with phase events.
     gpu::GpuMsmPhases ph;
-    gpu::GpuMsmOptions phased;
-    phased.window_bits = window_bits;
+    gpu::GpuMsmOptions phased = base;
     phased.phases = &ph;
     benchmark::DoNotOptimize(m.run_device(scalars, n, phased));
     const std::pair<const char*, float> parts[] = {
-        {"classify", ph.classify}, {"ones", ph.ones},     {"sort", ph.sort},  {"accumulate", ph.accumulate},
-        {"carries", ph.carries},   {"reduce", ph.reduce}, {"total", ph.total}};
+        {"classify", ph.classify},     {"ones", ph.ones},       {"sort", ph.sort},     {"pair", ph.pair},
+        {"accumulate", ph.accumulate}, {"carries", ph.carries}, {"reduce", ph.reduce}, {"total", ph.total}};
     std::printf("%s n=2^%d phases (ms):", label, int(state.range(0)));
     for (const auto& [name, t] : parts) {
         std::printf(" %s %.2f", name, double(t));
@@ -182,8 +179,10 @@ BENCHMARK(BM_GpuMsmG1)->DenseRange(20, 26, 2)->Iterations(5)->UseManualTime()->U
 void BM_GpuMsmG1Window(benchmark::State& state) {
     try {
         const size_t n = size_t(1) << state.range(0);
+        gpu::GpuMsmOptions o;
+        o.window_bits = unsigned(state.range(1));
         time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1), device_scalars(0, size_t(1) << kMaxLogG1),
-                           n, "G1 window sweep", unsigned(state.range(1)));
+                           n, "G1 window sweep", o);
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }
@@ -193,6 +192,30 @@ BENCHMARK(BM_GpuMsmG1Window)
     ->ArgsProduct({{22}, {15, 16, 17, 19}})
     ->ArgsProduct({{26}, {16, 17, 18, 19}})
     ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// Batch-affine rounds side by side: mode 0 none (XYZZ accumulation only), otherwise the
+// automatic rule with `mode` x 128 threads a SM for the rounds (2 is the default).
+void BM_GpuMsmG1Affine(benchmark::State& state) {
+    try {
+        const size_t n = size_t(1) << state.range(0);
+        gpu::GpuMsmOptions o;
+        const int mode = int(state.range(1));
+        if (mode == 0)
+            o.affine_rounds = 0;
+        else
+            o.affine_threads_per_sm = unsigned(mode) * 128;
+        const std::string label = "G1 affine mode " + std::to_string(mode);
+        time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1), device_scalars(0, size_t(1) << kMaxLogG1),
+                           n, label.c_str(), o);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1Affine)
+    ->ArgsProduct({{20, 22, 24, 26}, {0, 1, 2, 4}})
+    ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -48,6 +48,7 @@
 #include <algorithm>
 #include <bit>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,9 @@ constexpr unsigned kThreads = 128;
 // Entries (window x full scalar) sorted at once; bounds the scratch memory at
 // 2^28 x (key + value) x 2 (double buffer) = 4 GiB.
 constexpr size_t kGroupEntries = size_t(1) << 28;
+// With batch-affine rounds: their lists (up to half of the group's entries, 104 B each
+// over G1) and batch products (48 B a slot) bound the group to 2^26 entries (~5 GiB).
+constexpr size_t kAffineGroupEntries = size_t(1) << 26;
 // Carry lists at most this long are combined directly (one thread per run head).
 constexpr size_t kCombineDirect = 64;
 // Points summed by one thread in a plain-sum tree level.
@@ -172,6 +176,68 @@ __global__ void __launch_bounds__(kThreads)
     accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
 }
 
+// Level 1 over the list a batch-affine round left: affine points stored with their keys.
+template <class Curve>
+struct AddPoint {
+    const Affine<Curve>* pts;
+    __device__ __forceinline__ void operator()(size_t i, XYZZ<Curve>& acc) const { acc += pts[i]; }
+};
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    accumulate_points_kernel(const uint32_t* keys, const Affine<Curve>* pts, size_t len, size_t seg_len, size_t segs,
+                             XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
+    const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= segs) return;
+    const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
+    accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddPoint<Curve>{pts}, buckets, ck, cp);
+}
+
+// Batch-affine pairing rounds (msm_detail::pair_round). Round 0 reads the signed bases
+// of the sorted entries, later rounds the points the previous round wrote.
+template <class Curve>
+struct BasePoint {
+    const uint32_t* vals;
+    const Affine<Curve>* bases;
+    __device__ __forceinline__ Affine<Curve> operator()(size_t i) const {
+        const uint32_t v = vals[i];
+        if (v == kSkip) return Affine<Curve>::identity();  // digit 0: bucket 0, weight 0
+        Affine<Curve> p = bases[v & 0x7fffffffu];
+        if (v >> 31) p.y = -p.y;
+        return p;
+    }
+};
+template <class Curve>
+struct ListPoint {
+    const Affine<Curve>* pts;
+    __device__ __forceinline__ Affine<Curve> operator()(size_t i) const { return pts[i]; }
+};
+// Cell k of thread t at k * threads + t: a warp's threads touch consecutive cells.
+template <class F>
+struct ScratchAt {
+    F* cells;
+    size_t threads, t;
+    __device__ __forceinline__ F& operator()(size_t k) const { return cells[k * threads + t]; }
+};
+
+__global__ void __launch_bounds__(kThreads)
+    split_flags_kernel(const uint32_t* key, size_t len, size_t slots, uint32_t* flags) {
+    const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < slots) flags[j] = slot_splits(key, len, j);
+}
+
+template <class Curve, class PointAt>
+__global__ void __launch_bounds__(kThreads)
+    pair_round_kernel(size_t len, size_t K, size_t threads, const uint32_t* key, PointAt point,
+                      typename Curve::Field* scratch, const uint32_t* splits_before, uint32_t* out_key,
+                      Affine<Curve>* out_pt) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    const size_t j0 = t * K, j1 = min_sz(pair_slots(len), j0 + K);
+    if (j0 >= j1) return;
+    pair_round<Curve>(j0, j1, len, key, point, ScratchAt<typename Curve::Field>{scratch, threads, t}, splits_before,
+                      out_key, out_pt);
+}
+
 // Levels 2+: the carry list of the level below, full additions.
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
@@ -266,6 +332,11 @@ struct Msm<Curve>::Impl {
     DevBuf<P> buckets, carry_pt[2], ranges[2];
     DevBuf<uint32_t> carry_key[2];
     DevBuf<unsigned char> temp;
+    // Batch-affine rounds: split flags and their prefix sums, the lists they write, the
+    // running products of the batches.
+    DevBuf<uint32_t> split_flags, splits_before, round_keys[2];
+    DevBuf<A> round_pts[2];
+    DevBuf<typename Curve::Field> products;
     // Phase timing (GpuMsmOptions::phases): events recorded on the stream at the end of
     // each phase; interval i (event i to event i + 1) is credited to phase_of[i + 1].
     // Created on first use and kept; nothing is recorded when `timing` is false.
@@ -328,6 +399,63 @@ struct Msm<Curve>::Impl {
             len = len2;
         }
         return from;
+    }
+
+    // Pairs per thread of a round over `slots` slots (0: the round does not pay).
+    size_t affine_batch(const GpuMsmOptions& opt, size_t slots) const {
+        if (opt.affine_batch) return opt.affine_batch;
+        const size_t threads = size_t(sms) * std::max(1u, opt.affine_threads_per_sm);
+        const size_t k = std::min(kMaxAffineBatch, (slots + threads - 1) / threads);
+        return (opt.affine_rounds > 0 || k >= kMinAffineBatch) ? std::max<size_t>(k, 1) : 0;
+    }
+    // Whether the window groups of m full scalars start with batch-affine rounds (G1).
+    bool use_affine(const GpuMsmOptions& opt, size_t m, unsigned W) const {
+        if (!std::is_same_v<Curve, G1Curve> || opt.affine_rounds == 0) return false;
+        const size_t len = std::clamp<size_t>(kAffineGroupEntries / m, 1, W) * m;
+        return affine_batch(opt, pair_slots(len)) > 0;
+    }
+
+    // Batch-affine rounds over the sorted list (keys, signed base indices `vals`) of llen
+    // entries; on return keys/pts/llen describe the shortened list (pts null if no round
+    // ran). Stops when a round would not pay (auto) or shrinks the list by less than 1/4.
+    void pair_rounds(const GpuMsmOptions& opt, const uint32_t* vals, const uint32_t*& keys, const A*& pts,
+                     size_t& llen) {
+        using F = typename Curve::Field;
+        for (int r = 0; opt.affine_rounds < 0 || r < opt.affine_rounds; ++r) {
+            const size_t slots = pair_slots(llen);
+            const size_t K = llen >= 2 ? affine_batch(opt, slots) : 0;
+            if (K == 0) break;
+            const size_t threads = (slots + K - 1) / K;
+            uint32_t* flags = split_flags.reserve(slots, "cudaMalloc split flags");
+            uint32_t* before = splits_before.reserve(slots, "cudaMalloc split prefix");
+            split_flags_kernel<<<blocks_for(slots), kThreads, 0, stream>>>(keys, llen, slots, flags);
+            check_launch("split_flags_kernel");
+            size_t need = 0;
+            check(cub::DeviceScan::ExclusiveSum(nullptr, need, flags, before, int(slots), stream), "cub scan size");
+            check(cub::DeviceScan::ExclusiveSum(temp_for(need), need, flags, before, int(slots), stream), "cub scan");
+            uint32_t last[2] = {0, 0};
+            check(cudaMemcpyAsync(&last[0], before + slots - 1, 4, cudaMemcpyDeviceToHost, stream), "cudaMemcpy");
+            check(cudaMemcpyAsync(&last[1], flags + slots - 1, 4, cudaMemcpyDeviceToHost, stream), "cudaMemcpy");
+            check(cudaStreamSynchronize(stream), "split prefix");
+            const size_t out_len = slots + last[0] + last[1];
+            const int b = r % 2;
+            uint32_t* ok = round_keys[b].reserve(out_len, "cudaMalloc round keys");
+            A* op = round_pts[b].reserve(out_len, "cudaMalloc round points");
+            F* cells = products.reserve(threads * K, "cudaMalloc batch products");
+            if (r == 0) {
+                pair_round_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
+                    llen, K, threads, keys, BasePoint<Curve>{vals, bases.p}, cells, before, ok, op);
+            } else {
+                pair_round_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
+                    llen, K, threads, keys, ListPoint<Curve>{pts}, cells, before, ok, op);
+            }
+            check_launch("pair_round_kernel");
+            const bool poor = out_len * 4 > llen * 3;
+            keys = ok;
+            pts = op;
+            llen = out_len;
+            if (opt.affine_rounds < 0 && poor) break;
+        }
     }
 
     Jacobian<Curve> run(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
@@ -444,7 +572,8 @@ struct Msm<Curve>::Impl {
             check(cudaMemsetAsync(buckets.reserve(W * nb, "cudaMalloc buckets"), 0, W * nb * sizeof(P), stream),
                   "cudaMemset buckets");  // all zero = ZZ 0 = the identity
             const BigInt<5> h = recode_offset(c);
-            const unsigned G = unsigned(std::clamp<size_t>(kGroupEntries / m, 1, W));
+            const bool affine = use_affine(opt, m, W);
+            const unsigned G = unsigned(std::clamp<size_t>((affine ? kAffineGroupEntries : kGroupEntries) / m, 1, W));
             const size_t max_entries = size_t(G) * m;
             for (int i = 0; i < 2; ++i) {
                 keys[i].reserve(max_entries, "cudaMalloc keys");
@@ -464,18 +593,34 @@ struct Msm<Curve>::Impl {
                       "cub SortPairs");
                 mark(&GpuMsmPhases::sort);
                 P* group_buckets = buckets.p + size_t(w0) * nb;
+                // Batch-affine rounds shorten the list first (none: lpts stays null).
+                const uint32_t* lkeys = dk.Current();
+                const A* lpts = nullptr;
+                size_t llen = len;
+                if constexpr (std::is_same_v<Curve, G1Curve>) {
+                    if (affine) {
+                        pair_rounds(opt, dv.Current(), lkeys, lpts, llen);
+                        mark(&GpuMsmPhases::pair);
+                    }
+                }
                 // Level 1: segments of the sorted list.
-                SegmentPlan sp = plan_segments(len, size_t(sms) * 512, 4);
+                SegmentPlan sp = plan_segments(llen, size_t(sms) * 512, 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 size_t clen = 2 * sp.segments;
                 for (int i = 0; i < 2; ++i) {
                     carry_key[i].reserve(clen, "cudaMalloc carries");
                     carry_pt[i].reserve(clen, "cudaMalloc carries");
                 }
-                accumulate_bases_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
-                    dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets, carry_key[0].p,
-                    carry_pt[0].p);
-                check_launch("accumulate_bases_kernel");
+                if (lpts) {
+                    accumulate_points_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                        lkeys, lpts, llen, sp.seg_len, sp.segments, group_buckets, carry_key[0].p, carry_pt[0].p);
+                    check_launch("accumulate_points_kernel");
+                } else {
+                    accumulate_bases_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                        dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets,
+                        carry_key[0].p, carry_pt[0].p);
+                    check_launch("accumulate_bases_kernel");
+                }
                 mark(&GpuMsmPhases::accumulate);
                 // Levels 2+: the carry list shrinks ~16x a level.
                 int cur = 0;

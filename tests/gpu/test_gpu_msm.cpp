@@ -69,9 +69,54 @@ size_t popcount_prefix(const std::vector<uint64_t>& d, size_t n) {
 
 // ---- host emulation of the device pipeline -------------------------------------------
 
+// Batch-affine rounds over a sorted entry list, as the device runs them (K pairs a
+// thread): the list shrinks, stays sorted, and the points become explicit.
+template <class Curve>
+void emulate_pair_rounds(std::span<const Affine<Curve>> bases, std::vector<uint32_t>& keys,
+                         std::vector<Affine<Curve>>& pts, const std::vector<uint32_t>& vals, int rounds, size_t K) {
+    using F = typename Curve::Field;
+    bool explicit_pts = false;
+    for (int r = 0; r < rounds && keys.size() >= 2; ++r) {
+        const size_t len = keys.size(), slots = pair_slots(len);
+        std::vector<uint32_t> before(slots);
+        uint32_t acc = 0;
+        for (size_t j = 0; j < slots; ++j) {
+            before[j] = acc;
+            acc += slot_splits(keys.data(), len, j);
+        }
+        std::vector<uint32_t> ok(slots + acc, 0xdeadbeefu);
+        std::vector<Affine<Curve>> op(slots + acc);
+        std::vector<F> cells(K);
+        auto point = [&](size_t i) {
+            if (explicit_pts) return pts[i];
+            if (vals[i] == kSkip) return Affine<Curve>::identity();
+            const Affine<Curve> p = bases[vals[i] & 0x7fffffffu];
+            return (vals[i] >> 31) ? -p : p;
+        };
+        for (size_t j0 = 0; j0 < slots; j0 += K)
+            pair_round<Curve>(
+                j0, std::min(slots, j0 + K), len, keys.data(), point, [&](size_t k) -> F& { return cells[k]; },
+                before.data(), ok.data(), op.data());
+        EXPECT_TRUE(std::is_sorted(ok.begin(), ok.end())) << "round " << r;  // every cell written, in order
+        EXPECT_EQ(std::count(ok.begin(), ok.end(), 0xdeadbeefu), 0);
+        keys.swap(ok);
+        pts.swap(op);
+        explicit_pts = true;
+    }
+    if (!explicit_pts) {
+        pts.clear();
+        for (size_t i = 0; i < keys.size(); ++i) {
+            pts.push_back(vals[i] == kSkip  ? Affine<Curve>::identity()
+                          : (vals[i] >> 31) ? -bases[vals[i] & 0x7fffffffu]
+                                            : bases[vals[i] & 0x7fffffffu]);
+        }
+    }
+}
+
+// rounds > 0: batch-affine rounds of K pairs a thread before the accumulation.
 template <class Curve>
 Jacobian<Curve> emulate(std::span<const Affine<Curve>> bases, std::span<const Fr> scalars, const uint64_t* density,
-                        unsigned c, size_t target) {
+                        unsigned c, size_t target, int rounds = 0, size_t K = 1) {
     using P = XYZZ<Curve>;
     const size_t n = scalars.size();
     std::vector<uint32_t> prefix;
@@ -111,18 +156,20 @@ Jacobian<Curve> emulate(std::span<const Affine<Curve>> bases, std::span<const Fr
         std::stable_sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
         if (e.empty()) continue;
         P* gb = buckets.data() + size_t(w0) * nb;
-        SegmentPlan sp = plan_segments(e.size(), target, 4);
+        std::vector<uint32_t> keys, vals;
+        for (const Entry& x : e) {
+            keys.push_back(x.key);
+            vals.push_back(x.val);
+        }
+        std::vector<Affine<Curve>> pts;
+        emulate_pair_rounds<Curve>(bases, keys, pts, vals, rounds, K);
+        SegmentPlan sp = plan_segments(keys.size(), target, 4);
         std::vector<uint32_t> ck(2 * sp.segments);
         std::vector<P> cp(2 * sp.segments);
         for (size_t s = 0; s < sp.segments; ++s) {
             accumulate_segment<P>(
-                s * sp.seg_len, std::min(e.size(), (s + 1) * sp.seg_len), s, [&](size_t i) { return e[i].key; },
-                [&](size_t i, P& acc) {
-                    if (e[i].val == kSkip) return;
-                    const Affine<Curve> p = bases[e[i].val & 0x7fffffffu];
-                    acc += (e[i].val >> 31) ? -p : p;
-                },
-                gb, ck.data(), cp.data());
+                s * sp.seg_len, std::min(keys.size(), (s + 1) * sp.seg_len), s, [&](size_t i) { return keys[i]; },
+                [&](size_t i, P& acc) { acc += pts[i]; }, gb, ck.data(), cp.data());
         }
         while (ck.size() > 64) {
             EXPECT_TRUE(std::is_sorted(ck.begin(), ck.end()));
@@ -227,6 +274,63 @@ TEST(GpuMsmHost, EmulatedPipelineMatchesCpu) {
     ASSERT_EQ((emulate<G2Curve>(b2, s2, nullptr, 4, 3)), msm<G2Curve>(b2, s2));
 }
 
+// Batch-affine rounds: every K, any number of rounds, with the doubling and opposite-
+// point cases that i*G bases and repeated scalars produce, equal the CPU msm.
+TEST(GpuMsmHost, EmulatedAffineRoundsMatchCpu) {
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : {1, 2, 7, 300, 1000}) {
+        auto bases = generator_multiples<G1Curve>(n);
+        put_infinities(bases);
+        const auto scalars = mixed_scalars(n, rng);
+        const auto expect = msm<G1Curve>(bases, scalars);
+        for (unsigned c : {3u, 6u})
+            for (int rounds : {1, 2, 30})
+                for (size_t K : {1, 3, 64})
+                    ASSERT_EQ((emulate<G1Curve>(bases, scalars, nullptr, c, 7, rounds, K)), expect)
+                        << "n=" << n << " c=" << c << " rounds=" << rounds << " K=" << K;
+    }
+}
+
+// One round over a crafted list: P+P (doubling), P+(-P), identities, a plain sum, a
+// split slot and an odd tail, each against the Jacobian sum; one batch of all slots.
+TEST(GpuMsmHost, PairRoundCases) {
+    using A = G1Affine;
+    const auto g = generator_multiples<G1Curve>(8);  // i*G, i = 1..8
+    const A inf = A::identity();
+    const std::vector<uint32_t> keys = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8};
+    const std::vector<A> in = {g[2], g[2], g[3], -g[3], inf, g[4], g[5], inf, g[0], g[6], g[1], g[7], g[3]};
+    const size_t len = keys.size(), slots = pair_slots(len);
+    ASSERT_EQ(slots, 7u);
+    std::vector<uint32_t> before(slots);
+    uint32_t acc = 0;
+    for (size_t j = 0; j < slots; ++j) {
+        before[j] = acc;
+        acc += slot_splits(keys.data(), len, j);
+    }
+    ASSERT_EQ(acc, 1u);  // slot 5 (keys 6, 7)
+    std::vector<uint32_t> ok(slots + acc);
+    std::vector<A> op(slots + acc);
+    std::vector<Fp> cells(slots);
+    pair_round<G1Curve>(
+        0, slots, len, keys.data(), [&](size_t i) { return in[i]; }, [&](size_t k) -> Fp& { return cells[k]; },
+        before.data(), ok.data(), op.data());
+    const std::vector<uint32_t> want_keys = {1, 2, 3, 4, 5, 6, 7, 8};
+    EXPECT_EQ(ok, want_keys);
+    const std::vector<G1Jacobian> want = {G1Jacobian::from_affine(g[2]).dbl(),
+                                          G1Jacobian::identity(),
+                                          G1Jacobian::from_affine(g[4]),
+                                          G1Jacobian::from_affine(g[5]),
+                                          G1Jacobian::from_affine(g[0]) + G1Jacobian::from_affine(g[6]),
+                                          G1Jacobian::from_affine(g[1]),
+                                          G1Jacobian::from_affine(g[7]),
+                                          G1Jacobian::from_affine(g[3])};
+    for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(G1Jacobian::from_affine(op[i]), want[i]) << "output " << i;
+        EXPECT_TRUE(op[i].is_on_curve()) << "output " << i;
+    }
+    EXPECT_TRUE(op[1].infinity);
+}
+
 // ---- on the device ---------------------------------------------------------------------
 
 #define SKIP_WITHOUT_GPU()                                                   \
@@ -251,6 +355,16 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
             o.stats = &st;
             ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c;
             ASSERT_EQ(st.zeros + st.ones + st.full, n);
+            if constexpr (std::is_same_v<Curve, G1Curve>) {
+                // Batch-affine rounds forced at this size: batches of 1, 5 and 300 pairs.
+                for (unsigned K : {1u, 5u, 300u}) {
+                    o.affine_rounds = 30;
+                    o.affine_batch = K;
+                    ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " affine K=" << K;
+                }
+                o.affine_rounds = 0;  // and never
+                ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no affine rounds";
+            }
         }
         // Density: the first popcount bases, the same resident object.
         auto dens = random_density(n, rng);

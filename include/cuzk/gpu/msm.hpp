@@ -43,6 +43,7 @@ struct GpuMsmPhases {
     float classify = 0;    // density upload, classify, the three compactions, the host sync on the counts
     float ones = 0;        // scalars equal to 1: chunk sums, sum tree, copy of the result
     float sort = 0;        // bucket clearing, entries and radix sort, all window groups
+    float pair = 0;        // batch-affine pairing rounds (when they run), all groups
     float accumulate = 0;  // level-1 bucket accumulation (mixed additions), all groups
     float carries = 0;     // carry levels and the final combine, all groups
     float reduce = 0;      // range reduction, sum tree, copy of the window sums
@@ -61,7 +62,19 @@ struct GpuMsmOptions {
     // When set, filled with device-event times of the phases (GpuMsmPhases). Off by
     // default: without it no event is created or recorded.
     GpuMsmPhases* phases = nullptr;
+    // Batch-affine pairing rounds before the bucket accumulation (G1 only; src/gpu/msm.cu):
+    // -1 runs them while a thread's batch is at least kMinAffineBatch pairs (large MSMs),
+    // 0 never, r > 0 at most r rounds whatever the size (tests, benchmarks).
+    int affine_rounds = -1;
+    // Pairs per thread in those rounds; 0 picks slots / (SMs x affine_threads_per_sm), at
+    // most kMaxAffineBatch.
+    unsigned affine_batch = 0;
+    unsigned affine_threads_per_sm = 256;
 };
+// A round's inversion (~540 multiplications) is shared by a thread's batch: below ~200
+// pairs it costs more than the XYZZ additions it replaces save.
+inline constexpr size_t kMinAffineBatch = 192;
+inline constexpr size_t kMaxAffineBatch = 1024;
 
 // Window size for m full scalars on the device: minimises W(c) * (m + w * 2^(c-1) + 2^14)
 // over c in [4, 20], W(c) = ceil(257 / c) windows. The 2^(c-1) term is the bucket
@@ -266,6 +279,93 @@ CUZK_HD P reduce_range(const P* b, size_t lo, size_t hi) {
     if (hi > lo) running += b[lo];
     if (lo == 0) return inner;
     return inner + mul_small(running, lo);
+}
+
+// ---- batch-affine pairing rounds ------------------------------------------------------
+// One round halves a bucket-sorted list: slot j holds entries 2j and 2j+1; when their keys
+// are equal they become one entry, their affine sum, otherwise both pass through (so the
+// output, in slot order, is still sorted). The affine sums of a thread's slots share one
+// inversion (Montgomery's trick): 5M + 1S a sum plus the inversion over the batch, against
+// 8M + 2S for the XYZZ mixed addition the accumulation would otherwise make.
+
+// Slots of a list of len entries.
+CUZK_HD inline size_t pair_slots(size_t len) { return (len + 1) / 2; }
+// 1 when slot j keeps both entries (different keys), 0 when it makes one.
+CUZK_HD inline uint32_t slot_splits(const uint32_t* key, size_t len, size_t j) {
+    return (2 * j + 1 < len && key[2 * j] != key[2 * j + 1]) ? 1u : 0u;
+}
+
+// What summing p and q needs: kNone when the sum needs no inversion (either is the
+// identity, or q = -p), otherwise d, the value to invert (x_q - x_p, or 2 y_p to double).
+enum class PairKind : uint8_t { kNone, kAdd, kDouble };
+template <class Curve>
+CUZK_HD_INLINE PairKind pair_kind(const Affine<Curve>& p, const Affine<Curve>& q, typename Curve::Field& d) {
+    if (p.infinity || q.infinity) return PairKind::kNone;
+    if (p.x != q.x) {
+        d = q.x - p.x;
+        return PairKind::kAdd;
+    }
+    if (p.y == q.y && !p.y.is_zero()) {
+        d = p.y + p.y;
+        return PairKind::kDouble;
+    }
+    return PairKind::kNone;  // q = -p (or a point of order 2 doubled): the identity
+}
+
+// One thread's slots [j0, j1) of a round over len sorted entries. point(i): entry i's
+// affine point; prefix(k): the thread's scratch cell k = j - j0 (running products);
+// splits_before[j]: exclusive prefix sum of slot_splits, so slot j writes at
+// j + splits_before[j] (one or two entries).
+template <class Curve, class PointAt, class Scratch>
+CUZK_HD void pair_round(size_t j0, size_t j1, size_t len, const uint32_t* key, PointAt point, Scratch prefix,
+                        const uint32_t* splits_before, uint32_t* out_key, Affine<Curve>* out_pt) {
+    using F = typename Curve::Field;
+    using A = Affine<Curve>;
+    F acc = F::one();
+    for (size_t j = j0; j < j1; ++j) {
+        if (2 * j + 1 >= len || key[2 * j] != key[2 * j + 1]) continue;
+        F d;
+        if (pair_kind<Curve>(point(2 * j), point(2 * j + 1), d) == PairKind::kNone) continue;
+        prefix(j - j0) = acc;
+        acc *= d;
+    }
+    F inv = acc.inverse();  // of the product of every d of the batch (nonzero)
+    for (size_t j = j1; j-- > j0;) {
+        const size_t o = j + splits_before[j];
+        const uint32_t k0 = key[2 * j];
+        if (2 * j + 1 >= len || k0 != key[2 * j + 1]) {
+            out_key[o] = k0;
+            out_pt[o] = point(2 * j);
+            if (2 * j + 1 < len) {
+                out_key[o + 1] = key[2 * j + 1];
+                out_pt[o + 1] = point(2 * j + 1);
+            }
+            continue;
+        }
+        const A p = point(2 * j), q = point(2 * j + 1);
+        F d;
+        const PairKind kind = pair_kind<Curve>(p, q, d);
+        A r;
+        if (kind == PairKind::kNone) {
+            r = p.infinity ? q : q.infinity ? p : A::identity();
+        } else {
+            const F i = inv * prefix(j - j0);  // 1 / d
+            inv *= d;                          // now the inverse of the products below j
+            F num;
+            if (kind == PairKind::kAdd) {
+                num = q.y - p.y;
+            } else {
+                const F xx = p.x.square();
+                num = xx + xx + xx;
+            }
+            const F lambda = num * i;
+            r.x = lambda.square() - p.x - q.x;  // doubling: q.x = p.x
+            r.y = lambda * (p.x - r.x) - p.y;
+            r.infinity = false;
+        }
+        out_key[o] = k0;
+        out_pt[o] = r;
+    }
 }
 }  // namespace msm_detail
 
