@@ -205,18 +205,28 @@ struct BasePoint {
         if (v >> 31) p.y = -p.y;
         return p;
     }
+    __device__ __forceinline__ bool x(size_t i, typename Curve::Field& x) const {
+        const uint32_t v = vals[i];
+        if (v == kSkip) return true;
+        const Affine<Curve>* p = bases + (v & 0x7fffffffu);
+        x = p->x;
+        return p->infinity;
+    }
 };
 template <class Curve>
 struct ListPoint {
     const Affine<Curve>* pts;
     __device__ __forceinline__ Affine<Curve> operator()(size_t i) const { return pts[i]; }
+    __device__ __forceinline__ bool x(size_t i, typename Curve::Field& x) const {
+        x = pts[i].x;
+        return pts[i].infinity;
+    }
 };
-// Cell k of thread t at k * threads + t: a warp's threads touch consecutive cells.
+// Slot j's cell; threads take slots t, t + threads, ...: a warp touches consecutive cells.
 template <class F>
 struct ScratchAt {
     F* cells;
-    size_t threads, t;
-    __device__ __forceinline__ F& operator()(size_t k) const { return cells[k * threads + t]; }
+    __device__ __forceinline__ F& operator()(size_t j) const { return cells[j]; }
 };
 
 __global__ void __launch_bounds__(kThreads)
@@ -227,15 +237,12 @@ __global__ void __launch_bounds__(kThreads)
 
 template <class Curve, class PointAt>
 __global__ void __launch_bounds__(kThreads)
-    pair_round_kernel(size_t len, size_t K, size_t threads, const uint32_t* key, PointAt point,
-                      typename Curve::Field* scratch, const uint32_t* splits_before, uint32_t* out_key,
-                      Affine<Curve>* out_pt) {
+    pair_round_kernel(size_t len, size_t threads, const uint32_t* key, PointAt point, typename Curve::Field* scratch,
+                      const uint32_t* splits_before, uint32_t* out_key, Affine<Curve>* out_pt) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= threads) return;
-    const size_t j0 = t * K, j1 = min_sz(pair_slots(len), j0 + K);
-    if (j0 >= j1) return;
-    pair_round<Curve>(j0, j1, len, key, point, ScratchAt<typename Curve::Field>{scratch, threads, t}, splits_before,
-                      out_key, out_pt);
+    pair_round<Curve>(t, threads, len, key, point, ScratchAt<typename Curve::Field>{scratch}, splits_before, out_key,
+                      out_pt);
 }
 
 // Levels 2+: the carry list of the level below, full additions.
@@ -441,13 +448,13 @@ struct Msm<Curve>::Impl {
             const int b = r % 2;
             uint32_t* ok = round_keys[b].reserve(out_len, "cudaMalloc round keys");
             A* op = round_pts[b].reserve(out_len, "cudaMalloc round points");
-            F* cells = products.reserve(threads * K, "cudaMalloc batch products");
+            F* cells = products.reserve(slots, "cudaMalloc batch products");
             if (r == 0) {
                 pair_round_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
-                    llen, K, threads, keys, BasePoint<Curve>{vals, bases.p}, cells, before, ok, op);
+                    llen, threads, keys, BasePoint<Curve>{vals, bases.p}, cells, before, ok, op);
             } else {
                 pair_round_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
-                    llen, K, threads, keys, ListPoint<Curve>{pts}, cells, before, ok, op);
+                    llen, threads, keys, ListPoint<Curve>{pts}, cells, before, ok, op);
             }
             check_launch("pair_round_kernel");
             const bool poor = out_len * 4 > llen * 3;

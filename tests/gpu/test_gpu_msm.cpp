@@ -69,6 +69,25 @@ size_t popcount_prefix(const std::vector<uint64_t>& d, size_t n) {
 
 // ---- host emulation of the device pipeline -------------------------------------------
 
+// Entry i's point: the signed base of round 0, or the list a round wrote.
+template <class Curve>
+struct EntryPoints {
+    std::span<const Affine<Curve>> bases;
+    const std::vector<uint32_t>& vals;
+    const std::vector<Affine<Curve>>* list;
+    Affine<Curve> operator()(size_t i) const {
+        if (list) return (*list)[i];
+        if (vals[i] == kSkip) return Affine<Curve>::identity();
+        const Affine<Curve> p = bases[vals[i] & 0x7fffffffu];
+        return (vals[i] >> 31) ? -p : p;
+    }
+    bool x(size_t i, typename Curve::Field& x) const {
+        const Affine<Curve> p = (*this)(i);
+        x = p.x;
+        return p.infinity;
+    }
+};
+
 // Batch-affine rounds over a sorted entry list, as the device runs them (K pairs a
 // thread): the list shrinks, stays sorted, and the points become explicit.
 template <class Curve>
@@ -86,17 +105,13 @@ void emulate_pair_rounds(std::span<const Affine<Curve>> bases, std::vector<uint3
         }
         std::vector<uint32_t> ok(slots + acc, 0xdeadbeefu);
         std::vector<Affine<Curve>> op(slots + acc);
-        std::vector<F> cells(K);
-        auto point = [&](size_t i) {
-            if (explicit_pts) return pts[i];
-            if (vals[i] == kSkip) return Affine<Curve>::identity();
-            const Affine<Curve> p = bases[vals[i] & 0x7fffffffu];
-            return (vals[i] >> 31) ? -p : p;
-        };
-        for (size_t j0 = 0; j0 < slots; j0 += K)
+        std::vector<F> cells(slots);
+        const EntryPoints<Curve> point{bases, vals, explicit_pts ? &pts : nullptr};
+        const size_t threads = (slots + K - 1) / K;  // strided, K slots each, as on the device
+        for (size_t t = 0; t < threads; ++t)
             pair_round<Curve>(
-                j0, std::min(slots, j0 + K), len, keys.data(), point, [&](size_t k) -> F& { return cells[k]; },
-                before.data(), ok.data(), op.data());
+                t, threads, len, keys.data(), point, [&](size_t jj) -> F& { return cells[jj]; }, before.data(),
+                ok.data(), op.data());
         EXPECT_TRUE(std::is_sorted(ok.begin(), ok.end())) << "round " << r;  // every cell written, in order
         EXPECT_EQ(std::count(ok.begin(), ok.end(), 0xdeadbeefu), 0);
         keys.swap(ok);
@@ -311,11 +326,7 @@ TEST(GpuMsmHost, PairRoundCases) {
     std::vector<uint32_t> ok(slots + acc);
     std::vector<A> op(slots + acc);
     std::vector<Fp> cells(slots);
-    pair_round<G1Curve>(
-        0, slots, len, keys.data(), [&](size_t i) { return in[i]; }, [&](size_t k) -> Fp& { return cells[k]; },
-        before.data(), ok.data(), op.data());
     const std::vector<uint32_t> want_keys = {1, 2, 3, 4, 5, 6, 7, 8};
-    EXPECT_EQ(ok, want_keys);
     const std::vector<G1Jacobian> want = {G1Jacobian::from_affine(g[2]).dbl(),
                                           G1Jacobian::identity(),
                                           G1Jacobian::from_affine(g[4]),
@@ -324,11 +335,27 @@ TEST(GpuMsmHost, PairRoundCases) {
                                           G1Jacobian::from_affine(g[1]),
                                           G1Jacobian::from_affine(g[7]),
                                           G1Jacobian::from_affine(g[3])};
-    for (size_t i = 0; i < want.size(); ++i) {
-        EXPECT_EQ(G1Jacobian::from_affine(op[i]), want[i]) << "output " << i;
-        EXPECT_TRUE(op[i].is_on_curve()) << "output " << i;
+    struct Points {
+        const std::vector<A>& in;
+        A operator()(size_t i) const { return in[i]; }
+        bool x(size_t i, Fp& x) const {
+            x = in[i].x;
+            return in[i].infinity;
+        }
+    };
+    for (size_t threads : {size_t(1), size_t(2), slots}) {  // one batch, two, one slot each
+        std::fill(ok.begin(), ok.end(), 0u);
+        for (size_t t = 0; t < threads; ++t)
+            pair_round<G1Curve>(
+                t, threads, len, keys.data(), Points{in}, [&](size_t j) -> Fp& { return cells[j]; }, before.data(),
+                ok.data(), op.data());
+        EXPECT_EQ(ok, want_keys) << threads << " threads";
+        for (size_t i = 0; i < want.size(); ++i) {
+            EXPECT_EQ(G1Jacobian::from_affine(op[i]), want[i]) << "output " << i << ", " << threads << " threads";
+            EXPECT_TRUE(op[i].is_on_curve()) << "output " << i;
+        }
+        EXPECT_TRUE(op[1].infinity);
     }
-    EXPECT_TRUE(op[1].infinity);
 }
 
 // ---- on the device ---------------------------------------------------------------------

@@ -312,59 +312,85 @@ CUZK_HD_INLINE PairKind pair_kind(const Affine<Curve>& p, const Affine<Curve>& q
     return PairKind::kNone;  // q = -p (or a point of order 2 doubled): the identity
 }
 
-// One thread's slots [j0, j1) of a round over len sorted entries. point(i): entry i's
-// affine point; prefix(k): the thread's scratch cell k = j - j0 (running products);
-// splits_before[j]: exclusive prefix sum of slot_splits, so slot j writes at
-// j + splits_before[j] (one or two entries).
-template <class Curve, class PointAt, class Scratch>
-CUZK_HD void pair_round(size_t j0, size_t j1, size_t len, const uint32_t* key, PointAt point, Scratch prefix,
+// One thread's slots first, first + stride, ... of a round over len sorted entries
+// (strided, so that a warp's threads read neighbouring slots). pts(i): entry i's affine
+// point; pts.x(i, x): only its x (returns whether it is the identity): the first pass
+// needs no more. prefix(j): slot j's scratch cell (running products); splits_before[j]:
+// exclusive prefix sum of slot_splits, so slot j writes at j + splits_before[j] (one or
+// two entries). The first pass reads one slot ahead: it has one multiplication a slot to
+// hide the latency of the next slot's reads behind.
+template <class Curve, class Points, class Scratch>
+CUZK_HD void pair_round(size_t first, size_t stride, size_t len, const uint32_t* key, Points pts, Scratch prefix,
                         const uint32_t* splits_before, uint32_t* out_key, Affine<Curve>* out_pt) {
     using F = typename Curve::Field;
     using A = Affine<Curve>;
+    const size_t slots = pair_slots(len);
     F acc = F::one();
-    for (size_t j = j0; j < j1; ++j) {
-        if (2 * j + 1 >= len || key[2 * j] != key[2 * j + 1]) continue;
-        F d;
-        if (pair_kind<Curve>(point(2 * j), point(2 * j + 1), d) == PairKind::kNone) continue;
-        prefix(j - j0) = acc;
-        acc *= d;
+    {
+        bool same = false, ia = false, ib = false;  // the slot ahead: keys equal, identities
+        F xa, xb;
+        auto fetch = [&](size_t j) {
+            same = 2 * j + 1 < len && key[2 * j] == key[2 * j + 1];
+            if (same) {
+                ia = pts.x(2 * j, xa);
+                ib = pts.x(2 * j + 1, xb);
+            }
+        };
+        if (first < slots) fetch(first);
+        for (size_t j = first; j < slots; j += stride) {
+            const bool s = same, sa = ia, sb = ib;
+            const F ca = xa, cb = xb;
+            if (j + stride < slots) fetch(j + stride);
+            if (!s || sa || sb) continue;
+            F d;
+            if (ca != cb) {
+                d = cb - ca;
+            } else if (pair_kind<Curve>(pts(2 * j), pts(2 * j + 1), d) == PairKind::kNone) {
+                continue;
+            }
+            prefix(j) = acc;
+            acc *= d;
+        }
     }
     F inv = acc.inverse();  // of the product of every d of the batch (nonzero)
-    for (size_t j = j1; j-- > j0;) {
+    if (first >= slots) return;
+    const size_t last = first + (slots - 1 - first) / stride * stride;
+    for (size_t j = last;; j -= stride) {
         const size_t o = j + splits_before[j];
         const uint32_t k0 = key[2 * j];
         if (2 * j + 1 >= len || k0 != key[2 * j + 1]) {
             out_key[o] = k0;
-            out_pt[o] = point(2 * j);
+            out_pt[o] = pts(2 * j);
             if (2 * j + 1 < len) {
                 out_key[o + 1] = key[2 * j + 1];
-                out_pt[o + 1] = point(2 * j + 1);
+                out_pt[o + 1] = pts(2 * j + 1);
             }
-            continue;
-        }
-        const A p = point(2 * j), q = point(2 * j + 1);
-        F d;
-        const PairKind kind = pair_kind<Curve>(p, q, d);
-        A r;
-        if (kind == PairKind::kNone) {
-            r = p.infinity ? q : q.infinity ? p : A::identity();
         } else {
-            const F i = inv * prefix(j - j0);  // 1 / d
-            inv *= d;                          // now the inverse of the products below j
-            F num;
-            if (kind == PairKind::kAdd) {
-                num = q.y - p.y;
+            const A p = pts(2 * j), q = pts(2 * j + 1);
+            F d;
+            const PairKind kind = pair_kind<Curve>(p, q, d);
+            A r;
+            if (kind == PairKind::kNone) {
+                r = p.infinity ? q : q.infinity ? p : A::identity();
             } else {
-                const F xx = p.x.square();
-                num = xx + xx + xx;
+                const F i = inv * prefix(j);  // 1 / d
+                inv *= d;                     // now the inverse of the products before j
+                F num;
+                if (kind == PairKind::kAdd) {
+                    num = q.y - p.y;
+                } else {
+                    const F xx = p.x.square();
+                    num = xx + xx + xx;
+                }
+                const F lambda = num * i;
+                r.x = lambda.square() - p.x - q.x;  // doubling: q.x = p.x
+                r.y = lambda * (p.x - r.x) - p.y;
+                r.infinity = false;
             }
-            const F lambda = num * i;
-            r.x = lambda.square() - p.x - q.x;  // doubling: q.x = p.x
-            r.y = lambda * (p.x - r.x) - p.y;
-            r.infinity = false;
+            out_key[o] = k0;
+            out_pt[o] = r;
         }
-        out_key[o] = k0;
-        out_pt[o] = r;
+        if (j < first + stride) break;
     }
 }
 }  // namespace msm_detail
