@@ -389,6 +389,9 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
                     o.affine_batch = K;
                     ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " affine K=" << K;
                 }
+                o.affine_rounds = -1;  // the size rule (rounds at 2^20 and above)
+                o.affine_batch = 0;
+                ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " affine by size";
                 o.affine_rounds = 0;  // and never
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no affine rounds";
             }
