@@ -229,7 +229,10 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t ha
 template <bool kInverse, bool kDif>
 __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
     reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale pre, Scale post) {
-    __shared__ uint64_t sh[Fr::N][1u << plan::kTileLog];
+    // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
+    // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
+    extern __shared__ uint64_t sh[];
+    const unsigned elems = 1u << plan::tile_log(p);
     const size_t tile = blockIdx.x;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
@@ -252,7 +255,7 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
             for (unsigned j = 0; j < 8; ++j) {
                 const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
 #pragma unroll
-                for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l][slot];
+                for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l * elems + slot];
             }
         }
         unsigned u0, r;
@@ -285,7 +288,7 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
             for (unsigned j = 0; j < 8; ++j) {
                 const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
 #pragma unroll
-                for (unsigned l = 0; l < Fr::N; ++l) sh[l][slot] = x[j].l[l];
+                for (unsigned l = 0; l < Fr::N; ++l) sh[l * elems + slot] = x[j].l[l];
             }
         }
     }
@@ -436,14 +439,15 @@ void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, b
     const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
     if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
     const unsigned grid = unsigned(tiles);
+    const size_t smem = (size_t(Fr::N) * sizeof(uint64_t)) << plan::tile_log(p);  // <= 32 KiB
     if (inverse && dif)
-        reg_pass_kernel<true, true><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+        reg_pass_kernel<true, true><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
     else if (inverse)
-        reg_pass_kernel<true, false><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+        reg_pass_kernel<true, false><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
     else if (dif)
-        reg_pass_kernel<false, true><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+        reg_pass_kernel<false, true><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
     else
-        reg_pass_kernel<false, false><<<grid, threads, 0, stream>>>(a, log_n, p, tw, pre, post);
+        reg_pass_kernel<false, false><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
     check_launch("reg_pass_kernel");
 }
 
