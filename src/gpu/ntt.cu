@@ -108,6 +108,23 @@ __device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
     return x * sc.lo[i & (kPowLo - 1)] * sc.hi_c[i >> kPowLoLog];
 }
 
+// Fr through 16-byte accesses (device buffers are cudaMalloc'd, Fr 32-byte strided).
+__device__ __forceinline__ Fr load_fr(const Fr* p) {
+    const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
+    const ulonglong2 lo = q[0], hi = q[1];
+    Fr x;
+    x.l[0] = lo.x;
+    x.l[1] = lo.y;
+    x.l[2] = hi.x;
+    x.l[3] = hi.y;
+    return x;
+}
+__device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
+    ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
+    q[0] = make_ulonglong2(x.l[0], x.l[1]);
+    q[1] = make_ulonglong2(x.l[2], x.l[3]);
+}
+
 // Bit-reversal permutation with an optional scaling by c s^i of the element that starts
 // at index i (i.e. the coset shift happens before the permutation, as on the CPU).
 __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
@@ -121,6 +138,45 @@ __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
         } else if (i == r) {
             a[i] = scaled(sc, i, a[i]);
         }
+    }
+}
+
+// The same by 16 x 16 tiles (log n >= 8; plan::rev_tile_index): block b swaps the tiles of
+// middle bits b and rev(b) (b <= rev(b); the others return at once), both read and
+// written in runs of 16 consecutive elements through shared memory. The one-pair-a-thread
+// kernel above reads a[rev(i)] scattered: ~0.85 ms at 2^24 on the H200, 1.2 TB/s.
+__global__ void __launch_bounds__(256) bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc) {
+    constexpr unsigned kSide = 1u << plan::kRevLog;
+    __shared__ uint64_t sh[2][Fr::N][kSide][kSide + 1];  // +1: column reads spread over banks
+    const unsigned m = log_n - 2 * plan::kRevLog;
+    const size_t b = blockIdx.x;
+    const size_t rb = plan::reverse_bits(uint32_t(b), m);
+    if (rb < b) return;
+    const size_t mid[2] = {b, rb};
+    const unsigned tiles = rb == b ? 1 : 2, t = threadIdx.x;
+    for (unsigned k = 0; k < tiles; ++k) {
+        const size_t i = plan::rev_tile_index(log_n, mid[k], t);
+        const Fr x = scaled(sc, i, load_fr(a + i));
+#pragma unroll
+        for (unsigned l = 0; l < Fr::N; ++l) sh[k][l][t >> plan::kRevLog][t & (kSide - 1)] = x.l[l];
+    }
+    __syncthreads();
+    const unsigned src = plan::rev_tile_source(t);
+    for (unsigned k = 0; k < tiles; ++k) {
+        Fr y;
+#pragma unroll
+        for (unsigned l = 0; l < Fr::N; ++l) y.l[l] = sh[k][l][src >> plan::kRevLog][src & (kSide - 1)];
+        store_fr(a + plan::rev_tile_index(log_n, mid[tiles - 1 - k], t), y);
+    }
+}
+
+void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream) {
+    if (log_n >= 2 * plan::kRevLog) {
+        bitrev_tiled_kernel<<<1u << (log_n - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(a, log_n, pre);
+        check_launch("bitrev_tiled_kernel");
+    } else {
+        bitrev_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
+        check_launch("bitrev_kernel");
     }
 }
 
@@ -167,23 +223,6 @@ __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::
         __syncthreads();
     }
     for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) a[base + plan::tile_offset(p, e)] = sh[e];
-}
-
-// Fr through 16-byte accesses (device buffers are cudaMalloc'd, Fr 32-byte strided).
-__device__ __forceinline__ Fr load_fr(const Fr* p) {
-    const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
-    const ulonglong2 lo = q[0], hi = q[1];
-    Fr x;
-    x.l[0] = lo.x;
-    x.l[1] = lo.y;
-    x.l[2] = hi.x;
-    x.l[3] = hi.y;
-    return x;
-}
-__device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
-    ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
-    q[0] = make_ulonglong2(x.l[0], x.l[1]);
-    q[1] = make_ulonglong2(x.l[2], x.l[3]);
 }
 
 // DIT butterfly with twiddle w_n^j (kInverse: w_n^-j), j < n/2 from the table. j = 0 is
@@ -478,8 +517,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
         if (in == Order::kNatural && out == Order::kNatural) {
-            bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
-            check_launch("bitrev_kernel");
+            launch_bitrev(a, log_n, pre, stream);
             pre = no_scale();
         }
         for (unsigned k = 0; k < np; ++k) {

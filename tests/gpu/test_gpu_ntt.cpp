@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -286,6 +287,38 @@ TEST(GpuNttPlan, ReverseBits) {
     EXPECT_EQ(gntt::plan::reverse_bits(6, 3), 3u);
     EXPECT_EQ(gntt::plan::reverse_bits(1, 28), 1u << 27);
     EXPECT_EQ(gntt::plan::reverse_bits(0x0abcdef, 28), 0xf7b3d50u);
+}
+
+// The tiled bit reversal's index plan, run in place on the host as the kernel's blocks
+// run it (each reads its one or two tiles, then writes them): the bit reversal of every
+// size it serves, each element written once.
+TEST(GpuNttPlan, TiledBitReversalIsTheBitReversal) {
+    namespace plan = gntt::plan;
+    for (unsigned log_n = 2 * plan::kRevLog; log_n <= 14; ++log_n) {
+        const size_t n = size_t(1) << log_n;
+        const unsigned m = log_n - 2 * plan::kRevLog, side2 = 1u << (2 * plan::kRevLog);
+        std::vector<uint32_t> a(n), writes(n, 0);
+        std::iota(a.begin(), a.end(), 0u);
+        for (size_t b = 0; b < (size_t(1) << m); ++b) {
+            const size_t rb = plan::reverse_bits(uint32_t(b), m);
+            if (rb < b) continue;
+            const size_t mid[2] = {b, rb};
+            const unsigned tiles = rb == b ? 1 : 2;
+            std::vector<uint32_t> sh[2];
+            for (unsigned k = 0; k < tiles; ++k)
+                for (unsigned t = 0; t < side2; ++t) sh[k].push_back(a[plan::rev_tile_index(log_n, mid[k], t)]);
+            for (unsigned k = 0; k < tiles; ++k)
+                for (unsigned t = 0; t < side2; ++t) {
+                    const size_t o = plan::rev_tile_index(log_n, mid[tiles - 1 - k], t);
+                    a[o] = sh[k][plan::rev_tile_source(t)];
+                    ++writes[o];
+                }
+        }
+        for (size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(a[i], plan::reverse_bits(uint32_t(i), log_n)) << "log_n=" << log_n << " i=" << i;
+            ASSERT_EQ(writes[i], 1u) << "log_n=" << log_n << " i=" << i;
+        }
+    }
 }
 
 TEST(GpuNttPlan, HostEmulationMatchesCpu) {

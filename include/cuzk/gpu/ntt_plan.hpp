@@ -183,4 +183,20 @@ CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
+// Tiled bit reversal (log n >= 2 kRevLog). Index i = (hi, mid, lo) with hi and lo of
+// kRevLog bits; rev(i) = (rev lo, rev mid, rev hi). The elements of middle bits `mid`
+// form a 16 x 16 tile, row hi, column lo: element t (row t >> 4, column t & 15) is at
+// rev_tile_index(log_n, mid, t), so 16 consecutive t are 16 consecutive elements. The
+// tile of middle bits rev(mid) is written from this one: its element t comes from row
+// rev(lo), column rev(hi) of this tile, slot rev_tile_source(t).
+inline constexpr unsigned kRevLog = 4;
+CUZK_HD inline size_t rev_tile_index(unsigned log_n, size_t mid, unsigned t) {
+    return (size_t(t >> kRevLog) << (log_n - kRevLog)) | (mid << kRevLog) | (t & ((1u << kRevLog) - 1));
+}
+CUZK_HD inline unsigned rev_tile_source(unsigned t) {
+    const unsigned row = reverse_bits(t & ((1u << kRevLog) - 1), kRevLog);
+    const unsigned col = reverse_bits(t >> kRevLog, kRevLog);
+    return (row << kRevLog) | col;
+}
+
 }  // namespace cuzk::gpu::ntt::plan
