@@ -1,8 +1,9 @@
 // Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
 //
 // Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp), Impl::kFast:
-//   1. bit-reversal permutation, in place (pairs i < rev(i) swapped by one thread), with
-//      the coset shift a_i *= g^i fused into it for coset_forward;
+//   1. bit-reversal permutation, in place (16 x 16 tiles through shared memory, tiles of
+//      middle bits b and rev(b) swapped by one block), with the coset shift a_i *= g^i
+//      fused into it for coset_forward;
 //   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
 //      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
 //      trip through shared memory (reg_pass_kernel);
@@ -24,12 +25,16 @@
 // Measured on an H200 (bench/gpu_ntt.cpp, median of 5, kFast vs kTiled in the same run):
 //   forward 2^24 6.56 ms (7.11), 2^27 53.3 (64.0); inverse 2^27 56.6; coset_forward 2^27
 //   57.1 (67.8); coset_inverse 2^27 61.9 (69.5); compute_h 2^24 46.3 (53.7), 2^27 374 (478).
+// 2026-11-30, with each pass's shared memory sized to its tile (a 256-element first pass
+// had run at 6 warps a SM, ncu) and the bit reversal by tiles: forward 2^24 5.25 ms, 2^27
+// 47.5; coset_forward 2^27 50.5, coset_inverse 56.2; compute_h 2^24 40.1, 2^27 365.
 // What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
-// 34.8 ms at the 52 G/s Fr mul throughput of the field bench; 53.3 ms is 65% of that, the
+// 34.8 ms at the 52 G/s Fr mul throughput of the field bench; 47.5 ms is 73% of that, the
 // rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the
-// shared-memory exchanges, and 16 warps per SM (110-128 registers). The bit reversal is
-// small (about 0.35 ms of the 6.56 at 2^24, as compute_h's figures imply: 7 transforms,
-// 6 of them without it, plus ~9 multiplications per element of scalings and a b - c).
+// shared-memory exchanges, and 16 warps per SM (128 registers: ncu puts each pass at ~72%
+// of the SM's compute throughput). The one-pair-a-thread bit reversal (bitrev_kernel, kept
+// for the kTiled/kReference paths and n < 2^8) took ~0.85 ms of the 6.56 at 2^24 (its
+// scattered a[rev(i)] reads ran at 1.2 TB/s); the tiled one ~0.25 ms.
 #include <cuda_runtime.h>
 
 #include <array>
