@@ -175,13 +175,8 @@ struct AddBase {
         acc += p;
     }
 };
-// Blocks a SM that level 1 asks the compiler to fit (registers <= 65536 / (blocks x
-// 128)): over G1, 3 (168 registers, a few bytes spilled outside the addition) instead of
-// the 2 that 188 registers allowed; over G2 the addition needs all 255.
 template <class Curve>
-inline constexpr int kAccumulateMinBlocks = std::is_same_v<Curve, G1Curve> ? 3 : 1;
-template <class Curve>
-__global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<Curve>)
+__global__ void __launch_bounds__(kThreads)
     accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, size_t len, size_t seg_len, size_t segs,
                             const Affine<Curve>* bases, XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -339,7 +334,6 @@ struct Msm<Curve>::Impl {
     int device = 0;
     size_t n_bases = 0;
     int sms = 132;
-    size_t level1_threads = 132 * 512;  // level-1 segments: 2 waves of resident blocks
     cudaStream_t stream = nullptr;
     DevBuf<A> bases;
     // Per-run scratch, grown on demand and kept for the next run.
@@ -373,10 +367,6 @@ struct Msm<Curve>::Impl {
         check(cudaSetDevice(device), "cudaSetDevice");
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
-        int blocks = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, accumulate_bases_kernel<Curve>, kThreads, 0),
-              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        level1_threads = size_t(sms) * size_t(std::max(blocks, 1)) * kThreads * 2;
         bases.reserve(n, "cudaMalloc bases");
     }
     ~Impl() {
@@ -629,8 +619,8 @@ struct Msm<Curve>::Impl {
                         mark(&GpuMsmPhases::pair);
                     }
                 }
-                // Level 1: segments of the sorted list, two full waves of the resident blocks.
-                SegmentPlan sp = plan_segments(llen, level1_threads, 4);
+                // Level 1: segments of the sorted list.
+                SegmentPlan sp = plan_segments(llen, size_t(sms) * 512, 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 size_t clen = 2 * sp.segments;
                 for (int i = 0; i < 2; ++i) {

@@ -271,9 +271,7 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t ha
 // global index, or its bit reversal when the Scale says so); callers pass them to the
 // first / last pass only.
 template <bool kInverse, bool kDif>
-// Launch bounds: 5 blocks of 128 a SM (96 registers, 0-40 B spilled) instead of the 4 that
-// 128 registers allowed (ncu: register-bound at 16 warps).
-__global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog), 5)
+__global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
     reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale pre, Scale post) {
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
