@@ -450,7 +450,7 @@ TEST(GpuMsm, PhaseTimes) {
     o.phases = &ph;
     ASSERT_EQ(g.run(scalars, o), msm<G1Curve>(bases, scalars));
     for (float t : {ph.classify, ph.ones, ph.sort, ph.accumulate, ph.carries, ph.reduce}) EXPECT_GT(t, 0.0f);
-    const float sum = ph.classify + ph.ones + ph.sort + ph.accumulate + ph.carries + ph.reduce;
+    const float sum = ph.classify + ph.ones + ph.sort + ph.pair + ph.accumulate + ph.carries + ph.reduce;
     EXPECT_NEAR(ph.total, sum, 1e-3 * ph.total + 1e-3);
 }
 
