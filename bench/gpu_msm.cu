@@ -1,7 +1,8 @@
 // GPU MSM benchmarks: G1 at 2^20, 2^22, 2^24, 2^26 with random 255-bit scalars, bases
 // and scalars resident on the device, timed with device events (median of 5 after one
 // warm-up run; printed per size and reported as Google Benchmark manual time); the 0/1
-// path at 2^26 (half zeros, half ones) and G2 at 2^24.
+// path at 2^26 (half zeros, half ones), G2 at 2^24, and G1 with the batch-affine pairing
+// rounds off and on side by side (BM_GpuMsmG1Affine).
 // Targets (issue "CUDA backend"): G1 <= 12 / 30 / 90 / 300 ms at 2^20 / 22 / 24 / 26;
 // sppark on the same H200: 22.0 / 53.8 / 158.6 / 557 ms.
 //
@@ -11,7 +12,7 @@
 // 2^20, where the bases are distinct.
 //
 // After the timed runs, one more run with GpuMsmOptions::phases prints where the time
-// goes (classify, ones, sort, accumulate, carries, reduce) and reports it as the
+// goes (classify, ones, sort, pair, accumulate, carries, reduce) and reports it as the
 // counters ph_*_ms; that run is not part of the timing.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
