@@ -185,22 +185,6 @@ __global__ void __launch_bounds__(kThreads)
     accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
 }
 
-// Level 1 over the list a batch-affine round left: affine points stored with their keys.
-template <class Curve>
-struct AddPoint {
-    const Affine<Curve>* pts;
-    __device__ __forceinline__ void operator()(size_t i, XYZZ<Curve>& acc) const { acc += pts[i]; }
-};
-template <class Curve>
-__global__ void __launch_bounds__(kThreads)
-    accumulate_points_kernel(const uint32_t* keys, const Affine<Curve>* pts, size_t len, size_t seg_len, size_t segs,
-                             XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
-    const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (s >= segs) return;
-    const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
-    accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddPoint<Curve>{pts}, buckets, ck, cp);
-}
-
 // Batch-affine pairing rounds (msm_detail::pair_round). Round 0 reads the signed bases
 // of the sorted entries, later rounds the points the previous round wrote.
 template <class Curve>
@@ -254,11 +238,14 @@ __global__ void __launch_bounds__(kThreads)
                       out_pt);
 }
 
-// Levels 2+: the carry list of the level below, full additions.
-template <class Curve>
+// A sorted list of (key, stored point): the carry list of the level below (Stored =
+// XYZZ, full additions; levels 2+), or the affine points the batch-affine rounds left
+// (Stored = Affine, mixed additions; level 1 after them). Launched with Stored spelled out:
+// deduced from Impl's private aliases, cudafe's stub names them and fails to compile.
+template <class Curve, class Stored>
 __global__ void __launch_bounds__(kThreads)
-    accumulate_carries_kernel(const uint32_t* in_key, const XYZZ<Curve>* in_pt, size_t len, size_t seg_len, size_t segs,
-                              XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
+    accumulate_stored_kernel(const uint32_t* in_key, const Stored* in_pt, size_t len, size_t seg_len, size_t segs,
+                             XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s >= segs) return;
     const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
@@ -628,9 +615,9 @@ struct Msm<Curve>::Impl {
                     carry_pt[i].reserve(clen, "cudaMalloc carries");
                 }
                 if (lpts) {
-                    accumulate_points_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                    accumulate_stored_kernel<Curve, Affine<Curve>><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
                         lkeys, lpts, llen, sp.seg_len, sp.segments, group_buckets, carry_key[0].p, carry_pt[0].p);
-                    check_launch("accumulate_points_kernel");
+                    check_launch("accumulate_stored_kernel (affine)");
                 } else {
                     accumulate_bases_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
                         dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets,
@@ -642,10 +629,10 @@ struct Msm<Curve>::Impl {
                 int cur = 0;
                 while (clen > kCombineDirect) {
                     const SegmentPlan cp = plan_segments(clen, size_t(sms) * 512, 32);
-                    accumulate_carries_kernel<Curve><<<blocks_for(cp.segments), kThreads, 0, stream>>>(
+                    accumulate_stored_kernel<Curve, XYZZ<Curve>><<<blocks_for(cp.segments), kThreads, 0, stream>>>(
                         carry_key[cur].p, carry_pt[cur].p, clen, cp.seg_len, cp.segments, group_buckets,
                         carry_key[1 - cur].p, carry_pt[1 - cur].p);
-                    check_launch("accumulate_carries_kernel");
+                    check_launch("accumulate_stored_kernel (carries)");
                     cur = 1 - cur;
                     clen = 2 * cp.segments;
                 }

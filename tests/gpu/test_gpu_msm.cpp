@@ -119,12 +119,9 @@ void emulate_pair_rounds(std::span<const Affine<Curve>> bases, std::vector<uint3
         explicit_pts = true;
     }
     if (!explicit_pts) {
+        const EntryPoints<Curve> signed_base{bases, vals, nullptr};
         pts.clear();
-        for (size_t i = 0; i < keys.size(); ++i) {
-            pts.push_back(vals[i] == kSkip  ? Affine<Curve>::identity()
-                          : (vals[i] >> 31) ? -bases[vals[i] & 0x7fffffffu]
-                                            : bases[vals[i] & 0x7fffffffu]);
-        }
+        for (size_t i = 0; i < keys.size(); ++i) pts.push_back(signed_base(i));
     }
 }
 
