@@ -36,11 +36,36 @@ void check(cudaError_t e, const char* what) {
 }
 
 constexpr int kIters = 256;
-enum Op { kMulPtx, kMulPortable, kSqrPtx, kSqrAsMulPtx, kAddPtx, kAddPortable, kSubPtx, kSubPortable, kOps };
+enum Op {
+    kMulPtx,
+    kMulPortable,
+    kSqrPtx,
+    kSqrAsMulPtx,
+    kAddPtx,
+    kAddPortable,
+    kSubPtx,
+    kSubPortable,
+    kMulPtxConstMem,
+    kMulPtxConstMemLimb0,
+    kOps
+};
 const char* op_name(int op) {
-    static const char* names[kOps] = {"mul ptx", "mul portable", "sqr ptx", "sqr as mul ptx",
-                                      "add ptx", "add portable", "sub ptx", "sub portable"};
+    static const char* names[kOps] = {"mul ptx",      "mul portable", "sqr ptx", "sqr as mul ptx",   "add ptx",
+                                      "add portable", "sub ptx",      "sub portable", "mul ptx p cmem", "mul ptx p0 cmem"};
     return names[op];
+}
+
+// The modulus in constant memory, so that ptxas cannot fold its words into immediates:
+// the Fr multiplication with immediates compiled its m p products to unfused IMAD.X +
+// IMAD.HI.U32.X pairs (p's low limb is 2^32 (2^32 - 1) + 1), the Fp one to IMAD.WIDE.
+__constant__ uint64_t c_fp_p[Fp::N] = {Fp::kP.l[0], Fp::kP.l[1], Fp::kP.l[2], Fp::kP.l[3], Fp::kP.l[4], Fp::kP.l[5]};
+__constant__ uint64_t c_fr_p[Fr::N] = {Fr::kP.l[0], Fr::kP.l[1], Fr::kP.l[2], Fr::kP.l[3]};
+template <class F>
+__device__ __forceinline__ const uint64_t* const_modulus() {
+    if constexpr (F::kBits == 381)
+        return c_fp_p;
+    else
+        return c_fr_p;
 }
 
 template <class F, int OP>
@@ -50,6 +75,16 @@ __device__ __forceinline__ F apply(const F& x, const F& y) {
     if constexpr (OP == kMulPtx) {
         ptx::DeviceIsa isa;
         ptx::mont_mul<F::N>(isa, r.l, x.l, y.l, p.l, F::kInv);
+    } else if constexpr (OP == kMulPtxConstMem) {
+        ptx::DeviceIsa isa;
+        ptx::mont_mul<F::N>(isa, r.l, x.l, y.l, const_modulus<F>(), F::kInv);
+    } else if constexpr (OP == kMulPtxConstMemLimb0) {
+        ptx::DeviceIsa isa;
+        uint64_t q[F::N];
+        q[0] = const_modulus<F>()[0];
+#pragma unroll
+        for (size_t i = 1; i < F::N; ++i) q[i] = p.l[i];
+        ptx::mont_mul<F::N>(isa, r.l, x.l, y.l, q, F::kInv);
     } else if constexpr (OP == kMulPortable) {
         F::mul_portable(r, x, y);
     } else if constexpr (OP == kSqrPtx) {
@@ -86,12 +121,33 @@ __global__ void __launch_bounds__(128) chain_kernel(F* v, size_t threads) {
     v[2 * t + 1] = y;
 }
 
+// Four independent chains per thread, x_k <- x_k * y_k (the form of the sppark anchor,
+// shared/reference/anchors-measured.md): the chain kernel above is one dependent chain (y
+// waits for the new x), so it measures the multiply with no instruction-level parallelism
+// inside a thread; this one shows what the scheduler gets from four.
+template <class F, int OP>
+__global__ void __launch_bounds__(128) independent_kernel(F* v, size_t threads) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    F x[4], y[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        x[k] = v[2 * t + (k & 1)];
+        y[k] = v[2 * t + 1 - (k & 1)];
+    }
+    for (int i = 0; i < kIters; ++i) {
+#pragma unroll
+        for (int k = 0; k < 4; ++k) x[k] = apply<F, OP>(x[k], y[k]);
+    }
+    v[2 * t] = (x[0] + x[1]) + (x[2] + x[3]);
+}
+
 std::map<std::string, std::vector<double>>& samples() {
     static std::map<std::string, std::vector<double>> s;
     return s;
 }
 
-template <class F, int OP>
+template <class F, int OP, bool kIndependent = false>
 void BM_Chain(benchmark::State& state) {
     try {
         int sms = 0;
@@ -108,22 +164,30 @@ void BM_Chain(benchmark::State& state) {
         check(cudaEventCreate(&a), "cudaEventCreate");
         check(cudaEventCreate(&b), "cudaEventCreate");
         const unsigned blocks = unsigned(threads / 128);
-        chain_kernel<F, OP><<<blocks, 128>>>(d, threads);  // warm-up
+        const auto launch = [&] {
+            if constexpr (kIndependent)
+                independent_kernel<F, OP><<<blocks, 128>>>(d, threads);
+            else
+                chain_kernel<F, OP><<<blocks, 128>>>(d, threads);
+        };
+        const double ops_per_thread = kIndependent ? 4.0 * kIters : 2.0 * kIters;
+        launch();  // warm-up
         check(cudaGetLastError(), "launch");
         check(cudaDeviceSynchronize(), "warm-up");
-        const std::string key = std::string(F::kBits == 381 ? "Fp " : "Fr ") + op_name(OP);
+        const std::string key =
+            std::string(F::kBits == 381 ? "Fp " : "Fr ") + op_name(OP) + (kIndependent ? " x4 indep" : "");
         for (auto _ : state) {
             check(cudaEventRecord(a), "cudaEventRecord");
-            chain_kernel<F, OP><<<blocks, 128>>>(d, threads);
+            launch();
             check(cudaEventRecord(b), "cudaEventRecord");
             check(cudaEventSynchronize(b), "cudaEventSynchronize");
             float ms = 0;
             check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
             state.SetIterationTime(ms / 1e3);
-            samples()[key].push_back(double(threads) * 2 * kIters / (ms * 1e-3) / 1e9);
+            samples()[key].push_back(double(threads) * ops_per_thread / (ms * 1e-3) / 1e9);
         }
         state.counters["ops"] =
-            benchmark::Counter(double(threads) * 2 * kIters * double(state.iterations()), benchmark::Counter::kIsRate);
+            benchmark::Counter(double(threads) * ops_per_thread * double(state.iterations()), benchmark::Counter::kIsRate);
         cudaEventDestroy(a);
         cudaEventDestroy(b);
         cudaFree(d);
@@ -150,6 +214,13 @@ CUZK_FIELD_BENCH(Fr, kAddPtx);
 CUZK_FIELD_BENCH(Fr, kAddPortable);
 CUZK_FIELD_BENCH(Fr, kSubPtx);
 CUZK_FIELD_BENCH(Fr, kSubPortable);
+CUZK_FIELD_BENCH(Fp, kMulPtxConstMem);
+CUZK_FIELD_BENCH(Fp, kMulPtxConstMemLimb0);
+CUZK_FIELD_BENCH(Fr, kMulPtxConstMem);
+CUZK_FIELD_BENCH(Fr, kMulPtxConstMemLimb0);
+BENCHMARK(BM_Chain<Fp, kMulPtx, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulPtx, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulPtxConstMem, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -175,6 +175,9 @@ struct AddBase {
         acc += p;
     }
 };
+// Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
+// registers, 58/64 B spilled) was slower: 2^26 424.2 -> 452.8 ms, 2^24 114.2 -> 118.3
+// (H200, 2026-12-01, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
     accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, size_t len, size_t seg_len, size_t segs,
@@ -321,6 +324,9 @@ struct Msm<Curve>::Impl {
     int device = 0;
     size_t n_bases = 0;
     int sms = 132;
+    // Threads of one full wave of resident blocks (occupancy API) of the level-1
+    // accumulation and of the range reduction.
+    size_t level1_wave = 132 * 256, reduce_wave = 132 * 256;
     cudaStream_t stream = nullptr;
     DevBuf<A> bases;
     // Per-run scratch, grown on demand and kept for the next run.
@@ -354,7 +360,16 @@ struct Msm<Curve>::Impl {
         check(cudaSetDevice(device), "cudaSetDevice");
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
+        level1_wave = wave_threads(accumulate_bases_kernel<Curve>);
+        reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
         bases.reserve(n, "cudaMalloc bases");
+    }
+    template <class Kernel>
+    size_t wave_threads(Kernel kernel) const {
+        int blocks = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, 0),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        return size_t(sms) * size_t(std::max(blocks, 1)) * kThreads;
     }
     ~Impl() {
         for (cudaEvent_t e : events) cudaEventDestroy(e);
@@ -607,7 +622,7 @@ struct Msm<Curve>::Impl {
                     }
                 }
                 // Level 1: segments of the sorted list.
-                SegmentPlan sp = plan_segments(llen, size_t(sms) * 512, 4);
+                SegmentPlan sp = plan_segments(llen, 2 * level1_wave, 4);  // two full waves
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 size_t clen = 2 * sp.segments;
                 for (int i = 0; i < 2; ++i) {
@@ -642,7 +657,10 @@ struct Msm<Curve>::Impl {
                 mark(&GpuMsmPhases::carries);
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
-            const size_t target = size_t(sms) * 512;
+            // One full wave: each thread pays a small scalar multiplication on top of its
+            // range, so a second, mostly empty wave (2^20: 38.9K threads for 33.8K slots)
+            // costs more than longer ranges.
+            const size_t target = reduce_wave;
             size_t R = std::max<size_t>(4, (W * nb + target - 1) / target);
             const size_t T = (nb + R - 1) / R;
             ranges[0].reserve(W * T, "cudaMalloc ranges");
