@@ -4,6 +4,9 @@
 // dependent chains of `kIters` operations over values in registers (no memory traffic
 // inside the loop); the grid fills the GPU several times over. Reported: operations per
 // second (median of the repetitions, device events), and a summary table at the end.
+// Also: four independent chains a thread ("x4 indep", the form of the sppark anchor), the
+// modulus read from constant memory ("p cmem", "p0 cmem": its low limb only), and the
+// rotating-accumulator multiply ("rot", what Field uses on the device by default).
 //   build/gpu/bench/cuzk_bench_gpu_field --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // H200, 2026-11-29 (G op/s, median of 15 launches; PTX / portable): Fp mul 27.1 / 17.2,
 // Fp sqr 32.7 (mul(a, a): 27.0), Fp add 455 / 213, Fp sub 449 / 201; Fr mul 52.2 / 38.9,
@@ -47,11 +50,13 @@ enum Op {
     kSubPortable,
     kMulPtxConstMem,
     kMulPtxConstMemLimb0,
+    kMulPtxRot,
     kOps
 };
 const char* op_name(int op) {
-    static const char* names[kOps] = {"mul ptx",      "mul portable", "sqr ptx", "sqr as mul ptx",   "add ptx",
-                                      "add portable", "sub ptx",      "sub portable", "mul ptx p cmem", "mul ptx p0 cmem"};
+    static const char* names[kOps] = {"mul ptx",        "mul portable",    "sqr ptx",    "sqr as mul ptx",
+                                      "add ptx",        "add portable",    "sub ptx",    "sub portable",
+                                      "mul ptx p cmem", "mul ptx p0 cmem", "mul ptx rot"};
     return names[op];
 }
 
@@ -85,6 +90,9 @@ __device__ __forceinline__ F apply(const F& x, const F& y) {
 #pragma unroll
         for (size_t i = 1; i < F::N; ++i) q[i] = p.l[i];
         ptx::mont_mul<F::N>(isa, r.l, x.l, y.l, q, F::kInv);
+    } else if constexpr (OP == kMulPtxRot) {
+        ptx::DeviceIsa isa;
+        ptx::mont_mul_rot<F::N>(isa, r.l, x.l, y.l, p.l, F::kInv);
     } else if constexpr (OP == kMulPortable) {
         F::mul_portable(r, x, y);
     } else if constexpr (OP == kSqrPtx) {
@@ -186,8 +194,8 @@ void BM_Chain(benchmark::State& state) {
             state.SetIterationTime(ms / 1e3);
             samples()[key].push_back(double(threads) * ops_per_thread / (ms * 1e-3) / 1e9);
         }
-        state.counters["ops"] =
-            benchmark::Counter(double(threads) * ops_per_thread * double(state.iterations()), benchmark::Counter::kIsRate);
+        state.counters["ops"] = benchmark::Counter(double(threads) * ops_per_thread * double(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
         cudaEventDestroy(a);
         cudaEventDestroy(b);
         cudaFree(d);
@@ -220,6 +228,10 @@ CUZK_FIELD_BENCH(Fr, kMulPtxConstMem);
 CUZK_FIELD_BENCH(Fr, kMulPtxConstMemLimb0);
 BENCHMARK(BM_Chain<Fp, kMulPtx, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtx, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+CUZK_FIELD_BENCH(Fp, kMulPtxRot);
+CUZK_FIELD_BENCH(Fr, kMulPtxRot);
+BENCHMARK(BM_Chain<Fp, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtxConstMem, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -28,6 +28,8 @@
 // 2026-11-30, with each pass's shared memory sized to its tile (a 256-element first pass
 // had run at 6 warps a SM, ncu) and the bit reversal by tiles: forward 2^24 5.25 ms, 2^27
 // 47.5; coset_forward 2^27 50.5, coset_inverse 56.2; compute_h 2^24 40.1, 2^27 365.
+// 2026-12-01, Fr multiplication with rotating accumulators (mont_ptx.hpp): forward 2^24
+// 5.21 ms, 2^27 46.7; coset_forward 2^27 49.75, coset_inverse 55.2; compute_h 2^24 39.65.
 // What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
 // 34.8 ms at the 52 G/s Fr mul throughput of the field bench; 47.5 ms is 73% of that, the
 // rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the

@@ -66,6 +66,9 @@ void check_pair(const F& a, const F& b, uint64_t seed) {
     F r;
     ff_detail::ptx::mont_mul<F::N>(isa, r.l, a.l, b.l, p.l, F::kInv);
     ASSERT_EQ(r, a * b) << name<F>() << " mul " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
+    ff_detail::ptx::mont_mul_rot<F::N>(isa, r.l, a.l, b.l, p.l, F::kInv);
+    ASSERT_EQ(r, a * b) << name<F>() << " mul (rotating accumulators) " << a.to_hex() << " " << b.to_hex() << " seed "
+                        << seed;
     ff_detail::ptx::mont_sqr<F::N>(isa, r.l, a.l, p.l, F::kInv);
     ASSERT_EQ(r, a * a) << name<F>() << " sqr " << a.to_hex() << " seed " << seed;
     ff_detail::ptx::mod_add<F::N>(isa, r.l, a.l, b.l, p.l);

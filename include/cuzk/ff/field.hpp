@@ -159,7 +159,11 @@ class Field {
 #if CUZK_IN_DEVICE  // 32-bit words with PTX carry chains (mont_ptx.hpp)
         constexpr Big p = kP;
         ff_detail::ptx::DeviceIsa isa;
+#if CUZK_PTX_MUL_ROT
+        ff_detail::ptx::mont_mul_rot<N>(isa, r.l, a.l, b.l, p.l, kInv);
+#else
         ff_detail::ptx::mont_mul<N>(isa, r.l, a.l, b.l, p.l, kInv);
+#endif
 #else
 #if CUZK_FF_HAVE_ADX
         if constexpr (ff_detail::kHaveAdxMul<N>) {

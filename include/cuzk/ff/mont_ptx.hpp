@@ -55,6 +55,17 @@
 #define CUZK_PTX_ADDSUB 1
 #endif
 
+// Field multiplication on the device through mont_mul32_rot (1: rotating accumulators) or
+// mont_mul32 (0: one split accumulator, words moved between steps). H200, side by side
+// (2026-12-01): Fr mul 52.58 vs 52.33 G/s (four independent chains 52.90 vs 52.41), Fp
+// 27.19 vs 27.21; NTT forward 2^27 46.7 vs 47.6 ms, compute_h 2^24 39.65 vs 40.3, G1 MSM
+// 2^26 422.3 vs 424.1. Both compile the Fr m p products to unfused IMAD.X + IMAD.HI.U32.X
+// pairs (the a b ones and all of Fp's to IMAD.WIDE.U32.X), whether p is an immediate or
+// in constant memory: sppark's Fr runs 59.9 G/s on the same card, the gap is there.
+#ifndef CUZK_PTX_MUL_ROT
+#define CUZK_PTX_MUL_ROT 1
+#endif
+
 namespace cuzk::ff_detail::ptx {
 
 #if defined(__CUDACC__)  // declared in both passes of nvcc, used only by device code
@@ -225,6 +236,85 @@ CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const u
     finish<n>(isa, r, E, O, nullptr, p);
 }
 
+// The same product with two n-word accumulators whose roles alternate (the arrangement of
+// sppark's mont_t, shared/reference/gpu-msm-ntt.md): after a word's reduction T = X +
+// 2^32 Y with X_0 = 0, so T / 2^32 = Y + (X >> 32): Y becomes the even accumulator (X_1
+// added to its word 0) and X the odd one, shifted down two words inside the multiply-adds
+// of the next word's odd products (madc reads X_(j+2), writes X_j), so no word is moved
+// and no (n+1)-th word is kept: the even chain's carry out is word n, the odd
+// accumulator's top word. Bounds as above (T + a b_i + m p < 2^(32(n+1))): every chain
+// end written without .cc holds no carry (the emulated test records any).
+template <size_t n, class Isa>
+CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t* a, uint32_t bi, const uint32_t* p,
+                             uint32_t inv, bool first) {
+    // X: the odd accumulator (word 1 up), Y: the even one (word 0 up).
+    if (first) {
+        CUZK_UNROLL
+        for (size_t k = 0; k < n / 2; ++k) {
+            X[2 * k] = isa.mul_lo(a[2 * k + 1], bi);
+            X[2 * k + 1] = isa.mul_hi(a[2 * k + 1], bi);
+            Y[2 * k] = isa.mul_lo(a[2 * k], bi);
+            Y[2 * k + 1] = isa.mul_hi(a[2 * k], bi);
+        }
+    } else {
+        // On entry T = X + 2^32 Y with X_0 = 0 (the previous step's even accumulator is this
+        // step's X): T / 2^32 = Y + (X >> 32).
+        Y[0] = isa.add_cc(Y[0], X[1]);  // its carry belongs to word 1: the odd chain's first word
+        CUZK_UNROLL
+        for (size_t k = 0; k + 1 < n / 2; ++k) {
+            X[2 * k] = isa.madc_lo_cc(a[2 * k + 1], bi, X[2 * k + 2]);
+            X[2 * k + 1] = isa.madc_hi_cc(a[2 * k + 1], bi, X[2 * k + 3]);
+        }
+        X[n - 2] = isa.madc_lo_cc(a[n - 1], bi, 0);
+        X[n - 1] = isa.madc_hi(a[n - 1], bi, 0);
+        Y[0] = isa.mad_lo_cc(a[0], bi, Y[0]);
+        Y[1] = isa.madc_hi_cc(a[0], bi, Y[1]);
+        CUZK_UNROLL
+        for (size_t k = 1; k < n / 2; ++k) {
+            Y[2 * k] = isa.madc_lo_cc(a[2 * k], bi, Y[2 * k]);
+            Y[2 * k + 1] = isa.madc_hi_cc(a[2 * k], bi, Y[2 * k + 1]);
+        }
+        X[n - 1] = isa.addc(X[n - 1], 0);  // word n
+    }
+    const uint32_t m = isa.mul_lo(Y[0], inv);
+    X[0] = isa.mad_lo_cc(p[1], m, X[0]);
+    X[1] = isa.madc_hi_cc(p[1], m, X[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n / 2; ++k) {
+        X[2 * k] = isa.madc_lo_cc(p[2 * k + 1], m, X[2 * k]);
+        X[2 * k + 1] = (k + 1 < n / 2) ? isa.madc_hi_cc(p[2 * k + 1], m, X[2 * k + 1])
+                                       : isa.madc_hi(p[2 * k + 1], m, X[2 * k + 1]);  // X < 2^(32n)
+    }
+    Y[0] = isa.mad_lo_cc(p[0], m, Y[0]);  // 0 by the choice of m; only the carry matters
+    Y[1] = isa.madc_hi_cc(p[0], m, Y[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n / 2; ++k) {
+        Y[2 * k] = isa.madc_lo_cc(p[2 * k], m, Y[2 * k]);
+        Y[2 * k + 1] = isa.madc_hi_cc(p[2 * k], m, Y[2 * k + 1]);
+    }
+    X[n - 1] = isa.addc(X[n - 1], 0);  // word n
+}
+
+// r = a b 2^(-32n) mod p through rot_step. r may alias a or b.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
+                                   uint32_t inv) {
+    static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
+    uint32_t E[n], O[n];
+    CUZK_UNROLL
+    for (size_t i = 0; i < n; i += 2) {
+        rot_step<n>(isa, O, E, a, b[i], p, inv, i == 0);     // leaves T = E + 2^32 O, E_0 = 0
+        rot_step<n>(isa, E, O, a, b[i + 1], p, inv, false);  // leaves T = O + 2^32 E, O_0 = 0
+    }
+    // T / 2^32 = E + (O >> 32) < 2p.
+    uint32_t t[n];
+    t[0] = isa.add_cc(E[0], O[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(E[k], O[k + 1]);
+    t[n - 1] = isa.addc(E[n - 1], 0);
+    final_sub<n>(isa, r, t, p);
+}
+
 // r = a^2 2^(-32n) mod p. r may alias a.
 template <size_t n, class Isa>
 CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
@@ -340,6 +430,16 @@ CUZK_HD_INLINE void mont_mul(Isa& isa, uint64_t* r, const uint64_t* a, const uin
     split<N>(b32, b);
     split<N>(p32, p);
     mont_mul32<2 * N>(isa, r32, a32, b32, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mont_mul_rot(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                                 uint64_t inv64) {
+    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(p32, p);
+    mont_mul32_rot<2 * N>(isa, r32, a32, b32, p32, uint32_t(inv64));
     join<N>(r, r32);
 }
 template <size_t N, class Isa>
