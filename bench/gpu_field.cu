@@ -6,7 +6,8 @@
 // second (median of the repetitions, device events), and a summary table at the end.
 // Also: four independent chains a thread ("x4 indep", the form of the sppark anchor), the
 // modulus read from constant memory ("p cmem", "p0 cmem": its low limb only), and the
-// rotating-accumulator multiply ("rot", what Field uses on the device by default).
+// rotating-accumulator multiply ("rot"), and Field's own operator* / square() ("Field":
+// rot with p and -p^-1 read from constant memory, see field.hpp).
 //   build/gpu/bench/cuzk_bench_gpu_field --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // H200, 2026-11-29 (G op/s, median of 15 launches; PTX / portable): Fp mul 27.1 / 17.2,
 // Fp sqr 32.7 (mul(a, a): 27.0), Fp add 455 / 213, Fp sub 449 / 201; Fr mul 52.2 / 38.9,
@@ -51,12 +52,14 @@ enum Op {
     kMulPtxConstMem,
     kMulPtxConstMemLimb0,
     kMulPtxRot,
+    kMulField,
+    kSqrField,
     kOps
 };
 const char* op_name(int op) {
-    static const char* names[kOps] = {"mul ptx",        "mul portable",    "sqr ptx",    "sqr as mul ptx",
-                                      "add ptx",        "add portable",    "sub ptx",    "sub portable",
-                                      "mul ptx p cmem", "mul ptx p0 cmem", "mul ptx rot"};
+    static const char* names[kOps] = {
+        "mul ptx",      "mul portable",   "sqr ptx",         "sqr as mul ptx", "add ptx",   "add portable", "sub ptx",
+        "sub portable", "mul ptx p cmem", "mul ptx p0 cmem", "mul ptx rot",    "mul Field", "sqr Field"};
     return names[op];
 }
 
@@ -93,6 +96,10 @@ __device__ __forceinline__ F apply(const F& x, const F& y) {
     } else if constexpr (OP == kMulPtxRot) {
         ptx::DeviceIsa isa;
         ptx::mont_mul_rot<F::N>(isa, r.l, x.l, y.l, p.l, F::kInv);
+    } else if constexpr (OP == kMulField) {
+        r = x * y;
+    } else if constexpr (OP == kSqrField) {
+        r = x.square();
     } else if constexpr (OP == kMulPortable) {
         F::mul_portable(r, x, y);
     } else if constexpr (OP == kSqrPtx) {
@@ -230,6 +237,12 @@ BENCHMARK(BM_Chain<Fp, kMulPtx, true>)->Iterations(5)->UseManualTime()->Unit(ben
 BENCHMARK(BM_Chain<Fr, kMulPtx, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 CUZK_FIELD_BENCH(Fp, kMulPtxRot);
 CUZK_FIELD_BENCH(Fr, kMulPtxRot);
+CUZK_FIELD_BENCH(Fp, kMulField);
+CUZK_FIELD_BENCH(Fr, kMulField);
+CUZK_FIELD_BENCH(Fp, kSqrField);
+CUZK_FIELD_BENCH(Fr, kSqrField);
+BENCHMARK(BM_Chain<Fr, kMulField, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fp, kMulField, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fp, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtxConstMem, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -30,8 +30,12 @@
 // 47.5; coset_forward 2^27 50.5, coset_inverse 56.2; compute_h 2^24 40.1, 2^27 365.
 // 2026-12-01, Fr multiplication with rotating accumulators (mont_ptx.hpp): forward 2^24
 // 5.21 ms, 2^27 46.7; coset_forward 2^27 49.75, coset_inverse 55.2; compute_h 2^24 39.65.
+// Then Fr's p and -p^-1 from constant memory (field.hpp; Fr mul 52.9 -> 60.3 G/s): forward
+// 2^24 4.77 ms, 2^27 42.55; coset_forward 2^27 45.0, coset_inverse 48.6; compute_h 2^24
+// 35.9, 2^27 321 (sppark: 4.43 / 42.3 / 46.4 / 51.6).
 // What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
-// 34.8 ms at the 52 G/s Fr mul throughput of the field bench; 47.5 ms is 73% of that, the
+// 34.8 ms at the 52 G/s Fr mul throughput of the field bench then (30.0 ms at 60.3 G/s
+// now, 42.55 ms = 71%); 47.5 ms was 73% of that, the
 // rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the
 // shared-memory exchanges, and 16 warps per SM (128 registers: ncu puts each pass at ~72%
 // of the SM's compute throughput). The one-pair-a-thread bit reversal (bitrev_kernel, kept

@@ -24,6 +24,23 @@
 
 namespace cuzk {
 
+#if defined(__CUDACC__)
+namespace ff_detail {
+// A field's modulus and -p^-1 mod 2^32 in constant memory, read by the device multiply and
+// square. As compile-time constants, ptxas folds Fr's m = E_0 (-p^-1) (that inverse is 2^32
+// - 1: m = -E_0) and then compiles every m p product to an unfused IMAD.X + IMAD.HI.U32.X
+// pair instead of one IMAD.WIDE.U32.X (SASS, H200): read from constant memory they stay
+// fused. H200, four chains a thread (2026-12-01): Fr mul 52.9 -> 60.6 G/s (sppark 60.0), Fp
+// 27.45 either way. Static: each translation unit's device code has its own copy (no
+// relocatable device code), as with any constant of a header.
+template <class Traits>
+static __constant__ BigInt<Traits::kLimbs> device_modulus = BigInt<Traits::kLimbs>::must_parse(Traits::kModulus);
+template <class Traits>
+static __constant__ uint32_t device_inv32 =
+    uint32_t(neg_inv64(BigInt<Traits::kLimbs>::must_parse(Traits::kModulus).l[0]));
+}  // namespace ff_detail
+#endif
+
 // Traits: struct X { static constexpr size_t kLimbs; static constexpr const char* kModulus;
 //                    static constexpr uint64_t kNonResidue; static constexpr const char* kName; };
 template <class Traits>
@@ -37,8 +54,15 @@ class Field {
     static constexpr size_t kBits = kP.num_bits();
     static constexpr size_t kBytes = (kBits + 7) / 8;
     static constexpr uint64_t kInv = neg_inv64(kP.l[0]);  // -p^-1 mod 2^64
-    static constexpr Big kR = pow2_mod(64 * N, kP);       // R mod p (Montgomery one)
-    static constexpr Big kR2 = pow2_mod(128 * N, kP);     // R^2 mod p (to Montgomery)
+#if defined(__CUDACC__)
+    // The device multiply and square read p and -p^-1 from constant memory (device_modulus)
+    // when -p^-1 = -1 mod 2^32 (p = 1 mod 2^32, Fr): see device_modulus for why. For Fp the
+    // compile-time constants are faster in the MSM (G1 2^26 421.5 vs 431.5 ms, G2 2^24 352.5
+    // vs 360-366, H200 side by side, same Fp multiply rate in the field bench).
+    static constexpr bool kConstMemOperands = uint32_t(kInv) == 0xffffffffu;
+#endif
+    static constexpr Big kR = pow2_mod(64 * N, kP);    // R mod p (Montgomery one)
+    static constexpr Big kR2 = pow2_mod(128 * N, kP);  // R^2 mod p (to Montgomery)
     static_assert(kP.l[0] & 1, "modulus must be odd");
     static_assert(kP.l[N - 1] < (uint64_t(1) << 63) - 1, "no-carry CIOS needs a spare top bit");
     static_assert(uint64_t(kP.l[0] * (~kInv + 1)) == 1, "kInv must be -p^-1 mod 2^64");
@@ -157,13 +181,12 @@ class Field {
     // --- arithmetic ------------------------------------------------------------------
     CUZK_HD_INLINE static void mont_mul(Field& r, const Field& a, const Field& b) {
 #if CUZK_IN_DEVICE  // 32-bit words with PTX carry chains (mont_ptx.hpp)
-        constexpr Big p = kP;
-        ff_detail::ptx::DeviceIsa isa;
-#if CUZK_PTX_MUL_ROT
-        ff_detail::ptx::mont_mul_rot<N>(isa, r.l, a.l, b.l, p.l, kInv);
-#else
-        ff_detail::ptx::mont_mul<N>(isa, r.l, a.l, b.l, p.l, kInv);
-#endif
+        if constexpr (kConstMemOperands) {
+            device_mul(r, a, b, ff_detail::device_modulus<Traits>.l, ff_detail::device_inv32<Traits>);
+        } else {
+            constexpr Big p = kP;
+            device_mul(r, a, b, p.l, uint32_t(kInv));
+        }
 #else
 #if CUZK_FF_HAVE_ADX
         if constexpr (ff_detail::kHaveAdxMul<N>) {
@@ -174,6 +197,17 @@ class Field {
         mul_portable(r, a, b);
 #endif
     }
+#if CUZK_IN_DEVICE
+    __device__ __forceinline__ static void device_mul(Field& r, const Field& a, const Field& b, const uint64_t* p,
+                                                      uint32_t inv) {
+        ff_detail::ptx::DeviceIsa isa;
+#if CUZK_PTX_MUL_ROT
+        ff_detail::ptx::mont_mul_rot<N>(isa, r.l, a.l, b.l, p, inv);
+#else
+        ff_detail::ptx::mont_mul<N>(isa, r.l, a.l, b.l, p, inv);
+#endif
+    }
+#endif
     CUZK_HD_INLINE static void mul_portable(Field& r, const Field& a, const Field& b) {
         constexpr Big p = kP;
         ff_detail::mont_mul_portable<N>(r.l, a.l, b.l, p.l, kInv);
@@ -293,11 +327,16 @@ class Field {
     // a^2; on x86-64 with ADX a dedicated squaring (mont_x86_adx.hpp) with fewer MULX, on
     // the GPU one with fewer word products (mont_ptx.hpp).
     CUZK_HD_INLINE Field square() const {
-#if CUZK_IN_DEVICE
-        constexpr Big p = kP;
+#if CUZK_IN_DEVICE  // operands as in mont_mul
         ff_detail::ptx::DeviceIsa isa;
         Field r;
-        ff_detail::ptx::mont_sqr<N>(isa, r.l, l, p.l, kInv);
+        if constexpr (kConstMemOperands) {
+            ff_detail::ptx::mont_sqr<N>(isa, r.l, l, ff_detail::device_modulus<Traits>.l,
+                                        ff_detail::device_inv32<Traits>);
+        } else {
+            constexpr Big p = kP;
+            ff_detail::ptx::mont_sqr<N>(isa, r.l, l, p.l, kInv);
+        }
         return r;
 #else
 #if CUZK_FF_HAVE_ADX

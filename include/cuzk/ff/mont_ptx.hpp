@@ -59,9 +59,10 @@
 // mont_mul32 (0: one split accumulator, words moved between steps). H200, side by side
 // (2026-12-01): Fr mul 52.58 vs 52.33 G/s (four independent chains 52.90 vs 52.41), Fp
 // 27.19 vs 27.21; NTT forward 2^27 46.7 vs 47.6 ms, compute_h 2^24 39.65 vs 40.3, G1 MSM
-// 2^26 422.3 vs 424.1. Both compile the Fr m p products to unfused IMAD.X + IMAD.HI.U32.X
-// pairs (the a b ones and all of Fp's to IMAD.WIDE.U32.X), whether p is an immediate or
-// in constant memory: sppark's Fr runs 59.9 G/s on the same card, the gap is there.
+// 2^26 422.3 vs 424.1. With -p^-1 a compile-time constant both compile Fr's m p products
+// to unfused IMAD.X + IMAD.HI.U32.X pairs (Fr's -p^-1 mod 2^32 is 2^32 - 1: ptxas makes m
+// = -E_0 and loses the fused form); Field passes Fr's p and -p^-1 from constant memory
+// (field.hpp, device_modulus): 60.3 G/s.
 #ifndef CUZK_PTX_MUL_ROT
 #define CUZK_PTX_MUL_ROT 1
 #endif
