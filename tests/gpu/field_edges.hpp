@@ -27,6 +27,12 @@ std::vector<F> field_edge_values() {
     typename F::Big low_halves = F::Big::zero();
     for (size_t i = 0; i < F::N; ++i) low_halves.l[i] = 0xffffffffULL;
     v.push_back(F::from_raw_montgomery(low_halves));
+    // Word 0 zero and raw 1: with them a reduction step meets E_0 = 0 (m = 0), the special
+    // case of the sparse-low-words reduction (mont_ptx.hpp, SparseLowWords).
+    typename F::Big word0_zero = F::Big::zero();
+    word0_zero.l[0] = 0xffffffff00000000ULL;
+    v.push_back(F::from_raw_montgomery(word0_zero));
+    v.push_back(F::from_raw_montgomery(F::Big::from_u64(1)));
     return v;
 }
 

@@ -71,6 +71,17 @@ void check_pair(const F& a, const F& b, uint64_t seed) {
                         << seed;
     ff_detail::ptx::mont_sqr<F::N>(isa, r.l, a.l, p.l, F::kInv);
     ASSERT_EQ(r, a * a) << name<F>() << " sqr " << a.to_hex() << " seed " << seed;
+    if constexpr (p.l[0] == 0xffffffff00000001ull) {  // the device path of Fr (Field::kSparseLow)
+        // -p^-1 passed as 0: the sparse steps must not read it.
+        ff_detail::ptx::mont_mul<F::N, true>(isa, r.l, a.l, b.l, p.l, 0);
+        ASSERT_EQ(r, a * b) << name<F>() << " mul (sparse low words) " << a.to_hex() << " " << b.to_hex() << " seed "
+                            << seed;
+        ff_detail::ptx::mont_mul_rot<F::N, true>(isa, r.l, a.l, b.l, p.l, 0);
+        ASSERT_EQ(r, a * b) << name<F>() << " mul (rotating, sparse low words) " << a.to_hex() << " " << b.to_hex()
+                            << " seed " << seed;
+        ff_detail::ptx::mont_sqr<F::N, true>(isa, r.l, a.l, p.l, 0);
+        ASSERT_EQ(r, a * a) << name<F>() << " sqr (sparse low words) " << a.to_hex() << " seed " << seed;
+    }
     ff_detail::ptx::mod_add<F::N>(isa, r.l, a.l, b.l, p.l);
     ASSERT_EQ(r, a + b) << name<F>() << " add " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
     ff_detail::ptx::mod_sub<F::N>(isa, r.l, a.l, b.l, p.l);

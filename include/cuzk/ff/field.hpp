@@ -60,6 +60,9 @@ class Field {
     // compile-time constants are faster in the MSM (G1 2^26 421.5 vs 431.5 ms, G2 2^24 352.5
     // vs 360-366, H200 side by side, same Fp multiply rate in the field bench).
     static constexpr bool kConstMemOperands = uint32_t(kInv) == 0xffffffffu;
+    // p's low words are 1 and 2^32 - 1 (Fr): the device reduction steps skip the multiplies
+    // by them (mont_ptx.hpp, SparseLowWords); CUZK_PTX_SPARSE_LOW=0 keeps them (benchmarks).
+    static constexpr bool kSparseLow = CUZK_PTX_SPARSE_LOW && kP.l[0] == 0xffffffff00000001ull;
 #endif
     static constexpr Big kR = pow2_mod(64 * N, kP);    // R mod p (Montgomery one)
     static constexpr Big kR2 = pow2_mod(128 * N, kP);  // R^2 mod p (to Montgomery)
@@ -202,9 +205,9 @@ class Field {
                                                       uint32_t inv) {
         ff_detail::ptx::DeviceIsa isa;
 #if CUZK_PTX_MUL_ROT
-        ff_detail::ptx::mont_mul_rot<N>(isa, r.l, a.l, b.l, p, inv);
+        ff_detail::ptx::mont_mul_rot<N, kSparseLow>(isa, r.l, a.l, b.l, p, inv);
 #else
-        ff_detail::ptx::mont_mul<N>(isa, r.l, a.l, b.l, p, inv);
+        ff_detail::ptx::mont_mul<N, kSparseLow>(isa, r.l, a.l, b.l, p, inv);
 #endif
     }
 #endif
@@ -331,11 +334,11 @@ class Field {
         ff_detail::ptx::DeviceIsa isa;
         Field r;
         if constexpr (kConstMemOperands) {
-            ff_detail::ptx::mont_sqr<N>(isa, r.l, l, ff_detail::device_modulus<Traits>.l,
-                                        ff_detail::device_inv32<Traits>);
+            ff_detail::ptx::mont_sqr<N, kSparseLow>(isa, r.l, l, ff_detail::device_modulus<Traits>.l,
+                                                    ff_detail::device_inv32<Traits>);
         } else {
             constexpr Big p = kP;
-            ff_detail::ptx::mont_sqr<N>(isa, r.l, l, p.l, kInv);
+            ff_detail::ptx::mont_sqr<N, kSparseLow>(isa, r.l, l, p.l, kInv);
         }
         return r;
 #else

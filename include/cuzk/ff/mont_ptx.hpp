@@ -69,6 +69,12 @@
 #define CUZK_PTX_MUL_ROT 1
 #endif
 
+// Reduction steps without the multiplies by p's low words when they are 1 and 2^32 - 1
+// (Field::kSparseLow, Fr; SparseLowWords below): 1, or 0 to multiply as for any p.
+#ifndef CUZK_PTX_SPARSE_LOW
+#define CUZK_PTX_SPARSE_LOW 1
+#endif
+
 namespace cuzk::ff_detail::ptx {
 
 #if defined(__CUDACC__)  // declared in both passes of nvcc, used only by device code
@@ -110,33 +116,61 @@ struct DeviceIsa {
 
 // --- shared pieces --------------------------------------------------------------------
 
+// Moduli whose two low words are p_0 = 1 and p_1 = 2^32 - 1 (p = 2^64 - 2^32 + 1 mod 2^64:
+// BLS12-381's Fr) need no multiplication for them in a reduction step. Then -p^-1 = -1 mod
+// 2^32, so m = -E_0, and with E_0 != 0 (m = 2^32 - E_0):
+//   p_0 m = m              word 0: E_0 + m = 2^32, i.e. 0 and a carry of (E_0 != 0);
+//   p_1 m = m 2^32 - m = (m - 1) 2^32 + (2^32 - m): lo = E_0, hi = m - 1 = ~E_0;
+// with E_0 = 0 all of them are 0 (m = 0). Two of the n/2 wide multiply-adds of each chain
+// and the multiply for m become additions: Fr's multiply has 112 instead of 128 + 8.
+struct SparseLowWords {
+    uint32_t m, lo1, hi1, carry0;
+    CUZK_HD_INLINE explicit SparseLowWords(uint32_t e0)
+        : m(0u - e0), lo1(e0), hi1(e0 != 0 ? ~e0 : 0u), carry0(e0 != 0 ? 1u : 0u) {}
+};
+
 // One reduction step on the split accumulator: m = E_0 inv, E += p_even m, O += p_odd m.
 // `first`: O holds nothing yet, so its products are written, not added. `pending`: the
 // carry flag holds the carry of the word-0 addition made by the caller, owed to O_0.
-template <size_t n, class Isa>
+// kSparseLow: p_0 = 1, p_1 = 2^32 - 1 (SparseLowWords; `inv` is not read).
+template <size_t n, bool kSparseLow, class Isa>
 CUZK_HD_INLINE void reduce_step(Isa& isa, uint32_t* E, uint32_t* O, const uint32_t* p, uint32_t inv, bool first,
                                 bool pending) {
-    const uint32_t m = isa.mul_lo(E[0], inv);
+    const SparseLowWords w(E[0]);
+    const uint32_t m = kSparseLow ? w.m : isa.mul_lo(E[0], inv);
     // Odd chain first: it consumes the pending carry (mul.lo does not touch the flag).
     if (first) {
+        O[0] = kSparseLow ? w.lo1 : isa.mul_lo(p[1], m);
+        O[1] = kSparseLow ? w.hi1 : isa.mul_hi(p[1], m);
         CUZK_UNROLL
-        for (size_t k = 0; k < n / 2; ++k) {
+        for (size_t k = 1; k < n / 2; ++k) {
             O[2 * k] = isa.mul_lo(p[2 * k + 1], m);
             O[2 * k + 1] = isa.mul_hi(p[2 * k + 1], m);
         }
     } else {
-        O[0] = pending ? isa.madc_lo_cc(p[1], m, O[0]) : isa.mad_lo_cc(p[1], m, O[0]);
+        if constexpr (kSparseLow) {
+            O[0] = pending ? isa.addc_cc(O[0], w.lo1) : isa.add_cc(O[0], w.lo1);
+            O[1] = isa.addc_cc(O[1], w.hi1);
+        } else {
+            O[0] = pending ? isa.madc_lo_cc(p[1], m, O[0]) : isa.mad_lo_cc(p[1], m, O[0]);
+            O[1] = isa.madc_hi_cc(p[1], m, O[1]);
+        }
         CUZK_UNROLL
-        for (size_t k = 0; k < n / 2; ++k) {
-            if (k > 0) O[2 * k] = isa.madc_lo_cc(p[2 * k + 1], m, O[2 * k]);
+        for (size_t k = 1; k < n / 2; ++k) {
+            O[2 * k] = isa.madc_lo_cc(p[2 * k + 1], m, O[2 * k]);
             if (k + 1 < n / 2)
                 O[2 * k + 1] = isa.madc_hi_cc(p[2 * k + 1], m, O[2 * k + 1]);
             else
                 O[2 * k + 1] = isa.madc_hi(p[2 * k + 1], m, O[2 * k + 1]);  // O < 2^(32n): no carry out
         }
     }
-    E[0] = isa.mad_lo_cc(p[0], m, E[0]);  // 0 by the choice of m; only the carry matters
-    E[1] = isa.madc_hi_cc(p[0], m, E[1]);
+    if constexpr (kSparseLow) {
+        E[1] = isa.add_cc(E[1], w.carry0);
+        E[0] = 0;
+    } else {
+        E[0] = isa.mad_lo_cc(p[0], m, E[0]);  // 0 by the choice of m; only the carry matters
+        E[1] = isa.madc_hi_cc(p[0], m, E[1]);
+    }
     CUZK_UNROLL
     for (size_t k = 1; k < n / 2; ++k) {
         E[2 * k] = isa.madc_lo_cc(p[2 * k], m, E[2 * k]);
@@ -197,7 +231,7 @@ CUZK_HD_INLINE void finish(Isa& isa, uint32_t* r, const uint32_t* E, const uint3
 // --- the operations on n 32-bit words ---------------------------------------------------
 
 // r = a b 2^(-32n) mod p. r may alias a or b.
-template <size_t n, class Isa>
+template <size_t n, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                                uint32_t inv) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
@@ -211,7 +245,7 @@ CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const u
         O[2 * k + 1] = isa.mul_hi(a[2 * k + 1], b[0]);
     }
     E[n] = 0;
-    reduce_step<n>(isa, E, O, p, inv, false, false);
+    reduce_step<n, kSparseLow>(isa, E, O, p, inv, false, false);
     CUZK_UNROLL
     for (size_t i = 1; i < n; ++i) {
         shift_swap<n>(isa, E, O);  // leaves the word-0 carry in the flag, owed to O_0
@@ -234,7 +268,7 @@ CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const u
             E[2 * k + 1] = isa.madc_hi_cc(a[2 * k], bi, E[2 * k + 1]);
         }
         E[n] = isa.addc(E[n], 0);
-        reduce_step<n>(isa, E, O, p, inv, false, false);
+        reduce_step<n, kSparseLow>(isa, E, O, p, inv, false, false);
     }
     finish<n>(isa, r, E, O, nullptr, p);
 }
@@ -247,7 +281,7 @@ CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const u
 // and no (n+1)-th word is kept: the even chain's carry out is word n, the odd
 // accumulator's top word. Bounds as above (T + a b_i + m p < 2^(32(n+1))): every chain
 // end written without .cc holds no carry (the emulated test records any).
-template <size_t n, class Isa>
+template <size_t n, bool kSparseLow, class Isa>
 CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t* a, uint32_t bi, const uint32_t* p,
                              uint32_t inv, bool first) {
     // X: the odd accumulator (word 1 up), Y: the even one (word 0 up).
@@ -279,17 +313,28 @@ CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t*
         }
         X[n - 1] = isa.addc(X[n - 1], 0);  // word n
     }
-    const uint32_t m = isa.mul_lo(Y[0], inv);
-    X[0] = isa.mad_lo_cc(p[1], m, X[0]);
-    X[1] = isa.madc_hi_cc(p[1], m, X[1]);
+    const SparseLowWords w(Y[0]);
+    const uint32_t m = kSparseLow ? w.m : isa.mul_lo(Y[0], inv);
+    if constexpr (kSparseLow) {
+        X[0] = isa.add_cc(X[0], w.lo1);
+        X[1] = isa.addc_cc(X[1], w.hi1);
+    } else {
+        X[0] = isa.mad_lo_cc(p[1], m, X[0]);
+        X[1] = isa.madc_hi_cc(p[1], m, X[1]);
+    }
     CUZK_UNROLL
     for (size_t k = 1; k < n / 2; ++k) {
         X[2 * k] = isa.madc_lo_cc(p[2 * k + 1], m, X[2 * k]);
         X[2 * k + 1] = (k + 1 < n / 2) ? isa.madc_hi_cc(p[2 * k + 1], m, X[2 * k + 1])
                                        : isa.madc_hi(p[2 * k + 1], m, X[2 * k + 1]);  // X < 2^(32n)
     }
-    Y[0] = isa.mad_lo_cc(p[0], m, Y[0]);  // 0 by the choice of m; only the carry matters
-    Y[1] = isa.madc_hi_cc(p[0], m, Y[1]);
+    if constexpr (kSparseLow) {
+        Y[1] = isa.add_cc(Y[1], w.carry0);
+        Y[0] = 0;
+    } else {
+        Y[0] = isa.mad_lo_cc(p[0], m, Y[0]);  // 0 by the choice of m; only the carry matters
+        Y[1] = isa.madc_hi_cc(p[0], m, Y[1]);
+    }
     CUZK_UNROLL
     for (size_t k = 1; k < n / 2; ++k) {
         Y[2 * k] = isa.madc_lo_cc(p[2 * k], m, Y[2 * k]);
@@ -299,15 +344,15 @@ CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t*
 }
 
 // r = a b 2^(-32n) mod p through rot_step. r may alias a or b.
-template <size_t n, class Isa>
+template <size_t n, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                                    uint32_t inv) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
     uint32_t E[n], O[n];
     CUZK_UNROLL
     for (size_t i = 0; i < n; i += 2) {
-        rot_step<n>(isa, O, E, a, b[i], p, inv, i == 0);     // leaves T = E + 2^32 O, E_0 = 0
-        rot_step<n>(isa, E, O, a, b[i + 1], p, inv, false);  // leaves T = O + 2^32 E, O_0 = 0
+        rot_step<n, kSparseLow>(isa, O, E, a, b[i], p, inv, i == 0);     // leaves T = E + 2^32 O, E_0 = 0
+        rot_step<n, kSparseLow>(isa, E, O, a, b[i + 1], p, inv, false);  // leaves T = O + 2^32 E, O_0 = 0
     }
     // T / 2^32 = E + (O >> 32) < 2p.
     uint32_t t[n];
@@ -319,7 +364,7 @@ CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, con
 }
 
 // r = a^2 2^(-32n) mod p. r may alias a.
-template <size_t n, class Isa>
+template <size_t n, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
     // Cross products a_i a_j (i < j): X gets the pieces of odd j - i (row i starts at word
@@ -374,11 +419,11 @@ CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const u
     CUZK_UNROLL
     for (size_t k = 0; k < n; ++k) E[k] = T[k];
     E[n] = 0;
-    reduce_step<n>(isa, E, O, p, inv, true, false);
+    reduce_step<n, kSparseLow>(isa, E, O, p, inv, true, false);
     CUZK_UNROLL
     for (size_t i = 1; i < n; ++i) {
         shift_swap<n>(isa, E, O);
-        reduce_step<n>(isa, E, O, p, inv, false, true);
+        reduce_step<n, kSparseLow>(isa, E, O, p, inv, false, true);
     }
     finish<n>(isa, r, E, O, T + n, p);
 }
@@ -424,52 +469,47 @@ CUZK_HD_INLINE void join(uint64_t* x, const uint32_t* w) {
     for (size_t i = 0; i < N; ++i) x[i] = uint64_t(w[2 * i]) | (uint64_t(w[2 * i + 1]) << 32);
 }
 
-// inv64 = -p^-1 mod 2^64 (Field::kInv); its low half is -p^-1 mod 2^32.
-template <size_t N, class Isa>
+// The entry points on 64-bit limbs: split the operands into words, run the operation on
+// them, join the result (no instruction on the device: the words are the limbs' halves).
+enum class WordOp { kMul, kMulRot, kSqr, kAdd, kSub };
+template <WordOp op, size_t N, bool kSparseLow, class Isa>
+CUZK_HD_INLINE void on_words(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                             uint32_t inv) {
+    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(p32, p);
+    if constexpr (op == WordOp::kMul) mont_mul32<2 * N, kSparseLow>(isa, r32, a32, b32, p32, inv);
+    if constexpr (op == WordOp::kMulRot) mont_mul32_rot<2 * N, kSparseLow>(isa, r32, a32, b32, p32, inv);
+    if constexpr (op == WordOp::kSqr) mont_sqr32<2 * N, kSparseLow>(isa, r32, a32, p32, inv);
+    if constexpr (op == WordOp::kAdd) mod_add32<2 * N>(isa, r32, a32, b32, p32);
+    if constexpr (op == WordOp::kSub) mod_sub32<2 * N>(isa, r32, a32, b32, p32);
+    join<N>(r, r32);
+}
+
+// inv64 = -p^-1 mod 2^64 (Field::kInv); its low half is -p^-1 mod 2^32. kSparseLow: p's
+// low words are 1 and 2^32 - 1 (SparseLowWords), the caller's promise.
+template <size_t N, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_mul(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
                              uint64_t inv64) {
-    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
-    split<N>(a32, a);
-    split<N>(b32, b);
-    split<N>(p32, p);
-    mont_mul32<2 * N>(isa, r32, a32, b32, p32, uint32_t(inv64));
-    join<N>(r, r32);
+    on_words<WordOp::kMul, N, kSparseLow>(isa, r, a, b, p, uint32_t(inv64));
 }
-template <size_t N, class Isa>
+template <size_t N, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_mul_rot(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
                                  uint64_t inv64) {
-    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
-    split<N>(a32, a);
-    split<N>(b32, b);
-    split<N>(p32, p);
-    mont_mul32_rot<2 * N>(isa, r32, a32, b32, p32, uint32_t(inv64));
-    join<N>(r, r32);
+    on_words<WordOp::kMulRot, N, kSparseLow>(isa, r, a, b, p, uint32_t(inv64));
 }
-template <size_t N, class Isa>
+template <size_t N, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_sqr(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv64) {
-    uint32_t a32[2 * N], p32[2 * N], r32[2 * N];
-    split<N>(a32, a);
-    split<N>(p32, p);
-    mont_sqr32<2 * N>(isa, r32, a32, p32, uint32_t(inv64));
-    join<N>(r, r32);
+    on_words<WordOp::kSqr, N, kSparseLow>(isa, r, a, a, p, uint32_t(inv64));
 }
 template <size_t N, class Isa>
 CUZK_HD_INLINE void mod_add(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
-    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
-    split<N>(a32, a);
-    split<N>(b32, b);
-    split<N>(p32, p);
-    mod_add32<2 * N>(isa, r32, a32, b32, p32);
-    join<N>(r, r32);
+    on_words<WordOp::kAdd, N, false>(isa, r, a, b, p, 0);
 }
 template <size_t N, class Isa>
 CUZK_HD_INLINE void mod_sub(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
-    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
-    split<N>(a32, a);
-    split<N>(b32, b);
-    split<N>(p32, p);
-    mod_sub32<2 * N>(isa, r32, a32, b32, p32);
-    join<N>(r, r32);
+    on_words<WordOp::kSub, N, false>(isa, r, a, b, p, 0);
 }
 
 }  // namespace cuzk::ff_detail::ptx
