@@ -54,12 +54,14 @@ enum Op {
     kMulPtxRot,
     kMulField,
     kSqrField,
+    kMulSubMulField,
     kOps
 };
 const char* op_name(int op) {
-    static const char* names[kOps] = {
-        "mul ptx",      "mul portable",   "sqr ptx",         "sqr as mul ptx", "add ptx",   "add portable", "sub ptx",
-        "sub portable", "mul ptx p cmem", "mul ptx p0 cmem", "mul ptx rot",    "mul Field", "sqr Field"};
+    static const char* names[kOps] = {"mul ptx",        "mul portable",     "sqr ptx",     "sqr as mul ptx",
+                                      "add ptx",        "add portable",     "sub ptx",     "sub portable",
+                                      "mul ptx p cmem", "mul ptx p0 cmem",  "mul ptx rot", "mul Field",
+                                      "sqr Field",      "mul_sub_mul Field"};
     return names[op];
 }
 
@@ -100,6 +102,8 @@ __device__ __forceinline__ F apply(const F& x, const F& y) {
         r = x * y;
     } else if constexpr (OP == kSqrField) {
         r = x.square();
+    } else if constexpr (OP == kMulSubMulField) {  // x y - y y, one reduction for Fp (Field::mul_sub_mul)
+        r = F::mul_sub_mul(x, y, y, y);
     } else if constexpr (OP == kMulPortable) {
         F::mul_portable(r, x, y);
     } else if constexpr (OP == kSqrPtx) {
@@ -241,6 +245,7 @@ CUZK_FIELD_BENCH(Fp, kMulField);
 CUZK_FIELD_BENCH(Fr, kMulField);
 CUZK_FIELD_BENCH(Fp, kSqrField);
 CUZK_FIELD_BENCH(Fr, kSqrField);
+CUZK_FIELD_BENCH(Fp, kMulSubMulField);
 BENCHMARK(BM_Chain<Fr, kMulField, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fp, kMulField, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fp, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);

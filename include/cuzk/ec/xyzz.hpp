@@ -15,6 +15,18 @@
 
 namespace cuzk {
 
+namespace ec_detail {
+// a b - c d through the field's one-reduction form where it has one (Field::mul_sub_mul;
+// Fp2 has none).
+template <class F>
+CUZK_HD_INLINE F mul_sub_mul(const F& a, const F& b, const F& c, const F& d) {
+    if constexpr (requires { F::mul_sub_mul(a, b, c, d); })
+        return F::mul_sub_mul(a, b, c, d);
+    else
+        return a * b - c * d;
+}
+}  // namespace ec_detail
+
 template <class Curve>
 struct XYZZ {
     using F = typename Curve::Field;
@@ -55,10 +67,10 @@ struct XYZZ {
         F X2 = X.square();
         F M = X2.dbl() + X2;  // M = 3 X1^2 (+ a ZZ1^2, a = 0)
         XYZZ r;
-        r.X = M.square() - S.dbl();   // X3 = M^2 - 2S
-        r.Y = M * (S - r.X) - W * Y;  // Y3 = M (S - X3) - W Y1
-        r.ZZ = V * ZZ;                // ZZ3 = V ZZ1
-        r.ZZZ = W * ZZZ;              // ZZZ3 = W ZZZ1
+        r.X = M.square() - S.dbl();                      // X3 = M^2 - 2S
+        r.Y = ec_detail::mul_sub_mul(M, S - r.X, W, Y);  // Y3 = M (S - X3) - W Y1
+        r.ZZ = V * ZZ;                                   // ZZ3 = V ZZ1
+        r.ZZZ = W * ZZZ;                                 // ZZZ3 = W ZZZ1
         return r;
     }
 
@@ -80,10 +92,10 @@ struct XYZZ {
         F PPP = P * PP;     // PPP = P PP
         F Q = U1 * PP;      // Q = U1 PP
         XYZZ r;
-        r.X = R.square() - PPP - Q.dbl();  // X3 = R^2 - PPP - 2Q
-        r.Y = R * (Q - r.X) - S1 * PPP;    // Y3 = R (Q - X3) - S1 PPP
-        r.ZZ = ZZ * q.ZZ * PP;             // ZZ3 = ZZ1 ZZ2 PP
-        r.ZZZ = ZZZ * q.ZZZ * PPP;         // ZZZ3 = ZZZ1 ZZZ2 PPP
+        r.X = R.square() - PPP - Q.dbl();                   // X3 = R^2 - PPP - 2Q
+        r.Y = ec_detail::mul_sub_mul(R, Q - r.X, S1, PPP);  // Y3 = R (Q - X3) - S1 PPP
+        r.ZZ = ZZ * q.ZZ * PP;                              // ZZ3 = ZZ1 ZZ2 PP
+        r.ZZZ = ZZZ * q.ZZZ * PPP;                          // ZZZ3 = ZZZ1 ZZZ2 PPP
         return r;
     }
 
@@ -105,10 +117,10 @@ struct XYZZ {
         F PPP = P * PP;     // PPP = P PP
         F Q = X * PP;       // Q = X1 PP
         XYZZ r;
-        r.X = R.square() - PPP - Q.dbl();  // X3 = R^2 - PPP - 2Q
-        r.Y = R * (Q - r.X) - Y * PPP;     // Y3 = R (Q - X3) - Y1 PPP
-        r.ZZ = ZZ * PP;                    // ZZ3 = ZZ1 PP
-        r.ZZZ = ZZZ * PPP;                 // ZZZ3 = ZZZ1 PPP
+        r.X = R.square() - PPP - Q.dbl();                  // X3 = R^2 - PPP - 2Q
+        r.Y = ec_detail::mul_sub_mul(R, Q - r.X, Y, PPP);  // Y3 = R (Q - X3) - Y1 PPP
+        r.ZZ = ZZ * PP;                                    // ZZ3 = ZZ1 PP
+        r.ZZZ = ZZZ * PPP;                                 // ZZZ3 = ZZZ1 PPP
         return r;
     }
 

@@ -63,6 +63,9 @@ class Field {
     // p's low words are 1 and 2^32 - 1 (Fr): the device reduction steps skip the multiplies
     // by them (mont_ptx.hpp, SparseLowWords); CUZK_PTX_SPARSE_LOW=0 keeps them (benchmarks).
     static constexpr bool kSparseLow = CUZK_PTX_SPARSE_LOW && kP.l[0] == 0xffffffff00000001ull;
+    // a b - c d with one reduction on the device (mont_ptx.hpp, mont_mul2_32_rot): needs two
+    // spare top bits (Fp; not Fr). CUZK_PTX_MUL2=0: two multiplications (benchmarks).
+    static constexpr bool kLazyMulSubMul = CUZK_PTX_MUL2 && kP.l[N - 1] < (uint64_t(1) << 62);
 #endif
     static constexpr Big kR = pow2_mod(64 * N, kP);    // R mod p (Montgomery one)
     static constexpr Big kR2 = pow2_mod(128 * N, kP);  // R^2 mod p (to Montgomery)
@@ -214,6 +217,20 @@ class Field {
     CUZK_HD_INLINE static void mul_portable(Field& r, const Field& a, const Field& b) {
         constexpr Big p = kP;
         ff_detail::mont_mul_portable<N>(r.l, a.l, b.l, p.l, kInv);
+    }
+    // a b - c d. On the device for Fp one Montgomery reduction instead of two (the Y
+    // coordinate of the XYZZ additions, cuzk/ec/xyzz.hpp).
+    CUZK_HD_INLINE static Field mul_sub_mul(const Field& a, const Field& b, const Field& c, const Field& d) {
+#if CUZK_IN_DEVICE
+        if constexpr (kLazyMulSubMul && !kConstMemOperands) {
+            constexpr Big p = kP;
+            ff_detail::ptx::DeviceIsa isa;
+            Field r;
+            ff_detail::ptx::mont_mul_sub_mul<N>(isa, r.l, a.l, b.l, c.l, d.l, p.l, kInv);
+            return r;
+        }
+#endif
+        return a * b - c * d;
     }
     CUZK_HD_INLINE friend Field operator*(const Field& a, const Field& b) {
         Field r;

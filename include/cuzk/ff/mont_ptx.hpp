@@ -75,6 +75,12 @@
 #define CUZK_PTX_SPARSE_LOW 1
 #endif
 
+// a b - c d with one reduction on the device where p has two spare top bits (Fp; Field::
+// mul_sub_mul, mont_mul2_32_rot below): 1, or 0 for two multiplications.
+#ifndef CUZK_PTX_MUL2
+#define CUZK_PTX_MUL2 1
+#endif
+
 namespace cuzk::ff_detail::ptx {
 
 #if defined(__CUDACC__)  // declared in both passes of nvcc, used only by device code
@@ -122,22 +128,24 @@ struct DeviceIsa {
 //   p_0 m = m              word 0: E_0 + m = 2^32, i.e. 0 and a carry of (E_0 != 0);
 //   p_1 m = m 2^32 - m = (m - 1) 2^32 + (2^32 - m): lo = E_0, hi = m - 1 = ~E_0;
 // with E_0 = 0 all of them are 0 (m = 0). Two of the n/2 wide multiply-adds of each chain
-// and the multiply for m become additions: Fr's multiply has 112 instead of 128 + 8.
+// become additions: Fr's multiply has 96 + 16 instead of 128 (a b and m p) + 8 (m).
+// m itself is still E_0 inv with inv read at run time (Field passes it from constant
+// memory): written as m = -E_0, ptxas again compiled every remaining m p_k product to an
+// unfused IMAD.X + IMAD.HI.U32.X pair (SASS, H200, 2026-12-01: Fr mul 59.9 -> 56.1 G/s).
 struct SparseLowWords {
-    uint32_t m, lo1, hi1, carry0;
-    CUZK_HD_INLINE explicit SparseLowWords(uint32_t e0)
-        : m(0u - e0), lo1(e0), hi1(e0 != 0 ? ~e0 : 0u), carry0(e0 != 0 ? 1u : 0u) {}
+    uint32_t lo1, hi1, carry0;
+    CUZK_HD_INLINE explicit SparseLowWords(uint32_t e0) : lo1(e0), hi1(e0 != 0 ? ~e0 : 0u), carry0(e0 != 0 ? 1u : 0u) {}
 };
 
 // One reduction step on the split accumulator: m = E_0 inv, E += p_even m, O += p_odd m.
 // `first`: O holds nothing yet, so its products are written, not added. `pending`: the
 // carry flag holds the carry of the word-0 addition made by the caller, owed to O_0.
-// kSparseLow: p_0 = 1, p_1 = 2^32 - 1 (SparseLowWords; `inv` is not read).
+// kSparseLow: p_0 = 1, p_1 = 2^32 - 1 (SparseLowWords).
 template <size_t n, bool kSparseLow, class Isa>
 CUZK_HD_INLINE void reduce_step(Isa& isa, uint32_t* E, uint32_t* O, const uint32_t* p, uint32_t inv, bool first,
                                 bool pending) {
     const SparseLowWords w(E[0]);
-    const uint32_t m = kSparseLow ? w.m : isa.mul_lo(E[0], inv);
+    const uint32_t m = isa.mul_lo(E[0], inv);
     // Odd chain first: it consumes the pending carry (mul.lo does not touch the flag).
     if (first) {
         O[0] = kSparseLow ? w.lo1 : isa.mul_lo(p[1], m);
@@ -281,9 +289,32 @@ CUZK_HD_INLINE void mont_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const u
 // and no (n+1)-th word is kept: the even chain's carry out is word n, the odd
 // accumulator's top word. Bounds as above (T + a b_i + m p < 2^(32(n+1))): every chain
 // end written without .cc holds no carry (the emulated test records any).
-template <size_t n, bool kSparseLow, class Isa>
-CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t* a, uint32_t bi, const uint32_t* p,
-                             uint32_t inv, bool first) {
+// X (odd accumulator, words 1..n) and Y (even, words 0..n-1) += c d_i in two fresh chains,
+// the even one's carry out into word n (X's top): the second product of mont_mul2_32_rot.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void add_product(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t* c, uint32_t di) {
+    X[0] = isa.mad_lo_cc(c[1], di, X[0]);
+    X[1] = isa.madc_hi_cc(c[1], di, X[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n / 2; ++k) {
+        X[2 * k] = isa.madc_lo_cc(c[2 * k + 1], di, X[2 * k]);
+        X[2 * k + 1] = (k + 1 < n / 2) ? isa.madc_hi_cc(c[2 * k + 1], di, X[2 * k + 1])
+                                       : isa.madc_hi(c[2 * k + 1], di, X[2 * k + 1]);  // X < 2^(32n)
+    }
+    Y[0] = isa.mad_lo_cc(c[0], di, Y[0]);
+    Y[1] = isa.madc_hi_cc(c[0], di, Y[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n / 2; ++k) {
+        Y[2 * k] = isa.madc_lo_cc(c[2 * k], di, Y[2 * k]);
+        Y[2 * k + 1] = isa.madc_hi_cc(c[2 * k], di, Y[2 * k + 1]);
+    }
+    X[n - 1] = isa.addc(X[n - 1], 0);  // word n
+}
+
+// kTwo: also adds c d_i (c, di) before the reduction (mont_mul2_32_rot).
+template <size_t n, bool kSparseLow, bool kTwo, class Isa>
+CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t* a, uint32_t bi, const uint32_t* c,
+                             uint32_t di, const uint32_t* p, uint32_t inv, bool first) {
     // X: the odd accumulator (word 1 up), Y: the even one (word 0 up).
     if (first) {
         CUZK_UNROLL
@@ -313,8 +344,9 @@ CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t*
         }
         X[n - 1] = isa.addc(X[n - 1], 0);  // word n
     }
+    if constexpr (kTwo) add_product<n>(isa, X, Y, c, di);
     const SparseLowWords w(Y[0]);
-    const uint32_t m = kSparseLow ? w.m : isa.mul_lo(Y[0], inv);
+    const uint32_t m = isa.mul_lo(Y[0], inv);
     if constexpr (kSparseLow) {
         X[0] = isa.add_cc(X[0], w.lo1);
         X[1] = isa.addc_cc(X[1], w.hi1);
@@ -351,8 +383,8 @@ CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, con
     uint32_t E[n], O[n];
     CUZK_UNROLL
     for (size_t i = 0; i < n; i += 2) {
-        rot_step<n, kSparseLow>(isa, O, E, a, b[i], p, inv, i == 0);     // leaves T = E + 2^32 O, E_0 = 0
-        rot_step<n, kSparseLow>(isa, E, O, a, b[i + 1], p, inv, false);  // leaves T = O + 2^32 E, O_0 = 0
+        rot_step<n, kSparseLow, false>(isa, O, E, a, b[i], nullptr, 0, p, inv, i == 0);     // T = E + 2^32 O, E_0 = 0
+        rot_step<n, kSparseLow, false>(isa, E, O, a, b[i + 1], nullptr, 0, p, inv, false);  // T = O + 2^32 E, O_0 = 0
     }
     // T / 2^32 = E + (O >> 32) < 2p.
     uint32_t t[n];
@@ -361,6 +393,44 @@ CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, con
     for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(E[k], O[k + 1]);
     t[n - 1] = isa.addc(E[n - 1], 0);
     final_sub<n>(isa, r, t, p);
+}
+
+// r = (a b + c d) 2^(-32n) mod p with ONE reduction: the rotating multiply with a second
+// product added per word of d (add_product), 2 n^2 + n^2 + n word products instead of
+// 2 (2 n^2 + n) (lazy reduction, as in the ZPrize MSMs; shared/reference/gpu-msm-ntt.md).
+// Needs p < 2^(32n - 2) (Fp: 381 of 384 bits; NOT Fr): every step adds a b_i + c d_i + m p
+// < 3 (2^32 - 1) p to T < 3p, so T stays below 3p and each partial sum below
+// 3p + 3 2^32 p < 2^(32(n+1)); the result (a b + c d + M p) / 2^(32n) < 2p^2 / 2^(32n) + p
+// < 2p takes one conditional subtraction. Operands below p, except that d may equal p.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_mul2_32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                                     const uint32_t* d, const uint32_t* p, uint32_t inv) {
+    static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
+    uint32_t E[n], O[n];
+    CUZK_UNROLL
+    for (size_t i = 0; i < n; i += 2) {
+        rot_step<n, false, true>(isa, O, E, a, b[i], c, d[i], p, inv, i == 0);
+        rot_step<n, false, true>(isa, E, O, a, b[i + 1], c, d[i + 1], p, inv, false);
+    }
+    uint32_t t[n];
+    t[0] = isa.add_cc(E[0], O[1]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(E[k], O[k + 1]);
+    t[n - 1] = isa.addc(E[n - 1], 0);
+    final_sub<n>(isa, r, t, p);
+}
+
+// r = (a b - c d) 2^(-32n) mod p: mont_mul2_32_rot with p - d (d < p, so no borrow and
+// p - d <= p).
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_mul_sub_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                                       const uint32_t* d, const uint32_t* p, uint32_t inv) {
+    uint32_t nd[n];
+    nd[0] = isa.sub_cc(p[0], d[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < n; ++k) nd[k] = isa.subc_cc(p[k], d[k]);
+    nd[n - 1] = isa.subc(p[n - 1], d[n - 1]);
+    mont_mul2_32_rot<n>(isa, r, a, b, c, nd, p, inv);
 }
 
 // r = a^2 2^(-32n) mod p. r may alias a.
@@ -502,6 +572,19 @@ CUZK_HD_INLINE void mont_mul_rot(Isa& isa, uint64_t* r, const uint64_t* a, const
 template <size_t N, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_sqr(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv64) {
     on_words<WordOp::kSqr, N, kSparseLow>(isa, r, a, a, p, uint32_t(inv64));
+}
+// a b - c d with one reduction (mont_mul_sub_mul32: p < 2^(64N - 2) only).
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mont_mul_sub_mul(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                     const uint64_t* d, const uint64_t* p, uint64_t inv64) {
+    uint32_t a32[2 * N], b32[2 * N], c32[2 * N], d32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(c32, c);
+    split<N>(d32, d);
+    split<N>(p32, p);
+    mont_mul_sub_mul32<2 * N>(isa, r32, a32, b32, c32, d32, p32, uint32_t(inv64));
+    join<N>(r, r32);
 }
 template <size_t N, class Isa>
 CUZK_HD_INLINE void mod_add(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
