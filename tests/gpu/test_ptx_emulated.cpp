@@ -71,6 +71,8 @@ void check_pair(const F& a, const F& b, uint64_t seed) {
                         << seed;
     ff_detail::ptx::mont_sqr<F::N>(isa, r.l, a.l, p.l, F::kInv);
     ASSERT_EQ(r, a * a) << name<F>() << " sqr " << a.to_hex() << " seed " << seed;
+    ff_detail::ptx::mont_mul_kara<F::N>(isa, r.l, a.l, b.l, p.l, F::kInv);
+    ASSERT_EQ(r, a * b) << name<F>() << " mul (Karatsuba) " << a.to_hex() << " " << b.to_hex() << " seed " << seed;
     if constexpr (p.l[F::N - 1] < (uint64_t(1) << 62)) {  // Fp: one reduction for a b - c d
         const F c = a + b, d = a - b;
         ff_detail::ptx::mont_mul_sub_mul<F::N>(isa, r.l, a.l, b.l, c.l, d.l, p.l, F::kInv);
@@ -79,6 +81,9 @@ void check_pair(const F& a, const F& b, uint64_t seed) {
         ff_detail::ptx::mont_mul_sub_mul<F::N>(isa, r.l, b.l, a.l, a.l, b.l, p.l, F::kInv);
         ASSERT_EQ(r, F::zero()) << name<F>() << " mul_sub_mul (b a - a b) " << a.to_hex() << " " << b.to_hex()
                                 << " seed " << seed;
+        ff_detail::ptx::mont_mul_sub_mul<F::N, true>(isa, r.l, a.l, b.l, c.l, d.l, p.l, F::kInv);
+        ASSERT_EQ(r, a * b - c * d) << name<F>() << " mul_sub_mul (Karatsuba) " << a.to_hex() << " " << b.to_hex()
+                                    << " seed " << seed;
     }
     if constexpr (p.l[0] == 0xffffffff00000001ull) {  // the device path of Fr (Field::kSparseLow)
         ff_detail::ptx::mont_mul<F::N, true>(isa, r.l, a.l, b.l, p.l, F::kInv);
@@ -86,6 +91,9 @@ void check_pair(const F& a, const F& b, uint64_t seed) {
                             << seed;
         ff_detail::ptx::mont_mul_rot<F::N, true>(isa, r.l, a.l, b.l, p.l, F::kInv);
         ASSERT_EQ(r, a * b) << name<F>() << " mul (rotating, sparse low words) " << a.to_hex() << " " << b.to_hex()
+                            << " seed " << seed;
+        ff_detail::ptx::mont_mul_kara<F::N, true>(isa, r.l, a.l, b.l, p.l, F::kInv);
+        ASSERT_EQ(r, a * b) << name<F>() << " mul (Karatsuba, sparse low words) " << a.to_hex() << " " << b.to_hex()
                             << " seed " << seed;
         ff_detail::ptx::mont_sqr<F::N, true>(isa, r.l, a.l, p.l, F::kInv);
         ASSERT_EQ(r, a * a) << name<F>() << " sqr (sparse low words) " << a.to_hex() << " seed " << seed;

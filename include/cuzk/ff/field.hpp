@@ -66,6 +66,8 @@ class Field {
     // a b - c d with one reduction on the device (mont_ptx.hpp, mont_mul2_32_rot): needs two
     // spare top bits (Fp; not Fr). CUZK_PTX_MUL2=0: two multiplications (benchmarks).
     static constexpr bool kLazyMulSubMul = CUZK_PTX_MUL2 && kP.l[N - 1] < (uint64_t(1) << 62);
+    // Karatsuba product + separate reduction for the device multiply (mont_mul32_kara).
+    static constexpr bool kKaratsuba = (CUZK_PTX_KARATSUBA & (N == 6 ? 1 : N == 4 ? 2 : 0)) != 0;
 #endif
     static constexpr Big kR = pow2_mod(64 * N, kP);    // R mod p (Montgomery one)
     static constexpr Big kR2 = pow2_mod(128 * N, kP);  // R^2 mod p (to Montgomery)
@@ -207,6 +209,10 @@ class Field {
     __device__ __forceinline__ static void device_mul(Field& r, const Field& a, const Field& b, const uint64_t* p,
                                                       uint32_t inv) {
         ff_detail::ptx::DeviceIsa isa;
+        if constexpr (kKaratsuba) {
+            ff_detail::ptx::mont_mul_kara<N, kSparseLow>(isa, r.l, a.l, b.l, p, inv);
+            return;
+        }
 #if CUZK_PTX_MUL_ROT
         ff_detail::ptx::mont_mul_rot<N, kSparseLow>(isa, r.l, a.l, b.l, p, inv);
 #else
@@ -226,7 +232,7 @@ class Field {
             constexpr Big p = kP;
             ff_detail::ptx::DeviceIsa isa;
             Field r;
-            ff_detail::ptx::mont_mul_sub_mul<N>(isa, r.l, a.l, b.l, c.l, d.l, p.l, kInv);
+            ff_detail::ptx::mont_mul_sub_mul<N, kKaratsuba>(isa, r.l, a.l, b.l, c.l, d.l, p.l, kInv);
             return r;
         }
 #endif

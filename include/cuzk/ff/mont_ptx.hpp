@@ -81,6 +81,12 @@
 #define CUZK_PTX_MUL2 1
 #endif
 
+// Device multiplication as a Karatsuba product then a separate reduction (mont_mul32_kara)
+// for: 0 no field, 1 Fp (6 limbs), 2 Fr (4 limbs), 3 both (Field::kKaratsuba).
+#ifndef CUZK_PTX_KARATSUBA
+#define CUZK_PTX_KARATSUBA 3
+#endif
+
 namespace cuzk::ff_detail::ptx {
 
 #if defined(__CUDACC__)  // declared in both passes of nvcc, used only by device code
@@ -433,6 +439,24 @@ CUZK_HD_INLINE void mont_mul_sub_mul32(Isa& isa, uint32_t* r, const uint32_t* a,
     mont_mul2_32_rot<n>(isa, r, a, b, c, nd, p, inv);
 }
 
+// r = T 2^(-32n) mod p for T < p 2^(32n) (2n words; SOS, the reference of mont_mul32):
+// n steps of reduce_step on E = T_0..T_(n-1), then the high half added: below 2p before
+// the one conditional subtraction.
+template <size_t n, bool kSparseLow, class Isa>
+CUZK_HD_INLINE void redc_wide(Isa& isa, uint32_t* r, const uint32_t* T, const uint32_t* p, uint32_t inv) {
+    uint32_t E[n + 1], O[n];
+    CUZK_UNROLL
+    for (size_t k = 0; k < n; ++k) E[k] = T[k];
+    E[n] = 0;
+    reduce_step<n, kSparseLow>(isa, E, O, p, inv, true, false);
+    CUZK_UNROLL
+    for (size_t i = 1; i < n; ++i) {
+        shift_swap<n>(isa, E, O);
+        reduce_step<n, kSparseLow>(isa, E, O, p, inv, false, true);
+    }
+    finish<n>(isa, r, E, O, T + n, p);
+}
+
 // r = a^2 2^(-32n) mod p. r may alias a.
 template <size_t n, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
@@ -484,18 +508,127 @@ CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const u
         T[2 * i] = isa.madc_lo_cc(a[i], a[i], T[2 * i]);
         T[2 * i + 1] = (i + 1 < n) ? isa.madc_hi_cc(a[i], a[i], T[2 * i + 1]) : isa.madc_hi(a[i], a[i], T[2 * i + 1]);
     }
-    // Reduce the low half: n steps of reduce_step on E = T_0..T_(n-1), then add the high half.
-    uint32_t E[n + 1], O[n];
+    redc_wide<n, kSparseLow>(isa, r, T, p, inv);
+}
+
+// z = x y (2h words) for h-word x, y: row i's pieces x_j y_i of even j and of odd j are
+// two chains (non-overlapping (lo, hi) pieces), kept in two accumulators by the parity of
+// the word where the chain starts: Y even, X odd (stored one word down, so that every
+// piece is an aligned register pair, which ptxas fuses into one wide multiply-add, as in
+// mont_sqr32). Two chains start at each word s (rows s - 1 and s); the word s + h where
+// their carries land is fresh before them, so it holds at most 2 (no carry out). Then
+// z = Y + 2^32 X.
+template <size_t h, class Isa>
+CUZK_HD_INLINE void mul_words(Isa& isa, uint32_t* z, const uint32_t* x, const uint32_t* y) {
+    static_assert(h % 2 == 0 && h >= 2, "pairs of words");
+    uint32_t X[2 * h], Y[2 * h];  // X[k] is word k + 1
     CUZK_UNROLL
-    for (size_t k = 0; k < n; ++k) E[k] = T[k];
-    E[n] = 0;
-    reduce_step<n, kSparseLow>(isa, E, O, p, inv, true, false);
+    for (size_t k = 0; k < 2 * h; ++k) X[k] = Y[k] = 0;
     CUZK_UNROLL
-    for (size_t i = 1; i < n; ++i) {
-        shift_swap<n>(isa, E, O);
-        reduce_step<n, kSparseLow>(isa, E, O, p, inv, false, true);
+    for (size_t i = 0; i < h; ++i) {
+        CUZK_UNROLL
+        for (size_t j0 = 0; j0 < 2; ++j0) {
+            const size_t s = i + j0;  // first word of the chain
+            uint32_t* A = (s % 2 == 0) ? Y : X;
+            const size_t off = s % 2;  // X is one word down
+            CUZK_UNROLL
+            for (size_t j = j0; j < h; j += 2) {
+                const size_t w = i + j - off;
+                A[w] = (j == j0) ? isa.mad_lo_cc(x[j], y[i], A[w]) : isa.madc_lo_cc(x[j], y[i], A[w]);
+                // The last chain's top piece ends the product: no carry out (x y < 2^(64h)).
+                A[w + 1] = (j + 2 >= h && s + h - off >= 2 * h) ? isa.madc_hi(x[j], y[i], A[w + 1])
+                                                                : isa.madc_hi_cc(x[j], y[i], A[w + 1]);
+            }
+            if (s + h - off < 2 * h) A[s + h - off] = isa.addc(A[s + h - off], 0);
+        }
     }
-    finish<n>(isa, r, E, O, T + n, p);
+    z[0] = Y[0];
+    z[1] = isa.add_cc(Y[1], X[0]);
+    CUZK_UNROLL
+    for (size_t k = 2; k + 1 < 2 * h; ++k) z[k] = isa.addc_cc(Y[k], X[k - 1]);
+    z[2 * h - 1] = isa.addc(Y[2 * h - 1], X[2 * h - 2]);
+}
+
+// T = a b (2n words) by one level of Karatsuba: z0 = a0 b0, z2 = a1 b1, z1 = (a0 + a1)
+// (b0 + b1) - z0 - z2 over halves of h = n/2 words: 3 h^2 word products instead of 4 h^2
+// (Fp: 108 instead of 144), for ~6n additions, which issue beside the multiplies (the
+// multiply pipe is the limit: bench/gpu_field.cu). a0 + a1 has h words and a carry bit c:
+// (a0 + a1)(b0 + b1) = sa sb + 2^(32h) (ca sb + cb sa) + 2^(32n) ca cb.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mul_karatsuba(Isa& isa, uint32_t* T, const uint32_t* a, const uint32_t* b) {
+    constexpr size_t h = n / 2;
+    static_assert(n % 4 == 0, "halves of whole word pairs");
+    uint32_t z0[n], z1[n], z2[n], sa[h], sb[h];
+    mul_words<h>(isa, z0, a, b);
+    mul_words<h>(isa, z2, a + h, b + h);
+    sa[0] = isa.add_cc(a[0], a[h]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < h; ++k) sa[k] = isa.addc_cc(a[k], a[h + k]);
+    const uint32_t ca = isa.addc(0, 0);
+    sb[0] = isa.add_cc(b[0], b[h]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < h; ++k) sb[k] = isa.addc_cc(b[k], b[h + k]);
+    const uint32_t cb = isa.addc(0, 0);
+    mul_words<h>(isa, z1, sa, sb);
+    const uint32_t mask_a = 0u - ca, mask_b = 0u - cb;
+    uint32_t top;
+    z1[h] = isa.add_cc(z1[h], sb[0] & mask_a);
+    CUZK_UNROLL
+    for (size_t k = 1; k < h; ++k) z1[h + k] = isa.addc_cc(z1[h + k], sb[k] & mask_a);
+    top = isa.addc(ca & cb, 0);
+    z1[h] = isa.add_cc(z1[h], sa[0] & mask_b);
+    CUZK_UNROLL
+    for (size_t k = 1; k < h; ++k) z1[h + k] = isa.addc_cc(z1[h + k], sa[k] & mask_b);
+    top = isa.addc(top, 0);
+    // z1 = a0 b1 + a1 b0 >= 0: the subtractions end without a borrow.
+    z1[0] = isa.sub_cc(z1[0], z0[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n; ++k) z1[k] = isa.subc_cc(z1[k], z0[k]);
+    top = isa.subc(top, 0);
+    z1[0] = isa.sub_cc(z1[0], z2[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k < n; ++k) z1[k] = isa.subc_cc(z1[k], z2[k]);
+    top = isa.subc(top, 0);
+    // T = z0 + 2^(32h) z1 + 2^(32n) z2 < 2^(64n): the last addition has no carry out.
+    CUZK_UNROLL
+    for (size_t k = 0; k < h; ++k) T[k] = z0[k];
+    T[h] = isa.add_cc(z0[h], z1[0]);
+    CUZK_UNROLL
+    for (size_t k = h + 1; k < n; ++k) T[k] = isa.addc_cc(z0[k], z1[k - h]);
+    CUZK_UNROLL
+    for (size_t k = n; k < n + h; ++k) T[k] = isa.addc_cc(z2[k - n], z1[k - h]);
+    T[n + h] = isa.addc_cc(z2[h], top);
+    CUZK_UNROLL
+    for (size_t k = n + h + 1; k + 1 < 2 * n; ++k) T[k] = isa.addc_cc(z2[k - n], 0);
+    T[2 * n - 1] = isa.addc(z2[n - 1], 0);
+}
+
+// r = a b 2^(-32n) mod p: the Karatsuba product, then redc_wide.
+template <size_t n, bool kSparseLow = false, class Isa>
+CUZK_HD_INLINE void mont_mul32_kara(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
+                                    uint32_t inv) {
+    uint32_t T[2 * n];
+    mul_karatsuba<n>(isa, T, a, b);
+    redc_wide<n, kSparseLow>(isa, r, T, p, inv);
+}
+
+// r = (a b - c d) 2^(-32n) mod p: both products by Karatsuba, summed (a b + c (p - d) <
+// 2p^2 < p 2^(32n), so redc_wide applies), one reduction.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_mul_sub_mul32_kara(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                            const uint32_t* c, const uint32_t* d, const uint32_t* p, uint32_t inv) {
+    uint32_t nd[n], T[2 * n], U[2 * n];
+    nd[0] = isa.sub_cc(p[0], d[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < n; ++k) nd[k] = isa.subc_cc(p[k], d[k]);
+    nd[n - 1] = isa.subc(p[n - 1], d[n - 1]);
+    mul_karatsuba<n>(isa, T, a, b);
+    mul_karatsuba<n>(isa, U, c, nd);
+    T[0] = isa.add_cc(T[0], U[0]);
+    CUZK_UNROLL
+    for (size_t k = 1; k + 1 < 2 * n; ++k) T[k] = isa.addc_cc(T[k], U[k]);
+    T[2 * n - 1] = isa.addc(T[2 * n - 1], U[2 * n - 1]);
+    redc_wide<n, false>(isa, r, T, p, inv);
 }
 
 // r = a + b mod p (a + b < 2p < 2^(32n) fits in n words).
@@ -541,7 +674,7 @@ CUZK_HD_INLINE void join(uint64_t* x, const uint32_t* w) {
 
 // The entry points on 64-bit limbs: split the operands into words, run the operation on
 // them, join the result (no instruction on the device: the words are the limbs' halves).
-enum class WordOp { kMul, kMulRot, kSqr, kAdd, kSub };
+enum class WordOp { kMul, kMulRot, kMulKara, kSqr, kAdd, kSub };
 template <WordOp op, size_t N, bool kSparseLow, class Isa>
 CUZK_HD_INLINE void on_words(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
                              uint32_t inv) {
@@ -551,6 +684,7 @@ CUZK_HD_INLINE void on_words(Isa& isa, uint64_t* r, const uint64_t* a, const uin
     split<N>(p32, p);
     if constexpr (op == WordOp::kMul) mont_mul32<2 * N, kSparseLow>(isa, r32, a32, b32, p32, inv);
     if constexpr (op == WordOp::kMulRot) mont_mul32_rot<2 * N, kSparseLow>(isa, r32, a32, b32, p32, inv);
+    if constexpr (op == WordOp::kMulKara) mont_mul32_kara<2 * N, kSparseLow>(isa, r32, a32, b32, p32, inv);
     if constexpr (op == WordOp::kSqr) mont_sqr32<2 * N, kSparseLow>(isa, r32, a32, p32, inv);
     if constexpr (op == WordOp::kAdd) mod_add32<2 * N>(isa, r32, a32, b32, p32);
     if constexpr (op == WordOp::kSub) mod_sub32<2 * N>(isa, r32, a32, b32, p32);
@@ -570,11 +704,17 @@ CUZK_HD_INLINE void mont_mul_rot(Isa& isa, uint64_t* r, const uint64_t* a, const
     on_words<WordOp::kMulRot, N, kSparseLow>(isa, r, a, b, p, uint32_t(inv64));
 }
 template <size_t N, bool kSparseLow = false, class Isa>
+CUZK_HD_INLINE void mont_mul_kara(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                                  uint64_t inv64) {
+    on_words<WordOp::kMulKara, N, kSparseLow>(isa, r, a, b, p, uint32_t(inv64));
+}
+template <size_t N, bool kSparseLow = false, class Isa>
 CUZK_HD_INLINE void mont_sqr(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv64) {
     on_words<WordOp::kSqr, N, kSparseLow>(isa, r, a, a, p, uint32_t(inv64));
 }
-// a b - c d with one reduction (mont_mul_sub_mul32: p < 2^(64N - 2) only).
-template <size_t N, class Isa>
+// a b - c d with one reduction (mont_mul_sub_mul32: p < 2^(64N - 2) only); kKara: the
+// products by Karatsuba (mont_mul_sub_mul32_kara).
+template <size_t N, bool kKara = false, class Isa>
 CUZK_HD_INLINE void mont_mul_sub_mul(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
                                      const uint64_t* d, const uint64_t* p, uint64_t inv64) {
     uint32_t a32[2 * N], b32[2 * N], c32[2 * N], d32[2 * N], p32[2 * N], r32[2 * N];
@@ -583,7 +723,10 @@ CUZK_HD_INLINE void mont_mul_sub_mul(Isa& isa, uint64_t* r, const uint64_t* a, c
     split<N>(c32, c);
     split<N>(d32, d);
     split<N>(p32, p);
-    mont_mul_sub_mul32<2 * N>(isa, r32, a32, b32, c32, d32, p32, uint32_t(inv64));
+    if constexpr (kKara)
+        mont_mul_sub_mul32_kara<2 * N>(isa, r32, a32, b32, c32, d32, p32, uint32_t(inv64));
+    else
+        mont_mul_sub_mul32<2 * N>(isa, r32, a32, b32, c32, d32, p32, uint32_t(inv64));
     join<N>(r, r32);
 }
 template <size_t N, class Isa>
