@@ -27,7 +27,10 @@
 // The field arithmetic is Field's device path: 32-bit words with PTX carry chains
 // (cuzk/ff/mont_ptx.hpp). Against the portable 64-bit CIOS it replaced, on the H200:
 // G1 2^20/22/24/26 33.9/93.4/293/1069 -> 12.5/35.4/114/425 ms, G2 2^24 1533 -> 558 ms
-// (2026-11-29).
+// (2026-11-29). Y3 = R (Q - X3) - Y1 PPP of the additions as one reduction of two products
+// (Field::mul_sub_mul for Fp; 8M + 2S became 7M + 2S + one such pair), side by side
+// 2026-12-01: G1 2^20/22/24/26 11.9/34.4/113.2/422.2 -> 11.3/32.8/107.6/401.7 ms (the
+// 2^26 accumulation 376 -> 356 ms).
 //
 // Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
 // spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2

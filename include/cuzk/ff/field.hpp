@@ -60,13 +60,15 @@ class Field {
     // compile-time constants are faster in the MSM (G1 2^26 421.5 vs 431.5 ms, G2 2^24 352.5
     // vs 360-366, H200 side by side, same Fp multiply rate in the field bench).
     static constexpr bool kConstMemOperands = uint32_t(kInv) == 0xffffffffu;
-    // p's low words are 1 and 2^32 - 1 (Fr): the device reduction steps skip the multiplies
-    // by them (mont_ptx.hpp, SparseLowWords); CUZK_PTX_SPARSE_LOW=0 keeps them (benchmarks).
+    // p's low words are 1 and 2^32 - 1 (Fr): with CUZK_PTX_SPARSE_LOW=1 the device reduction
+    // steps skip the multiplies by them (mont_ptx.hpp, SparseLowWords). Off by default: the
+    // NTT was slower with it (figures at the macro).
     static constexpr bool kSparseLow = CUZK_PTX_SPARSE_LOW && kP.l[0] == 0xffffffff00000001ull;
     // a b - c d with one reduction on the device (mont_ptx.hpp, mont_mul2_32_rot): needs two
     // spare top bits (Fp; not Fr). CUZK_PTX_MUL2=0: two multiplications (benchmarks).
     static constexpr bool kLazyMulSubMul = CUZK_PTX_MUL2 && kP.l[N - 1] < (uint64_t(1) << 62);
-    // Karatsuba product + separate reduction for the device multiply (mont_mul32_kara).
+    // Karatsuba product + separate reduction for the device multiply (mont_mul32_kara), by
+    // CUZK_PTX_KARATSUBA; off by default (slower in every kernel: figures at the macro).
     static constexpr bool kKaratsuba = (CUZK_PTX_KARATSUBA & (N == 6 ? 1 : N == 4 ? 2 : 0)) != 0;
 #endif
     static constexpr Big kR = pow2_mod(64 * N, kP);    // R mod p (Montgomery one)

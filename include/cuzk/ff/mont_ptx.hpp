@@ -70,21 +70,32 @@
 #endif
 
 // Reduction steps without the multiplies by p's low words when they are 1 and 2^32 - 1
-// (Field::kSparseLow, Fr; SparseLowWords below): 1, or 0 to multiply as for any p.
+// (Field::kSparseLow, Fr; SparseLowWords below): 1, or 0 to multiply as for any p (the
+// default). H200 side by side (2026-12-01): the Fr multiply chain gains (Field mul 59.9 ->
+// 64.4 G/s) but the square loses (68.9 -> 66.3) and so does everything built on them:
+// NTT forward 2^24 4.78 -> 4.90 ms, 2^27 42.6 -> 44.4, compute_h 2^27 321 -> 336, with the
+// same registers (no spill): the selects and compares it adds sit on the NTT's path.
 #ifndef CUZK_PTX_SPARSE_LOW
-#define CUZK_PTX_SPARSE_LOW 1
+#define CUZK_PTX_SPARSE_LOW 0
 #endif
 
 // a b - c d with one reduction on the device where p has two spare top bits (Fp; Field::
-// mul_sub_mul, mont_mul2_32_rot below): 1, or 0 for two multiplications.
+// mul_sub_mul, mont_mul2_32_rot below): 1, or 0 for two multiplications. H200 side by
+// side (2026-12-01): Fp mul_sub_mul 18.1 G/s (two multiplies: 13.6); G1 MSM 2^26 422.2 ->
+// 401.7 ms, 2^24 113.2 -> 107.6, 2^22 34.4 -> 32.8 (Y3 of the XYZZ additions).
 #ifndef CUZK_PTX_MUL2
 #define CUZK_PTX_MUL2 1
 #endif
 
 // Device multiplication as a Karatsuba product then a separate reduction (mont_mul32_kara)
-// for: 0 no field, 1 Fp (6 limbs), 2 Fr (4 limbs), 3 both (Field::kKaratsuba).
+// for: 0 no field (the default), 1 Fp (6 limbs), 2 Fr (4 limbs), 3 both (Field::
+// kKaratsuba). H200 side by side with both on (2026-12-01): the Fp multiply chain gains
+// (27.2 -> 28.5 G/s; four independent chains 27.3 -> 27.0), everything else loses: Fr mul
+// 64.4 -> 52.7 G/s, G1 MSM 2^26 401.7 -> 448.7 ms, G2 2^24 351 -> 879 (spills), NTT
+// forward 2^24 4.90 -> 5.89 ms. The extra live words (three half products, the sums)
+// cost more than the 36 fewer wide multiply-adds save.
 #ifndef CUZK_PTX_KARATSUBA
-#define CUZK_PTX_KARATSUBA 3
+#define CUZK_PTX_KARATSUBA 0
 #endif
 
 namespace cuzk::ff_detail::ptx {
