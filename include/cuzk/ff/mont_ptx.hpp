@@ -562,8 +562,9 @@ CUZK_HD_INLINE void mul_words(Isa& isa, uint32_t* z, const uint32_t* x, const ui
 
 // T = a b (2n words) by one level of Karatsuba: z0 = a0 b0, z2 = a1 b1, z1 = (a0 + a1)
 // (b0 + b1) - z0 - z2 over halves of h = n/2 words: 3 h^2 word products instead of 4 h^2
-// (Fp: 108 instead of 144), for ~6n additions, which issue beside the multiplies (the
-// multiply pipe is the limit: bench/gpu_field.cu). a0 + a1 has h words and a carry bit c:
+// (Fp: 108 instead of 144), for ~6n additions meant to issue beside the multiplies. Off by
+// default: the extra live words made every kernel slower (CUZK_PTX_KARATSUBA has the
+// figures). a0 + a1 has h words and a carry bit c:
 // (a0 + a1)(b0 + b1) = sa sb + 2^(32h) (ca sb + cb sa) + 2^(32n) ca cb.
 template <size_t n, class Isa>
 CUZK_HD_INLINE void mul_karatsuba(Isa& isa, uint32_t* T, const uint32_t* a, const uint32_t* b) {
