@@ -279,9 +279,19 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t ha
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
+// With 4 elements a thread (CUZK_NTT_REG_LOG=2, 256-thread blocks) at least 2 blocks a SM
+// are asked for, so that it keeps the 16 warps of the default. Measured side by side (H200,
+// 2026-12-01): 86-96 registers, still 16 warps, one more trip through shared memory per
+// 9-10 stages; slower: forward 2^24 4.76 -> 5.05 ms, 2^27 42.55 -> 49.4, compute_h 2^27
+// 321.6 -> 356.0. The default stays 8 elements.
+#if CUZK_NTT_REG_LOG >= 3
+#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
+#else
+#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog), 2)
+#endif
 template <bool kInverse, bool kDif>
-__global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
-    reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw, Scale pre, Scale post) {
+__global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw,
+                                                     Scale pre, Scale post) {
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
     extern __shared__ uint64_t sh[];
@@ -291,21 +301,21 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
     const size_t r0 = plan::tile_r0(p, tile);
     const size_t half = size_t(1) << (log_n - 1);
     const unsigned ng = plan::group_count(p);
-    Fr x[8];
+    Fr x[plan::kRegElems];
     for (unsigned step = 0; step < ng; ++step) {
         const unsigned g = kDif ? ng - 1 - step : step;
         const plan::RegBits rb = plan::group_bits(p, g);
         const unsigned e0 = plan::thread_base(p, rb, threadIdx.x);
         if (step == 0) {
 #pragma unroll
-            for (unsigned j = 0; j < 8; ++j) {
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 x[j] = scaled(pre, gi, load_fr(a + gi));
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
 #pragma unroll
-            for (unsigned j = 0; j < 8; ++j) {
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
 #pragma unroll
                 for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l * elems + slot];
@@ -320,7 +330,7 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
             if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
             const unsigned u = b - p.log_c;
 #pragma unroll
-            for (unsigned j = 0; j < 8; ++j) {
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 if (j & (1u << i)) continue;
                 const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
                 if (kDif)
@@ -331,14 +341,14 @@ __global__ void __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
         }
         if (step + 1 == ng) {
 #pragma unroll
-            for (unsigned j = 0; j < 8; ++j) {
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 store_fr(a + gi, scaled(post, gi, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
 #pragma unroll
-            for (unsigned j = 0; j < 8; ++j) {
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
 #pragma unroll
                 for (unsigned l = 0; l < Fr::N; ++l) sh[l * elems + slot] = x[j].l[l];

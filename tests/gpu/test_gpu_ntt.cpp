@@ -85,7 +85,7 @@ std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
 }
 
 // Runs the register-blocked plan (Impl::kFast): bit reversal, passes of tiles, groups of
-// <= 3 stages on each thread's 8 elements, with the inverse's twiddles w^-j taken as
+// <= kRegLog stages on each thread's 2^kRegLog elements, with the inverse's twiddles w^-j taken as
 // -w^(n/2 - j) exactly as the kernel does. Returns the unscaled DFT (inverse: with w^-1).
 // dif: the transposed passes on natural input (no bit reversal), giving bit-reversed output.
 std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false) {
@@ -143,8 +143,8 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                 std::vector<bool> touched(elems, false);
                 for (unsigned f = 0; f < threads; ++f) {
                     const unsigned e0 = plan::thread_base(p, rb, f);
-                    Fr v[8];
-                    for (unsigned j = 0; j < 8; ++j) {
+                    Fr v[plan::kRegElems];
+                    for (unsigned j = 0; j < plan::kRegElems; ++j) {
                         const unsigned e = plan::group_element(rb, e0, j);
                         EXPECT_LT(e, elems);
                         EXPECT_FALSE(touched[e]) << "element " << e << " in two threads";
@@ -156,7 +156,7 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                         const unsigned b = rb.pos[i];
                         if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
                         const unsigned u = b - p.log_c;
-                        for (unsigned j = 0; j < 8; ++j) {
+                        for (unsigned j = 0; j < plan::kRegElems; ++j) {
                             if (j & (1u << i)) continue;
                             const size_t t = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
                             EXPECT_LT(t, n / 2);
@@ -175,7 +175,7 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                             hi = swap ? s0 : s1;
                         }
                     }
-                    for (unsigned j = 0; j < 8; ++j) sh[plan::group_element(rb, e0, j)] = v[j];
+                    for (unsigned j = 0; j < plan::kRegElems; ++j) sh[plan::group_element(rb, e0, j)] = v[j];
                 }
                 for (unsigned e = 0; e < elems; ++e) EXPECT_TRUE(touched[e]) << "element " << e << " in no thread";
             }

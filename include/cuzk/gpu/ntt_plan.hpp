@@ -94,8 +94,14 @@ CUZK_HD inline Butterfly tile_butterfly(unsigned log_n, const Pass& p, size_t r0
 // 3 stages of 4 butterflies per thread on registers, and the tile goes through shared
 // memory only between groups (2 exchanges per 9-stage pass instead of 9): global ->
 // registers -> [shared -> registers] -> global.
-inline constexpr unsigned kRegLog = 3;
+// CUZK_NTT_REG_LOG: 2^kRegLog elements a thread (3, the default; 2 was slower: ntt.cu).
+#ifndef CUZK_NTT_REG_LOG
+#define CUZK_NTT_REG_LOG 3
+#endif
+inline constexpr unsigned kRegLog = CUZK_NTT_REG_LOG;
+inline constexpr unsigned kRegElems = 1u << kRegLog;
 inline constexpr unsigned kRegMinLogN = 3;  // every pass then has s >= 3 (tiles of >= 8)
+static_assert(kRegLog >= 1 && kRegLog <= kRegMinLogN, "a thread's elements fit in the smallest tile");
 
 CUZK_HD inline unsigned tile_log(const Pass& p) { return p.s + p.log_c; }
 CUZK_HD inline unsigned group_count(const Pass& p) { return (p.s + kRegLog - 1) / kRegLog; }
@@ -125,7 +131,7 @@ CUZK_HD inline RegBits group_bits(const Pass& p, unsigned g) {
             mask |= 1u << b;
             ++count;
         }
-    RegBits rb{{0, 0, 0}, mask};
+    RegBits rb{{}, mask};
     unsigned k = 0;
     for (unsigned b = 0; b < kTileLog; ++b)
         if ((mask >> b) & 1) rb.pos[k++] = b;
@@ -140,12 +146,14 @@ CUZK_HD inline unsigned deposit_bits(unsigned x, unsigned mask) {
     return out;
 }
 
-// Tile index of element j (0 <= j < 8) of thread f in the group with bits rb.
+// Tile index of element j (0 <= j < kRegElems) of thread f in the group with bits rb.
 CUZK_HD inline unsigned thread_base(const Pass& p, const RegBits& rb, unsigned f) {
     return deposit_bits(f, ~rb.mask & ((1u << tile_log(p)) - 1));
 }
 CUZK_HD inline unsigned group_element(const RegBits& rb, unsigned base, unsigned j) {
-    return base | ((j & 1u) << rb.pos[0]) | (((j >> 1) & 1u) << rb.pos[1]) | (((j >> 2) & 1u) << rb.pos[2]);
+    unsigned e = base;
+    for (unsigned i = 0; i < kRegLog; ++i) e |= ((j >> i) & 1u) << rb.pos[i];
+    return e;
 }
 
 // Twiddle index (table w_n^j, j < n/2) of the stage-u butterfly whose first element has
