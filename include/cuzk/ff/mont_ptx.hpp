@@ -392,24 +392,33 @@ CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t*
     X[n - 1] = isa.addc(X[n - 1], 0);  // word n
 }
 
-// r = a b 2^(-32n) mod p through rot_step. r may alias a or b.
-template <size_t n, bool kSparseLow = false, class Isa>
-CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
-                                   uint32_t inv) {
+// r = (a b [+ c d]) 2^(-32n) mod p by rot_step over the words of b (and d when kTwo), then
+// T / 2^32 = E + (O >> 32) < 2p and one conditional subtraction. The loop of both
+// mont_mul32_rot and mont_mul2_32_rot.
+template <size_t n, bool kSparseLow, bool kTwo, class Isa>
+CUZK_HD_INLINE void rot_product(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                                const uint32_t* d, const uint32_t* p, uint32_t inv) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
     uint32_t E[n], O[n];
     CUZK_UNROLL
     for (size_t i = 0; i < n; i += 2) {
-        rot_step<n, kSparseLow, false>(isa, O, E, a, b[i], nullptr, 0, p, inv, i == 0);     // T = E + 2^32 O, E_0 = 0
-        rot_step<n, kSparseLow, false>(isa, E, O, a, b[i + 1], nullptr, 0, p, inv, false);  // T = O + 2^32 E, O_0 = 0
+        // leaves T = E + 2^32 O, E_0 = 0, then T = O + 2^32 E, O_0 = 0
+        rot_step<n, kSparseLow, kTwo>(isa, O, E, a, b[i], c, kTwo ? d[i] : 0, p, inv, i == 0);
+        rot_step<n, kSparseLow, kTwo>(isa, E, O, a, b[i + 1], c, kTwo ? d[i + 1] : 0, p, inv, false);
     }
-    // T / 2^32 = E + (O >> 32) < 2p.
     uint32_t t[n];
     t[0] = isa.add_cc(E[0], O[1]);
     CUZK_UNROLL
     for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(E[k], O[k + 1]);
     t[n - 1] = isa.addc(E[n - 1], 0);
     final_sub<n>(isa, r, t, p);
+}
+
+// r = a b 2^(-32n) mod p through rot_step. r may alias a or b.
+template <size_t n, bool kSparseLow = false, class Isa>
+CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
+                                   uint32_t inv) {
+    rot_product<n, kSparseLow, false>(isa, r, a, b, nullptr, nullptr, p, inv);
 }
 
 // r = (a b + c d) 2^(-32n) mod p with ONE reduction: the rotating multiply with a second
@@ -422,31 +431,24 @@ CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, con
 template <size_t n, class Isa>
 CUZK_HD_INLINE void mont_mul2_32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                                      const uint32_t* d, const uint32_t* p, uint32_t inv) {
-    static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
-    uint32_t E[n], O[n];
-    CUZK_UNROLL
-    for (size_t i = 0; i < n; i += 2) {
-        rot_step<n, false, true>(isa, O, E, a, b[i], c, d[i], p, inv, i == 0);
-        rot_step<n, false, true>(isa, E, O, a, b[i + 1], c, d[i + 1], p, inv, false);
-    }
-    uint32_t t[n];
-    t[0] = isa.add_cc(E[0], O[1]);
-    CUZK_UNROLL
-    for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(E[k], O[k + 1]);
-    t[n - 1] = isa.addc(E[n - 1], 0);
-    final_sub<n>(isa, r, t, p);
+    rot_product<n, false, true>(isa, r, a, b, c, d, p, inv);
 }
 
-// r = (a b - c d) 2^(-32n) mod p: mont_mul2_32_rot with p - d (d < p, so no borrow and
-// p - d <= p).
+// nd = p - d for d < p: no borrow, and p - d <= p (the operand bound of mont_mul2_32_rot).
 template <size_t n, class Isa>
-CUZK_HD_INLINE void mont_mul_sub_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                                       const uint32_t* d, const uint32_t* p, uint32_t inv) {
-    uint32_t nd[n];
+CUZK_HD_INLINE void p_minus(Isa& isa, uint32_t* nd, const uint32_t* p, const uint32_t* d) {
     nd[0] = isa.sub_cc(p[0], d[0]);
     CUZK_UNROLL
     for (size_t k = 1; k + 1 < n; ++k) nd[k] = isa.subc_cc(p[k], d[k]);
     nd[n - 1] = isa.subc(p[n - 1], d[n - 1]);
+}
+
+// r = (a b - c d) 2^(-32n) mod p: mont_mul2_32_rot with p - d.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mont_mul_sub_mul32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                                       const uint32_t* d, const uint32_t* p, uint32_t inv) {
+    uint32_t nd[n];
+    p_minus<n>(isa, nd, p, d);
     mont_mul2_32_rot<n>(isa, r, a, b, c, nd, p, inv);
 }
 
@@ -630,10 +632,7 @@ template <size_t n, class Isa>
 CUZK_HD_INLINE void mont_mul_sub_mul32_kara(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b,
                                             const uint32_t* c, const uint32_t* d, const uint32_t* p, uint32_t inv) {
     uint32_t nd[n], T[2 * n], U[2 * n];
-    nd[0] = isa.sub_cc(p[0], d[0]);
-    CUZK_UNROLL
-    for (size_t k = 1; k + 1 < n; ++k) nd[k] = isa.subc_cc(p[k], d[k]);
-    nd[n - 1] = isa.subc(p[n - 1], d[n - 1]);
+    p_minus<n>(isa, nd, p, d);
     mul_karatsuba<n>(isa, T, a, b);
     mul_karatsuba<n>(isa, U, c, nd);
     T[0] = isa.add_cc(T[0], U[0]);
