@@ -2,7 +2,9 @@
 // and scalars resident on the device, timed with device events (median of 5 after one
 // warm-up run; printed per size and reported as Google Benchmark manual time); the 0/1
 // path at 2^26 (half zeros, half ones), G2 at 2^24, and G1 with the batch-affine pairing
-// rounds off and on side by side (BM_GpuMsmG1Affine).
+// rounds off and on side by side (BM_GpuMsmG1Affine), level 1 with and without the
+// gather one entry ahead (BM_GpuMsmG1Prefetch), and G1 over a precomputed table of
+// shifted bases (BM_GpuMsmG1Precomputed, with its build time and size).
 // Targets (issue "CUDA backend"): G1 <= 12 / 30 / 90 / 300 ms at 2^20 / 22 / 24 / 26;
 // sppark on the same H200: 22.0 / 53.8 / 158.6 / 557 ms.
 //
@@ -18,7 +20,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -66,19 +70,23 @@ struct DevArray {
     DevArray& operator=(const DevArray&) = delete;
 };
 
-// One resident Msm over `distinct` CPU-made bases tiled to 2^max_log.
+// An Msm over `distinct` CPU-made bases tiled to 2^log_n.
+template <class Curve>
+std::unique_ptr<gpu::Msm<Curve>> tiled_msm(size_t log_n, size_t distinct) {
+    static const auto b = generator_multiples<Curve>(distinct);
+    const size_t n = size_t(1) << log_n;
+    DevArray<Affine<Curve>> tiled(n);
+    for (size_t off = 0; off < n; off += distinct)
+        check(cudaMemcpy(tiled.p + off, b.data(), std::min(distinct, n - off) * sizeof(Affine<Curve>),
+                         cudaMemcpyHostToDevice),
+              "cudaMemcpy bases");
+    return std::make_unique<gpu::Msm<Curve>>(typename gpu::Msm<Curve>::FromDevice{}, tiled.p, n);
+}
+
+// One resident Msm over 2^max_log tiled bases.
 template <class Curve>
 gpu::Msm<Curve>& resident(size_t max_log, size_t distinct) {
-    static gpu::Msm<Curve>* m = [&] {
-        auto b = generator_multiples<Curve>(distinct);
-        const size_t n = size_t(1) << max_log;
-        DevArray<Affine<Curve>> tiled(n);
-        for (size_t off = 0; off < n; off += distinct)
-            check(cudaMemcpy(tiled.p + off, b.data(), std::min(distinct, n - off) * sizeof(Affine<Curve>),
-                             cudaMemcpyHostToDevice),
-                  "cudaMemcpy bases");
-        return new gpu::Msm<Curve>(typename gpu::Msm<Curve>::FromDevice{}, tiled.p, n);  // lives to exit
-    }();
+    static gpu::Msm<Curve>* m = tiled_msm<Curve>(max_log, distinct).release();  // lives to exit
     return *m;
 }
 
@@ -175,6 +183,65 @@ void BM_GpuMsmG1(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_GpuMsmG1)->DenseRange(20, 26, 2)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// Level 1 with and without the base gathered one entry ahead (GpuMsmOptions::
+// level1_prefetch), side by side.
+void BM_GpuMsmG1Prefetch(benchmark::State& state) {
+    try {
+        const size_t n = size_t(1) << state.range(0);
+        gpu::GpuMsmOptions o;
+        o.level1_prefetch = state.range(1) != 0;
+        const std::string label = std::string("G1 prefetch ") + (o.level1_prefetch ? "on" : "off");
+        time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1), device_scalars(0, size_t(1) << kMaxLogG1),
+                           n, label.c_str(), o);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1Prefetch)
+    ->ArgsProduct({{22, 24, 26}, {0, 1}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// With the precomputed table (Msm::precompute): 2^n bases of their own, a table of
+// window size c (0: gpu_msm_precomputed_window_bits), built once before the timed runs
+// (its time and size are printed and reported). The result is checked against the plain
+// resident path at the same size.
+void BM_GpuMsmG1Precomputed(benchmark::State& state) {
+    try {
+        const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
+        auto m = tiled_msm<G1Curve>(log_n, kDistinctG1);
+        const auto t0 = std::chrono::steady_clock::now();
+        m->precompute(unsigned(state.range(1)));
+        const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double gib = double(m->device_base_bytes()) / double(size_t(1) << 30);
+        std::printf("G1 precomputed n=2^%zu: table c=%u, %.1f GiB, built in %.2f s\n", log_n,
+                    m->precomputed_window_bits(), gib, build_s);
+        state.counters["table_gib"] = gib;
+        state.counters["build_s"] = build_s;
+        const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
+        const auto want = resident<G1Curve>(kMaxLogG1, kDistinctG1).run_device(sc, n);
+        if (m->run_device(sc, n) != want) throw std::runtime_error("precomputed msm differs from the plain msm");
+        const std::string label = "G1 precomputed c=" + std::to_string(m->precomputed_window_bits());
+        time_runs<G1Curve>(state, *m, sc, n, label.c_str());
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1Precomputed)
+    ->ArgsProduct({{20, 22, 24, 26}, {0}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+// Window sweep with the table (each point builds its own table).
+BENCHMARK(BM_GpuMsmG1Precomputed)
+    ->ArgsProduct({{22}, {19, 21, 22}})
+    ->ArgsProduct({{24}, {20, 21, 23, 24}})
+    ->ArgsProduct({{26}, {22, 23, 26}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // Window-size sweep behind gpu_msm_window_bits().
 void BM_GpuMsmG1Window(benchmark::State& state) {

@@ -117,6 +117,11 @@ struct DevBuf {
         cap = std::max<size_t>(n, 1);
         return p;
     }
+    void release() {
+        if (p) cudaFree(p);
+        p = nullptr;
+        cap = 0;
+    }
 };
 
 // ---- kernels ------------------------------------------------------------------------
@@ -143,15 +148,18 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Entries of windows [w0, w0 + g) for full scalar j: keys[wl * m + j], vals[wl * m + j].
+// With a precomputed table (table_stride = bases a copy, else 0) window w's digit goes to
+// the one bucket set, against copy w of the base (2^(c w) P).
 __global__ void __launch_bounds__(kThreads)
     entries_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<5> h, unsigned c, unsigned w0, unsigned g,
-                   uint32_t* keys, uint32_t* vals) {
+                   uint32_t table_stride, uint32_t* keys, uint32_t* vals) {
     const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (j >= m) return;
     const Scalar kj = k[j];
     const uint32_t bj = base[j];
     for (unsigned wl = 0; wl < g; ++wl) {
-        const Entry e = make_entry(wl, digit(kj, h, w0 + wl, c), bj, c);
+        const int32_t d = digit(kj, h, w0 + wl, c);
+        const Entry e = table_stride ? make_entry(0, d, bj + (w0 + wl) * table_stride, c) : make_entry(wl, d, bj, c);
         keys[size_t(wl) * m + j] = e.key;
         vals[size_t(wl) * m + j] = e.val;
     }
@@ -178,17 +186,83 @@ struct AddBase {
         acc += p;
     }
 };
+// The same split in two for accumulate_segment_pipelined: the gather, one entry ahead,
+// and the addition.
+template <class Curve>
+struct LoadedBase {
+    Affine<Curve> p;
+    uint32_t v;
+};
+template <class Curve>
+struct LoadBase {
+    const uint32_t* vals;
+    const Affine<Curve>* bases;
+    __device__ __forceinline__ LoadedBase<Curve> operator()(size_t i) const {
+        const uint32_t v = vals[i];
+        return {bases[v == kSkip ? 0 : v & 0x7fffffffu], v};  // (a skipped entry reads base 0, unused)
+    }
+};
+template <class Curve>
+struct ApplyBase {
+    __device__ __forceinline__ void operator()(LoadedBase<Curve> b, XYZZ<Curve>& acc) const {
+        if (b.v == kSkip) return;
+        if (b.v >> 31) b.p.y = -b.p.y;
+        acc += b.p;
+    }
+};
 // Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
 // registers, 58/64 B spilled) was slower: 2^26 424.2 -> 452.8 ms, 2^24 114.2 -> 118.3
 // (H200, 2026-12-01, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
-template <class Curve>
+// kPrefetch (G1 only): the next base is gathered during the current addition.
+template <class Curve, bool kPrefetch>
 __global__ void __launch_bounds__(kThreads)
     accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, size_t len, size_t seg_len, size_t segs,
                             const Affine<Curve>* bases, XYZZ<Curve>* buckets, uint32_t* ck, XYZZ<Curve>* cp) {
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s >= segs) return;
     const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
-    accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
+    if constexpr (kPrefetch) {
+        accumulate_segment_pipelined<XYZZ<Curve>>(b, e, s, KeyAt{keys}, LoadBase<Curve>{vals, bases},
+                                                  ApplyBase<Curve>{}, buckets, ck, cp);
+    } else {
+        accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
+    }
+}
+
+// Copy w of the precomputed table from copy w - 1: out[i] = 2^c in[i] for i in [0, n),
+// per_thread consecutive points a thread, c Jacobian doublings each, then back to affine
+// with one inversion a thread (Montgomery's trick: zs holds each Z, prefix the product of
+// the Zs before it). One-time work (2^26 bases, c = 24: 2.6e10 doublings).
+template <class Curve>
+__global__ void __launch_bounds__(kThreads)
+    shift_bases_kernel(const Affine<Curve>* in, size_t n, unsigned c, size_t per_thread, Affine<Curve>* out,
+                       typename Curve::Field* zs, typename Curve::Field* prefix) {
+    using F = typename Curve::Field;
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const size_t b = t * per_thread;
+    if (b >= n) return;
+    const size_t e = min_sz(n, b + per_thread);
+    F acc = F::one();
+    for (size_t i = b; i < e; ++i) {
+        Jacobian<Curve> q = Jacobian<Curve>::from_affine(in[i]);
+        for (unsigned d = 0; d < c; ++d) q = q.dbl();
+        zs[i] = q.Z;  // zero for the identity (the only point of order dividing 2^c here)
+        prefix[i] = acc;
+        out[i] = Affine<Curve>{q.X, q.Y, q.is_identity()};
+        if (!q.is_identity()) acc *= q.Z;
+    }
+    F inv = acc.inverse();
+    for (size_t i = e; i-- > b;) {
+        if (zs[i].is_zero()) {
+            out[i] = Affine<Curve>::identity();
+            continue;
+        }
+        const F zi = inv * prefix[i];  // 1 / Z_i
+        inv *= zs[i];
+        const F zi2 = zi.square();
+        out[i].x *= zi2;
+        out[i].y *= zi2 * zi;
+    }
 }
 
 // Batch-affine pairing rounds (msm_detail::pair_round). Round 0 reads the signed bases
@@ -331,7 +405,11 @@ struct Msm<Curve>::Impl {
     // accumulation and of the range reduction.
     size_t level1_wave = 132 * 256, reduce_wave = 132 * 256;
     cudaStream_t stream = nullptr;
-    DevBuf<A> bases;
+    // The bases, or (after precompute) the table whose copy 0 they are; `bases` is then
+    // freed.
+    DevBuf<A> bases, table;
+    unsigned table_c = 0;
+    const A* base_ptr() const { return table_c ? table.p : bases.p; }
     // Per-run scratch, grown on demand and kept for the next run.
     DevBuf<Fr> scalars;
     DevBuf<uint64_t> density;
@@ -363,7 +441,7 @@ struct Msm<Curve>::Impl {
         check(cudaSetDevice(device), "cudaSetDevice");
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
-        level1_wave = wave_threads(accumulate_bases_kernel<Curve>);
+        level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
         bases.reserve(n, "cudaMalloc bases");
     }
@@ -403,6 +481,73 @@ struct Msm<Curve>::Impl {
             out->*phase_of[i] += t;
             out->total += t;
         }
+    }
+
+    void precompute(unsigned c) {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        if (c == 0) c = gpu_msm_precomputed_window_bits(n_bases);
+        if (c < 4 || c > 26) throw std::invalid_argument("gpu msm: precomputed window bits must be in [4, 26]");
+        const unsigned W = num_windows(c);
+        if (uint64_t(W) * n_bases > kMaxBases) {
+            throw std::invalid_argument("gpu msm: a table of " + std::to_string(W) + " x " + std::to_string(n_bases) +
+                                        " bases exceeds the 2^31 - 1 that entries address");
+        }
+        if (table_c) drop();
+        const size_t n = n_bases, bytes = size_t(W) * n * sizeof(A);
+        trace::Span span("precompute_bases", "gpu");
+        A* t = nullptr;
+        if (cudaMalloc(&t, std::max<size_t>(bytes, 1)) != cudaSuccess) {
+            cudaGetLastError();  // clear the error state the failed allocation left
+            size_t free_b = 0, total_b = 0;
+            cudaMemGetInfo(&free_b, &total_b);
+            throw std::runtime_error("gpu msm: the precomputed table (" + std::to_string(W) + " copies of " +
+                                     std::to_string(n) + " bases, " + std::to_string(bytes >> 20) +
+                                     " MiB) does not fit in device memory (" + std::to_string(free_b >> 20) +
+                                     " MiB free)");
+        }
+        table.p = t;
+        table.cap = size_t(W) * n;
+        try {
+            fill_table(c, W);
+        } catch (...) {
+            table.release();
+            throw;
+        }
+        bases.release();
+        table_c = c;
+    }
+    // Copies 1..W-1 of the table from copy 0 (the bases).
+    void fill_table(unsigned c, unsigned W) {
+        const size_t n = n_bases;
+        A* t = table.p;
+        if (n > 0) {
+            check(cudaMemcpyAsync(t, bases.p, n * sizeof(A), cudaMemcpyDeviceToDevice, stream), "cudaMemcpy table");
+            using F = typename Curve::Field;
+            constexpr size_t kChunk = size_t(1) << 22, kPerThread = 32;
+            DevBuf<F> zs, prefix;
+            zs.reserve(std::min(n, kChunk), "cudaMalloc table scratch");
+            prefix.reserve(std::min(n, kChunk), "cudaMalloc table scratch");
+            for (unsigned w = 1; w < W; ++w) {
+                for (size_t off = 0; off < n; off += kChunk) {
+                    const size_t len = std::min(kChunk, n - off);
+                    const size_t threads = (len + kPerThread - 1) / kPerThread;
+                    shift_bases_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
+                        t + size_t(w - 1) * n + off, len, c, kPerThread, t + size_t(w) * n + off, zs.p, prefix.p);
+                    check_launch("shift_bases_kernel");
+                }
+            }
+            check(cudaStreamSynchronize(stream), "precompute bases");
+        }
+    }
+    // Back to the bases alone: copy 0 of the table.
+    void drop() {
+        if (!table_c) return;
+        check(cudaSetDevice(device), "cudaSetDevice");
+        bases.reserve(n_bases, "cudaMalloc bases");
+        if (n_bases > 0)
+            check(cudaMemcpy(bases.p, table.p, n_bases * sizeof(A), cudaMemcpyDeviceToDevice), "cudaMemcpy bases");
+        table.release();
+        table_c = 0;
     }
 
     void* temp_for(size_t bytes) { return temp.reserve(bytes, "cudaMalloc CUB temp"); }
@@ -465,7 +610,7 @@ struct Msm<Curve>::Impl {
             F* cells = products.reserve(slots, "cudaMalloc batch products");
             if (r == 0) {
                 pair_round_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
-                    llen, threads, keys, BasePoint<Curve>{vals, bases.p}, cells, before, ok, op);
+                    llen, threads, keys, BasePoint<Curve>{vals, base_ptr()}, cells, before, ok, op);
             } else {
                 pair_round_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
                     llen, threads, keys, ListPoint<Curve>{pts}, cells, before, ok, op);
@@ -503,7 +648,15 @@ struct Msm<Curve>::Impl {
                                         std::to_string(n_bases) + " resident bases");
         }
         unsigned c = opt.window_bits;
-        if (c != 0 && (c < 2 || c > 20)) throw std::invalid_argument("gpu msm: window bits must be in [2, 20]");
+        if (table_c) {
+            if (c != 0 && c != table_c) {
+                throw std::invalid_argument("gpu msm: window bits " + std::to_string(c) +
+                                            " asked for, but the precomputed table has " + std::to_string(table_c));
+            }
+            c = table_c;
+        } else if (c != 0 && (c < 2 || c > 20)) {
+            throw std::invalid_argument("gpu msm: window bits must be in [2, 20]");
+        }
         if (opt.stats) *opt.stats = MsmStats{};
         if (opt.phases) *opt.phases = GpuMsmPhases{};
         if (n == 0) return Jacobian<Curve>::identity();
@@ -578,7 +731,7 @@ struct Msm<Curve>::Impl {
             const SegmentPlan sp = plan_segments(n1, size_t(sms) * 512, 1);
             ranges[0].reserve(sp.segments, "cudaMalloc ones partials");
             ones_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(ones_idx.p, n1, sp.seg_len,
-                                                                                 sp.segments, bases.p, ranges[0].p);
+                                                                                 sp.segments, base_ptr(), ranges[0].p);
             check_launch("ones_kernel");
             const int r = sum_tree(0, 1, sp.segments);
             check(cudaMemcpyAsync(&ones_host, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
@@ -586,15 +739,19 @@ struct Msm<Curve>::Impl {
             mark(&GpuMsmPhases::ones);
         }
 
-        // 3. Pippenger over the m full scalars, windows in groups.
-        std::vector<P> window_sums(W, P::identity());
+        // 3. Pippenger over the m full scalars, windows in groups. With the precomputed
+        // table every window fills one bucket set (sets = 1) in one group.
+        const bool pre = table_c != 0;
+        const size_t sets = pre ? 1 : W;
+        std::vector<P> window_sums(sets, P::identity());
         if (m > 0) {
-            const size_t nb = (size_t(1) << (c - 1)) + 1;  // buckets per window, |d| = 0..2^(c-1)
-            check(cudaMemsetAsync(buckets.reserve(W * nb, "cudaMalloc buckets"), 0, W * nb * sizeof(P), stream),
+            const size_t nb = (size_t(1) << (c - 1)) + 1;  // buckets per set, |d| = 0..2^(c-1)
+            check(cudaMemsetAsync(buckets.reserve(sets * nb, "cudaMalloc buckets"), 0, sets * nb * sizeof(P), stream),
                   "cudaMemset buckets");  // all zero = ZZ 0 = the identity
             const BigInt<5> h = recode_offset(c);
-            const bool affine = use_affine(opt, m, W);
-            const unsigned G = unsigned(std::clamp<size_t>((affine ? kAffineGroupEntries : kGroupEntries) / m, 1, W));
+            const bool affine = !pre && use_affine(opt, m, W);
+            const unsigned G =
+                pre ? W : unsigned(std::clamp<size_t>((affine ? kAffineGroupEntries : kGroupEntries) / m, 1, W));
             const size_t max_entries = size_t(G) * m;
             for (int i = 0; i < 2; ++i) {
                 keys[i].reserve(max_entries, "cudaMalloc keys");
@@ -603,17 +760,17 @@ struct Msm<Curve>::Impl {
             for (unsigned w0 = 0; w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
                 const size_t len = size_t(g) * m;
-                entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_k.p, full_b.p, m, h, c, w0, g, keys[0].p,
-                                                                       vals[0].p);
+                entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
+                    full_k.p, full_b.p, m, h, c, w0, g, pre ? uint32_t(n_bases) : 0u, keys[0].p, vals[0].p);
                 check_launch("entries_kernel");
-                const int key_bits = std::bit_width(uint64_t(g) * nb - 1);
+                const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
                 cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
                 check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
                       "cub SortPairs size");
                 check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
                       "cub SortPairs");
                 mark(&GpuMsmPhases::sort);
-                P* group_buckets = buckets.p + size_t(w0) * nb;
+                P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
                 // Batch-affine rounds shorten the list first (none: lpts stays null).
                 const uint32_t* lkeys = dk.Current();
                 const A* lpts = nullptr;
@@ -636,9 +793,15 @@ struct Msm<Curve>::Impl {
                     accumulate_stored_kernel<Curve, Affine<Curve>><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
                         lkeys, lpts, llen, sp.seg_len, sp.segments, group_buckets, carry_key[0].p, carry_pt[0].p);
                     check_launch("accumulate_stored_kernel (affine)");
+                } else if (std::is_same_v<Curve, G1Curve> && opt.level1_prefetch) {
+                    accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>
+                        <<<blocks_for(sp.segments), kThreads, 0, stream>>>(dk.Current(), dv.Current(), len, sp.seg_len,
+                                                                           sp.segments, base_ptr(), group_buckets,
+                                                                           carry_key[0].p, carry_pt[0].p);
+                    check_launch("accumulate_bases_kernel (prefetch)");
                 } else {
-                    accumulate_bases_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
-                        dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, bases.p, group_buckets,
+                    accumulate_bases_kernel<Curve, false><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                        dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, base_ptr(), group_buckets,
                         carry_key[0].p, carry_pt[0].p);
                     check_launch("accumulate_bases_kernel");
                 }
@@ -664,14 +827,14 @@ struct Msm<Curve>::Impl {
             // range, so a second, mostly empty wave (2^20: 38.9K threads for 33.8K slots)
             // costs more than longer ranges.
             const size_t target = reduce_wave;
-            size_t R = std::max<size_t>(4, (W * nb + target - 1) / target);
+            size_t R = std::max<size_t>(4, (sets * nb + target - 1) / target);
             const size_t T = (nb + R - 1) / R;
-            ranges[0].reserve(W * T, "cudaMalloc ranges");
+            ranges[0].reserve(sets * T, "cudaMalloc ranges");
             reduce_ranges_kernel<Curve>
-                <<<blocks_for(W * T), kThreads, 0, stream>>>(buckets.p, nb, W, R, T, ranges[0].p);
+                <<<blocks_for(sets * T), kThreads, 0, stream>>>(buckets.p, nb, sets, R, T, ranges[0].p);
             check_launch("reduce_ranges_kernel");
-            const int r = sum_tree(0, W, T);
-            check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, W * sizeof(P), cudaMemcpyDeviceToHost, stream),
+            const int r = sum_tree(0, sets, T);
+            check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, sets * sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy window sums");
             mark(&GpuMsmPhases::reduce);
         }
@@ -679,7 +842,9 @@ struct Msm<Curve>::Impl {
         if (timing) read_phases(opt.phases);
         ones_sum = ones_host.to_jacobian();
 
-        // 5. Horner over windows, top first: acc = acc * 2^c + window sum.
+        // 5. Horner over windows, top first: acc = acc * 2^c + window sum (the table's
+        // one set already holds the weights).
+        if (pre) return window_sums[0].to_jacobian() + ones_sum;
         Jacobian<Curve> acc = Jacobian<Curve>::identity();
         for (unsigned w = W; w-- > 0;) {
             for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
@@ -719,6 +884,24 @@ size_t Msm<Curve>::size() const {
 template <class Curve>
 int Msm<Curve>::device() const {
     return impl_->device;
+}
+
+template <class Curve>
+void Msm<Curve>::precompute(unsigned window_bits) {
+    impl_->precompute(window_bits);
+}
+template <class Curve>
+unsigned Msm<Curve>::precomputed_window_bits() const {
+    return impl_->table_c;
+}
+template <class Curve>
+size_t Msm<Curve>::device_base_bytes() const {
+    const Impl& im = *impl_;
+    return (im.table_c ? size_t(num_windows(im.table_c)) : 1) * im.n_bases * sizeof(AffinePoint);
+}
+template <class Curve>
+void Msm<Curve>::drop_precomputed() {
+    impl_->drop();
 }
 
 template <class Curve>

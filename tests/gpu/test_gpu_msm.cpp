@@ -259,6 +259,16 @@ TEST(GpuMsmHost, EntriesAndBaseIndex) {
     EXPECT_EQ(gpu::gpu_msm_window_bits(1u << 20), 14u);  // the H200 sweep's best (msm.hpp)
     EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 22), 18u);
     EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 26), 20u);
+    // With a precomputed table (one reduction): wider windows, fewer of them.
+    EXPECT_EQ(gpu::gpu_msm_precomputed_window_bits(1u << 20), 18u);
+    EXPECT_EQ(gpu::gpu_msm_precomputed_window_bits(size_t(1) << 22), 20u);
+    EXPECT_EQ(gpu::gpu_msm_precomputed_window_bits(size_t(1) << 24), 22u);
+    EXPECT_EQ(gpu::gpu_msm_precomputed_window_bits(size_t(1) << 26), 24u);
+    for (size_t m : {size_t(1), size_t(1000), size_t(1) << 30}) {
+        const unsigned c = gpu::gpu_msm_precomputed_window_bits(m);
+        EXPECT_GE(c, 4u);
+        EXPECT_LE(c, 26u);
+    }
 }
 
 TEST(GpuMsmHost, EmulatedPipelineMatchesCpu) {
@@ -391,6 +401,8 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " affine by size";
                 o.affine_rounds = 0;  // and never
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no affine rounds";
+                o.level1_prefetch = false;  // level 1 without the gather one entry ahead
+                ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no prefetch";
             }
         }
         // Density: the first popcount bases, the same resident object.
@@ -409,6 +421,54 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
     }
 }
 
+// The precomputed table (copies 2^(c w) P of every base, one bucket set): the same sums as
+// the CPU for mixed scalars, a density, 0/1 scalars; the table's window size is enforced,
+// and dropping it gives the plain path back.
+template <class Curve>
+void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_list<unsigned> windows) {
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : sizes) {
+        auto bases = generator_multiples<Curve>(n);
+        put_infinities(bases);
+        const auto scalars = mixed_scalars(n, rng);
+        const auto expect = msm<Curve>(bases, scalars);
+        gpu::Msm<Curve> g(bases);
+        const size_t plain_bytes = g.device_base_bytes();
+        for (unsigned c : windows) {
+            g.precompute(c);
+            const unsigned tc = g.precomputed_window_bits();
+            if (c != 0) {
+                ASSERT_EQ(tc, c);
+            }
+            ASSERT_EQ(g.device_base_bytes(), plain_bytes * num_windows(tc));
+            MsmStats st;
+            gpu::GpuMsmOptions o;
+            o.stats = &st;
+            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc;
+            ASSERT_EQ(st.window_bits, tc);
+            o.level1_prefetch = false;
+            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " no prefetch";
+            o.window_bits = tc == 5 ? 6 : 5;
+            EXPECT_THROW(g.run(scalars, o), std::invalid_argument);
+            auto dens = random_density(n, rng);
+            const size_t nb = popcount_prefix(dens, n);
+            MsmOptions co;
+            co.density = dens.data();
+            gpu::GpuMsmOptions od;
+            od.density = dens.data();
+            ASSERT_EQ(g.run(scalars, od), msm<Curve>(std::span<const Affine<Curve>>(bases.data(), nb), scalars, co))
+                << "n=" << n << " table c=" << tc << " with density";
+            std::vector<Fr> zo(n);
+            for (auto& x : zo) x = (rng() & 1) ? Fr::one() : Fr::zero();
+            ASSERT_EQ(g.run(zo), msm<Curve>(bases, zo)) << "n=" << n << " table c=" << tc << " 0/1";
+        }
+        g.drop_precomputed();
+        EXPECT_EQ(g.precomputed_window_bits(), 0u);
+        EXPECT_EQ(g.device_base_bytes(), plain_bytes);
+        ASSERT_EQ(g.run(scalars), expect) << "n=" << n << " after dropping the table";
+    }
+}
+
 TEST(GpuMsm, G1MatchesCpu) {
     SKIP_WITHOUT_GPU();
     check_sizes<G1Curve>({1, 7, 1000, 65537}, {0, 2, 5, 13});
@@ -417,6 +477,27 @@ TEST(GpuMsm, G1MatchesCpu) {
 TEST(GpuMsm, G2MatchesCpu) {
     SKIP_WITHOUT_GPU();
     check_sizes<G2Curve>({1, 7, 1000}, {0, 3});
+}
+
+TEST(GpuMsm, G1PrecomputedMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    check_precomputed<G1Curve>({1, 7, 1000, 65537}, {0, 5, 21});
+}
+
+TEST(GpuMsm, G2PrecomputedMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    check_precomputed<G2Curve>({1, 7, 1000}, {0, 9});
+}
+
+TEST(GpuMsm, PrecomputeBadInput) {
+    SKIP_WITHOUT_GPU();
+    auto bases = generator_multiples<G1Curve>(10);
+    gpu::MsmG1 g(bases);
+    EXPECT_THROW(g.precompute(3), std::invalid_argument);
+    EXPECT_THROW(g.precompute(27), std::invalid_argument);
+    EXPECT_EQ(g.precomputed_window_bits(), 0u);
+    std::vector<Fr> s3 = {Fr::from_u64(3), Fr::from_u64(5), Fr::from_u64(7)};
+    EXPECT_EQ(g.run(s3), mul(G1Jacobian::generator(), Fr::from_u64(3 + 10 + 21)));
 }
 
 TEST(GpuMsm, EmptyAndBadInput) {
@@ -454,6 +535,7 @@ TEST(GpuMsm, PhaseTimes) {
 TEST(SlowGpuMsm, G1Large) {
     SKIP_WITHOUT_GPU();
     check_sizes<G1Curve>({(size_t(1) << 20) + 3}, {0});
+    check_precomputed<G1Curve>({(size_t(1) << 20) + 3}, {0});
 }
 
 TEST(GpuMsm, OneShot) {

@@ -54,7 +54,8 @@ struct GpuMsmOptions {
     // Bit i of density[i / 64] (host memory) says whether scalar i has a base; see
     // MsmOptions::density.
     const uint64_t* density = nullptr;
-    // 0 picks the window size from gpu_msm_window_bits(); otherwise 2..20.
+    // 0 picks the window size from gpu_msm_window_bits(); otherwise 2..20. With a
+    // precomputed table (Msm::precompute) the table's window size is used: 0 or that.
     unsigned window_bits = 0;
     // Filled with the split (zeros / ones / full), window bits and windows; `chunks`
     // holds the number of level-1 accumulation segments of the last window group.
@@ -71,6 +72,10 @@ struct GpuMsmOptions {
     // most kMaxAffineBatch.
     unsigned affine_batch = 0;
     unsigned affine_threads_per_sm = 384;
+    // Level 1 over the bases (G1): load the next entry's base before adding the current
+    // one, so that the gather's latency overlaps an addition (msm_detail::
+    // accumulate_segment_pipelined). Off: load, then add (the code before 2026-12-01).
+    bool level1_prefetch = true;
 };
 // A round's inversion (~540 multiplications) is shared by a thread's batch: below ~200
 // pairs it costs more than the XYZZ additions it replaces save.
@@ -89,6 +94,11 @@ inline constexpr size_t kMaxAffineBatch = 1024;
 // 38.65/37.13/35.94/35.28/35.53 ms. So m = 2^20 -> 14, 2^22 -> 18, 2^24 and 2^26 -> 20
 // (m = 2^16 -> 11: the model, unmeasured).
 unsigned gpu_msm_window_bits(size_t m);  // defined below
+// Window size with a precomputed table (Msm::precompute): every window shares one set of
+// 2^(c-1) buckets, so the reduction is paid once: minimises W(c) * (m + 2^14) +
+// w * 2^(c-1) over c in [4, 26] (w as above). m = 2^20 -> 18, 2^22 -> 20, 2^24 -> 22,
+// 2^26 -> 24.
+unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
 
 template <class Curve>
 class Msm {
@@ -111,6 +121,23 @@ class Msm {
 
     size_t size() const;
     int device() const;
+
+    // Precomputed multiples of the fixed bases: copy w of the table holds 2^(c w) P_i
+    // for the W = num_windows(c) windows, so that every window's digits go to one set of
+    // buckets: one bucket reduction instead of W, no doublings between windows, and
+    // windows wide enough that fewer of them cover the scalar (2^26: 11 windows of 24
+    // bits instead of 13 of 20). Costs W times the bases' memory (2^26 G1 bases, c = 24:
+    // 11 x 6.5 GiB) and W c doublings a base once. window_bits 0 picks
+    // gpu_msm_precomputed_window_bits(size()); otherwise 4..26. Replaces an earlier table;
+    // throws std::invalid_argument when W x size() does not fit the 31-bit base index and
+    // std::runtime_error (naming the size) when the device memory does not hold it.
+    void precompute(unsigned window_bits = 0);
+    // The table's window size, 0 without a table.
+    unsigned precomputed_window_bits() const;
+    // Device bytes of the bases (with their table when there is one).
+    size_t device_base_bytes() const;
+    // Back to the bases alone (frees the table).
+    void drop_precomputed();
 
     // sum_i scalars[i] * base(i), scalars in host memory (copied to the device).
     Result run(std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
@@ -206,15 +233,25 @@ inline SegmentPlan plan_segments(size_t len, size_t target_threads, size_t min_l
 // strictly inside the segment belong to no other segment: their sum goes straight to
 // buckets[key]. The first and the last run may continue in the neighbours: they go to
 // carry slots 2s and 2s+1 (a segment of one run puts it first and the identity last,
-// with the same key, so that the carry keys stay sorted). add(i, acc) adds entry i.
-template <class P, class KeyAt, class Add>
-CUZK_HD void accumulate_segment(size_t begin, size_t end, size_t s, KeyAt key_at, Add add, P* buckets,
-                                uint32_t* carry_key, P* carry_pt) {
+// with the same key, so that the carry keys stay sorted). load(i) returns entry i's data
+// (say, the base gathered from memory), apply(item, acc) adds it. Entry i + 1's load is
+// issued before entry i's addition, so that its latency overlaps that addition instead
+// of stalling the next one.
+template <class P, class KeyAt, class Load, class Apply>
+CUZK_HD void accumulate_segment_pipelined(size_t begin, size_t end, size_t s, KeyAt key_at, Load load, Apply apply,
+                                          P* buckets, uint32_t* carry_key, P* carry_pt) {
     uint32_t cur = key_at(begin);
     P acc = P::identity();
     bool first = true;
+    auto next = load(begin);
+    uint32_t next_key = cur;
     for (size_t i = begin; i < end; ++i) {
-        const uint32_t k = key_at(i);
+        const auto item = next;
+        const uint32_t k = next_key;
+        if (i + 1 < end) {
+            next = load(i + 1);
+            next_key = key_at(i + 1);
+        }
         if (k != cur) {
             if (first) {
                 carry_key[2 * s] = cur;
@@ -226,7 +263,7 @@ CUZK_HD void accumulate_segment(size_t begin, size_t end, size_t s, KeyAt key_at
             cur = k;
             acc = P::identity();
         }
-        add(i, acc);
+        apply(item, acc);
     }
     if (first) {
         carry_key[2 * s] = cur;
@@ -237,6 +274,17 @@ CUZK_HD void accumulate_segment(size_t begin, size_t end, size_t s, KeyAt key_at
         carry_key[2 * s + 1] = cur;
         carry_pt[2 * s + 1] = acc;
     }
+}
+
+// The same where add(i, acc) loads and adds entry i in one step (the loaded item is the
+// index). A functor, not a lambda: see accumulate_bases_kernel in src/gpu/msm.cu.
+struct IndexItem {
+    CUZK_HD_INLINE size_t operator()(size_t i) const { return i; }
+};
+template <class P, class KeyAt, class Add>
+CUZK_HD void accumulate_segment(size_t begin, size_t end, size_t s, KeyAt key_at, Add add, P* buckets,
+                                uint32_t* carry_key, P* carry_pt) {
+    accumulate_segment_pipelined<P>(begin, end, s, key_at, IndexItem{}, add, buckets, carry_key, carry_pt);
 }
 
 // Last combining step over few sorted carries: the first carry of each key sums its run.
@@ -403,6 +451,22 @@ inline unsigned gpu_msm_window_bits(size_t m) {
         const double lg = std::log2(double(m) + 1.0);
         const double w = lg <= 20 ? 11.0 : lg >= 22 ? 4.0 : 11.0 - 3.5 * (lg - 20);
         const double cost = double(msm_detail::num_windows(c)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+inline unsigned gpu_msm_precomputed_window_bits(size_t m) {
+    unsigned best = 4;
+    double best_cost = 1e300;
+    const double lg = std::log2(double(m) + 1.0);
+    const double w = lg <= 20 ? 11.0 : lg >= 22 ? 4.0 : 11.0 - 3.5 * (lg - 20);
+    for (unsigned c = 4; c <= 26; ++c) {
+        const double cost =
+            double(msm_detail::num_windows(c)) * (double(m) + 16384.0) + w * double(uint64_t(1) << (c - 1));
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
