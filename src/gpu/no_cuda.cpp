@@ -51,6 +51,7 @@ namespace cuzk::gpu {
 std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
     throw std::runtime_error("cuzk was built without CUDA");
 }
+size_t tables_built(groth16::ProverBackend&) { return 0; }
 }  // namespace cuzk::gpu
 #endif
 
@@ -86,6 +87,20 @@ template <class Curve>
 int Msm<Curve>::device() const {
     return -1;
 }
+template <class Curve>
+void Msm<Curve>::precompute(unsigned) {
+    no_cuda();
+}
+template <class Curve>
+unsigned Msm<Curve>::precomputed_window_bits() const {
+    return 0;
+}
+template <class Curve>
+size_t Msm<Curve>::device_base_bytes() const {
+    return 0;
+}
+template <class Curve>
+void Msm<Curve>::drop_precomputed() {}
 template <class Curve>
 Jacobian<Curve> Msm<Curve>::run(std::span<const Fr>, const GpuMsmOptions&) {
     no_cuda();

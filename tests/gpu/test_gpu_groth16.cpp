@@ -64,6 +64,40 @@ TEST(GpuGroth16, SameProofBytesAsCpuForEveryBuiltinCircuit) {
     }
 }
 
+// Precomputed tables (shifted bases) from 100 full scalars on: the first proof builds them
+// for the G1 sets with that many, the second runs on them; both give the CPU's bytes.
+// CUZK_GPU_TABLES=0 builds none; a malformed value is refused with its name.
+TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    auto cpu = groth16::make_cpu_backend();
+    setenv("CUZK_GPU_TABLES", "100", 1);
+    auto cuda = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_TABLES", "0", 1);
+    auto plain = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_TABLES", "lots", 1);
+    try {
+        gpu::make_cuda_backend(0);
+        ADD_FAILURE() << "CUZK_GPU_TABLES=lots accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("CUZK_GPU_TABLES"), std::string::npos) << e.what();
+    }
+    unsetenv("CUZK_GPU_TABLES");
+    auto b = circuits::make_builtin("random-dense", 3000, seed, 3);
+    r1cs::Shape shape = b.circuit->shape();
+    groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
+    groth16::Witness w = b.circuit->witness();
+    groth16::Randomness rs = groth16::random_randomness();
+    const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
+    EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
+    EXPECT_GE(gpu::tables_built(*cuda), 3u);  // H, L, A (B_G1 too where B is dense enough)
+    EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
+    EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *plain), want);
+    EXPECT_EQ(gpu::tables_built(*plain), 0u);
+    EXPECT_EQ(gpu::tables_built(*cpu), 0u);
+}
+
 template <class Curve>
 std::vector<Affine<Curve>> random_points(size_t n, std::mt19937_64& rng) {
     std::vector<Affine<Curve>> v(n);

@@ -10,6 +10,7 @@
 // reason for a fallback), for the caller to log. "cuda" without a usable GPU throws.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -17,7 +18,13 @@
 
 namespace cuzk::gpu {
 
+// The G1 base sets given a precomputed table of shifted bases (gpu::Msm::precompute)
+// after an MSM with at least 2^20 full scalars, where a quarter of the card's memory stays
+// free beside it. CUZK_GPU_TABLES=0 turns that off, CUZK_GPU_TABLES=<n> sets the count
+// (std::invalid_argument from make_cuda_backend for anything else).
 std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int device = 0);
+// How many tables a CUDA backend has built (0 for any other backend).
+size_t tables_built(groth16::ProverBackend& backend);
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
 
