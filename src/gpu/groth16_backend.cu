@@ -18,7 +18,9 @@
 // Precomputed tables (Msm::precompute): after a G1 MSM with at least kTableMinFull full
 // scalars, its base set gets a table of shifted copies if the card keeps a quarter of its
 // memory free beside it (and the table's sort scratch); later proofs' MSMs over that set
-// then run 12-17% faster (H200, 2^22-2^24 full scalars: 31.2 -> 25.8, 101.7 -> 89.5 ms).
+// then run 12-17% faster (H200, 2^22-2^24 full scalars: 30.9 -> 25.9, 101.7 -> 89.4 ms;
+// Groth16 2^24 random-dense 590 -> 548 ms, sha256-chain 182.5 -> 172.7; the first proof
+// pays the builds, 1.4 s a 2^24 set).
 // A mostly-0/1 set never gets one (its Pippenger part is small). CUZK_GPU_TABLES=0 turns
 // them off, CUZK_GPU_TABLES=<n> sets kTableMinFull to n. Every run holds run_mu_, so a
 // table is never built under a running MSM.
@@ -52,9 +54,11 @@ void check(cudaError_t e, const char* what) {
 // bench/gpu_groth16 --pinned 0 shows the staged path's cost in H and msm_a.
 constexpr size_t kStageBytes = size_t(32) << 20;
 
-// Full scalars in a G1 MSM from which its base set gets a precomputed table: 2^20 saves
-// ~2 ms a run (11.3 -> 9.1 ms on the H200) for a 0.1 s build.
-constexpr size_t kTableMinFull = size_t(1) << 20;
+// Full scalars in a G1 MSM from which its base set gets a precomputed table. On the H200
+// a table saves 1.5 ms a run at 2^20 (10.6 -> 9.1 ms, built in 0.09 s), 12 ms at 2^24:
+// from 2^19 on, so that a 2^20-constraint circuit (2^20 - 1 H bases, a few less aux) has
+// its tables.
+constexpr size_t kTableMinFull = size_t(1) << 19;
 
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
 size_t table_min_full() {
