@@ -74,7 +74,7 @@ struct GpuMsmOptions {
     unsigned affine_threads_per_sm = 384;
     // Level 1 over the bases (G1): load the next entry's base before adding the current
     // one, so that the gather's latency overlaps an addition (msm_detail::
-    // accumulate_segment_pipelined). Off: load, then add (the code before 2026-12-01).
+    // accumulate_segment_pipelined). Off: load, then add. H200: G1 2^26 391.6 -> 377.8 ms.
     bool level1_prefetch = true;
 };
 // A round's inversion (~540 multiplications) is shared by a thread's batch: below ~200
