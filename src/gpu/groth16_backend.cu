@@ -15,12 +15,12 @@
 // c, reused for z) stays with the backend and only grows.
 // Every entry point selects the backend's device first: the engine runs one backend per
 // GPU from threads that may have touched another device.
-// Precomputed tables (Msm::precompute): after a G1 MSM with at least kTableMinFull full
-// scalars, its base set gets a table of shifted copies if the card keeps a quarter of its
+// Precomputed tables (Msm::precompute): after the second G1 MSM over a set with at least
+// kTableMinFull full scalars, the set gets a table of shifted copies if the card keeps a quarter of its
 // memory free beside it (and the table's sort scratch); later proofs' MSMs over that set
 // then run 12-17% faster (H200, 2^22-2^24 full scalars: 30.9 -> 25.9, 101.7 -> 89.4 ms;
-// Groth16 2^24 random-dense 590 -> 548 ms, sha256-chain 182.5 -> 172.7; the first proof
-// pays the builds, 1.4 s a 2^24 set).
+// Groth16 2^24 random-dense 590 -> 548 ms, sha256-chain 182.5 -> 172.7; the proof that
+// builds them pays 1.4 s a 2^24 set, so a one-off proof builds none).
 // A mostly-0/1 set never gets one (its Pippenger part is small). CUZK_GPU_TABLES=0 turns
 // them off, CUZK_GPU_TABLES=<n> sets kTableMinFull to n. Every run holds run_mu_, so a
 // table is never built under a running MSM.
@@ -262,11 +262,13 @@ class CudaBackend final : public groth16::ProverBackend {
     // build leaves the set as it was (Msm::precompute frees what it took).
     void maybe_precompute(const std::shared_ptr<Msm<G1Curve>>& set, size_t full) {
         if (table_min_full_ == 0 || full < table_min_full_ || set->precomputed_window_bits() != 0) return;
-        auto [it, fresh] = table_tried_.try_emplace(set.get(), set);
-        if (!fresh) {
-            if (!it->second.expired()) return;
-            it->second = set;
-        }
+        TableState& ts = table_state_[set.get()];
+        if (ts.set.expired() && (ts.runs > 0 || ts.tried)) ts = TableState{};  // a new set at an old address
+        ts.set = set;
+        // From its second such run: a one-off proof does not pay a build that takes ~15
+        // of its MSMs (2^24: 1.4 s against 89 ms saved... 12 ms a run).
+        if (++ts.runs < 2 || ts.tried) return;
+        ts.tried = true;
         Msm<G1Curve>& msm = *set;
         const unsigned c = gpu_msm_precomputed_window_bits(msm.size());
         const size_t n = msm.size(), W = msm_detail::num_windows(c);
@@ -405,9 +407,14 @@ class CudaBackend final : public groth16::ProverBackend {
 
     int device_;
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
-    // Sets already considered for a table (under run_mu_); weak, so that a new set at an
-    // evicted one's address counts as new.
-    std::map<const Msm<G1Curve>*, std::weak_ptr<Msm<G1Curve>>> table_tried_;
+    // Per G1 set (under run_mu_): runs with enough full scalars, whether a table was
+    // considered. Weak, so that a new set at an evicted one's address counts as new.
+    struct TableState {
+        std::weak_ptr<Msm<G1Curve>> set;
+        unsigned runs = 0;
+        bool tried = false;
+    };
+    std::map<const Msm<G1Curve>*, TableState> table_state_;
     size_t tables_built_ = 0;  // under run_mu_
     std::mutex mutex_;         // the caches
     Cache<G1Curve> g1_;

@@ -64,8 +64,9 @@ TEST(GpuGroth16, SameProofBytesAsCpuForEveryBuiltinCircuit) {
     }
 }
 
-// Precomputed tables (shifted bases) from 100 full scalars on: the first proof builds them
-// for the G1 sets with that many, the second runs on them; both give the CPU's bytes.
+// Precomputed tables (shifted bases) from 100 full scalars on: the first proof builds none,
+// the second builds them for the G1 sets with that many, the third runs on them; all give
+// the CPU's bytes.
 // CUZK_GPU_TABLES=0 builds none; a malformed value is refused with its name.
 TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     std::string why;
@@ -90,6 +91,8 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     groth16::Witness w = b.circuit->witness();
     groth16::Randomness rs = groth16::random_randomness();
     const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
+    EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
+    EXPECT_EQ(gpu::tables_built(*cuda), 0u);  // a one-off proof builds none
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
     EXPECT_GE(gpu::tables_built(*cuda), 3u);  // H, L, A (B_G1 too where B is dense enough)
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
