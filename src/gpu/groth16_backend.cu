@@ -15,10 +15,10 @@
 // c, reused for z) stays with the backend and only grows.
 // Every entry point selects the backend's device first: the engine runs one backend per
 // GPU from threads that may have touched another device.
-// Precomputed tables (Msm::precompute): after the second G1 MSM over a set with at least
-// kTableMinFull full scalars, the set gets a table of shifted copies if the card keeps a quarter of its
-// memory free beside it (and the table's sort scratch); later proofs' MSMs over that set
-// then run 12-17% faster (H200, 2^22-2^24 full scalars: 30.9 -> 25.9, 101.7 -> 89.4 ms;
+// Precomputed tables (Msm::precompute): after its second G1 MSM with at least
+// kTableMinFull full scalars, a base set gets a table of shifted copies if the card keeps
+// a quarter of its memory free beside it (and the table's sort scratch); later proofs'
+// MSMs over that set then run 12-17% faster (H200, 2^22-2^24 full scalars: 30.9 -> 25.9, 101.7 -> 89.4 ms;
 // Groth16 2^24 random-dense 590 -> 548 ms, sha256-chain 182.5 -> 172.7; the proof that
 // builds them pays 1.4 s a 2^24 set, so a one-off proof builds none).
 // A mostly-0/1 set never gets one (its Pippenger part is small). CUZK_GPU_TABLES=0 turns
@@ -265,8 +265,8 @@ class CudaBackend final : public groth16::ProverBackend {
         TableState& ts = table_state_[set.get()];
         if (ts.set.expired() && (ts.runs > 0 || ts.tried)) ts = TableState{};  // a new set at an old address
         ts.set = set;
-        // From its second such run: a one-off proof does not pay a build that takes ~15
-        // of its MSMs (2^24: 1.4 s against 89 ms saved... 12 ms a run).
+        // From its second such run: a one-off proof would only pay for the build (2^24: a
+        // 1.4 s build, 12 ms saved a run).
         if (++ts.runs < 2 || ts.tried) return;
         ts.tried = true;
         Msm<G1Curve>& msm = *set;
