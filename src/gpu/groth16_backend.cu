@@ -15,8 +15,8 @@
 // c, reused for z) stays with the backend and only grows.
 // Every entry point selects the backend's device first: the engine runs one backend per
 // GPU from threads that may have touched another device.
-// Precomputed tables (Msm::precompute): after its second G1 MSM with at least
-// kTableMinFull full scalars, a base set gets a table of shifted copies if the card keeps
+// Precomputed tables (Msm::precompute): after its second MSM with at least
+// kTableMinFull full scalars, a base set (G1 or G2) gets a table of shifted copies if the card keeps
 // a quarter of its memory free beside it (and the table's sort scratch); later proofs'
 // MSMs over that set then run 12-17% faster (H200, 2^22-2^24 full scalars: 30.9 -> 25.9, 101.7 -> 89.4 ms;
 // Groth16 2^24 random-dense 590 -> 548 ms, sha256-chain 182.5 -> 172.7; the proof that
@@ -54,7 +54,7 @@ void check(cudaError_t e, const char* what) {
 // bench/gpu_groth16 --pinned 0 shows the staged path's cost in H and msm_a.
 constexpr size_t kStageBytes = size_t(32) << 20;
 
-// Full scalars in a G1 MSM from which its base set gets a precomputed table. On the H200
+// Full scalars in an MSM from which its base set gets a precomputed table. On the H200
 // a table saves 1.5 ms a run at 2^20 (10.6 -> 9.1 ms, built in 0.09 s), 12 ms at 2^24:
 // from 2^19 on, so that a 2^20-constraint circuit (2^20 - 1 H bases, a few less aux) has
 // its tables.
@@ -132,9 +132,13 @@ class CudaBackend final : public groth16::ProverBackend {
         select_device();
         auto msm = resident(g2_, bases);
         std::lock_guard<std::mutex> lock(run_mu_);
+        MsmStats st;
         GpuMsmOptions opt;
         opt.density = density;
-        return msm->run(scalars, opt);
+        opt.stats = &st;
+        const G2Jacobian r = msm->run(scalars, opt);
+        maybe_precompute(msm, st.full);
+        return r;
     }
 
     G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
@@ -212,7 +216,7 @@ class CudaBackend final : public groth16::ProverBackend {
             check(cudaStreamSynchronize(stream_), "upload z");
         }
         groth16::ZSums s;
-        MsmStats st_l, st_a, st_b;
+        MsmStats st_l, st_a, st_b, st_b2;
         GpuMsmOptions opt;
         {
             trace::Span span("msm_l", "groth16");
@@ -237,13 +241,14 @@ class CudaBackend final : public groth16::ProverBackend {
         {
             trace::Span span("msm_b_g2", "groth16");
             trace::Span kernels("msm_kernels", "gpu");
-            opt.stats = nullptr;
+            opt.stats = &st_b2;
             s.b_g2 = msm_b2->run_device(dz, nz, opt);
         }
         // After the proof's sums (the tables serve the next proofs).
         maybe_precompute(msm_l, st_l.full);
         maybe_precompute(msm_a, st_a.full);
         maybe_precompute(msm_b1, st_b.full);
+        maybe_precompute(msm_b2, st_b2.full);
         return s;
     }
 
@@ -257,10 +262,11 @@ class CudaBackend final : public groth16::ProverBackend {
         });
     }
 
-    // A precomputed table for a G1 base set whose run had `full` full scalars, once, when
+    // A precomputed table for a base set whose run had `full` full scalars, once, when
     // it pays and fits (see the top of this file). Called with run_mu_ held. A failed
     // build leaves the set as it was (Msm::precompute frees what it took).
-    void maybe_precompute(const std::shared_ptr<Msm<G1Curve>>& set, size_t full) {
+    template <class Curve>
+    void maybe_precompute(const std::shared_ptr<Msm<Curve>>& set, size_t full) {
         if (table_min_full_ == 0 || full < table_min_full_ || set->precomputed_window_bits() != 0) return;
         TableState& ts = table_state_[set.get()];
         if (ts.set.expired() && (ts.runs > 0 || ts.tried)) ts = TableState{};  // a new set at an old address
@@ -269,11 +275,11 @@ class CudaBackend final : public groth16::ProverBackend {
         // 1.4 s build, 12 ms saved a run).
         if (++ts.runs < 2 || ts.tried) return;
         ts.tried = true;
-        Msm<G1Curve>& msm = *set;
+        Msm<Curve>& msm = *set;
         const unsigned c = gpu_msm_precomputed_window_bits(msm.size());
         const size_t n = msm.size(), W = msm_detail::num_windows(c);
-        const size_t table = W * n * sizeof(G1Affine);
-        const size_t sort = W * full * 16 + (size_t(1) << (c - 1)) * sizeof(XYZZ<G1Curve>);  // keys, values x2; buckets
+        const size_t table = W * n * sizeof(Affine<Curve>);
+        const size_t sort = W * full * 16 + (size_t(1) << (c - 1)) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets
         size_t free_b = 0, total_b = 0;
         if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return;
         if (free_b < table + sort + total_b / 4) return;
@@ -407,14 +413,14 @@ class CudaBackend final : public groth16::ProverBackend {
 
     int device_;
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
-    // Per G1 set (under run_mu_): runs with enough full scalars, whether a table was
+    // Per base set (under run_mu_): runs with enough full scalars, whether a table was
     // considered. Weak, so that a new set at an evicted one's address counts as new.
     struct TableState {
-        std::weak_ptr<Msm<G1Curve>> set;
+        std::weak_ptr<void> set;
         unsigned runs = 0;
         bool tried = false;
     };
-    std::map<const Msm<G1Curve>*, TableState> table_state_;
+    std::map<const void*, TableState> table_state_;
     size_t tables_built_ = 0;  // under run_mu_
     std::mutex mutex_;         // the caches
     Cache<G1Curve> g1_;

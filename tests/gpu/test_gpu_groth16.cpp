@@ -94,7 +94,7 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
     EXPECT_EQ(gpu::tables_built(*cuda), 0u);  // a one-off proof builds none
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
-    EXPECT_GE(gpu::tables_built(*cuda), 3u);  // H, L, A (B_G1 too where B is dense enough)
+    EXPECT_GE(gpu::tables_built(*cuda), 3u);  // H, L, A (B_G1 and B_G2 too where B is dense enough)
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *plain), want);
     EXPECT_EQ(gpu::tables_built(*plain), 0u);

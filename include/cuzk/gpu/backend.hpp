@@ -18,7 +18,7 @@
 
 namespace cuzk::gpu {
 
-// A G1 base set gets a precomputed table of shifted bases (gpu::Msm::precompute) after
+// A base set (G1 or G2) gets a precomputed table of shifted bases (gpu::Msm::precompute) after
 // its second MSM with at least 2^19 full scalars, where a quarter of the card's memory
 // stays free beside it. CUZK_GPU_TABLES=0 turns that off, CUZK_GPU_TABLES=<n> sets the count
 // (std::invalid_argument from make_cuda_backend for anything else).
