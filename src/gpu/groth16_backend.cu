@@ -55,10 +55,10 @@ void check(cudaError_t e, const char* what) {
 constexpr size_t kStageBytes = size_t(32) << 20;
 
 // Full scalars in an MSM from which its base set gets a precomputed table. On the H200
-// a table saves 1.5 ms a run at 2^20 (10.6 -> 9.1 ms, built in 0.09 s), 12 ms at 2^24:
-// from 2^19 on, so that a 2^20-constraint circuit (2^20 - 1 H bases, a few less aux) has
-// its tables.
-constexpr size_t kTableMinFull = size_t(1) << 19;
+// a G1 table saves 1.5 ms a run at 2^20 (10.6 -> 9.1 ms, built in 0.09 s), 12 ms at 2^24;
+// a G2 table 5.5 ms at 2^20 (39.9 -> 34.4, 0.23 s), 47 ms at 2^24. From 2^18 on, so that
+// a 2^20-constraint circuit's sets qualify (its B_G2 MSM: ~2^19 full scalars).
+constexpr size_t kTableMinFull = size_t(1) << 18;
 
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
 size_t table_min_full() {

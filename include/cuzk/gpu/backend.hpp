@@ -19,7 +19,7 @@
 namespace cuzk::gpu {
 
 // A base set (G1 or G2) gets a precomputed table of shifted bases (gpu::Msm::precompute) after
-// its second MSM with at least 2^19 full scalars, where a quarter of the card's memory
+// its second MSM with at least 2^18 full scalars, where a quarter of the card's memory
 // stays free beside it. CUZK_GPU_TABLES=0 turns that off, CUZK_GPU_TABLES=<n> sets the count
 // (std::invalid_argument from make_cuda_backend for anything else).
 std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int device = 0);
