@@ -208,23 +208,29 @@ BENCHMARK(BM_GpuMsmG1Prefetch)
 // window size c (0: gpu_msm_precomputed_window_bits), built once before the timed runs
 // (its time and size are printed and reported). The result is checked against the plain
 // resident path at the same size.
+template <class Curve>
+void time_precomputed(benchmark::State& state, const char* curve, size_t distinct, size_t max_log, unsigned c) {
+    const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
+    auto m = tiled_msm<Curve>(log_n, distinct);
+    const auto t0 = std::chrono::steady_clock::now();
+    m->precompute(c);
+    const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double gib = double(m->device_base_bytes()) / double(size_t(1) << 30);
+    std::printf("%s precomputed n=2^%zu: table c=%u, %.1f GiB, built in %.2f s\n", curve, log_n,
+                m->precomputed_window_bits(), gib, build_s);
+    state.counters["table_gib"] = gib;
+    state.counters["build_s"] = build_s;
+    const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
+    const auto want = resident<Curve>(max_log, distinct).run_device(sc, n);
+    if (m->run_device(sc, n) != want)
+        throw std::runtime_error(std::string(curve) + " precomputed msm differs from the plain msm");
+    const std::string label = std::string(curve) + " precomputed c=" + std::to_string(m->precomputed_window_bits());
+    time_runs<Curve>(state, *m, sc, n, label.c_str());
+}
+
 void BM_GpuMsmG1Precomputed(benchmark::State& state) {
     try {
-        const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
-        auto m = tiled_msm<G1Curve>(log_n, kDistinctG1);
-        const auto t0 = std::chrono::steady_clock::now();
-        m->precompute(unsigned(state.range(1)));
-        const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double gib = double(m->device_base_bytes()) / double(size_t(1) << 30);
-        std::printf("G1 precomputed n=2^%zu: table c=%u, %.1f GiB, built in %.2f s\n", log_n,
-                    m->precomputed_window_bits(), gib, build_s);
-        state.counters["table_gib"] = gib;
-        state.counters["build_s"] = build_s;
-        const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
-        const auto want = resident<G1Curve>(kMaxLogG1, kDistinctG1).run_device(sc, n);
-        if (m->run_device(sc, n) != want) throw std::runtime_error("precomputed msm differs from the plain msm");
-        const std::string label = "G1 precomputed c=" + std::to_string(m->precomputed_window_bits());
-        time_runs<G1Curve>(state, *m, sc, n, label.c_str());
+        time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, unsigned(state.range(1)));
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }
@@ -302,21 +308,7 @@ BENCHMARK(BM_GpuMsmG1ZeroOne)->Arg(26)->Iterations(5)->UseManualTime()->Unit(ben
 // result at the same size.
 void BM_GpuMsmG2Precomputed(benchmark::State& state) {
     try {
-        const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
-        auto m = tiled_msm<G2Curve>(log_n, kDistinctG2);
-        const auto t0 = std::chrono::steady_clock::now();
-        m->precompute(0);
-        const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double gib = double(m->device_base_bytes()) / double(size_t(1) << 30);
-        std::printf("G2 precomputed n=2^%zu: table c=%u, %.1f GiB, built in %.2f s\n", log_n,
-                    m->precomputed_window_bits(), gib, build_s);
-        state.counters["table_gib"] = gib;
-        state.counters["build_s"] = build_s;
-        const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
-        const auto want = resident<G2Curve>(kMaxLogG2, kDistinctG2).run_device(sc, n);
-        if (m->run_device(sc, n) != want) throw std::runtime_error("precomputed G2 msm differs from the plain msm");
-        const std::string label = "G2 precomputed c=" + std::to_string(m->precomputed_window_bits());
-        time_runs<G2Curve>(state, *m, sc, n, label.c_str());
+        time_precomputed<G2Curve>(state, "G2", kDistinctG2, kMaxLogG2, 0);
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }

@@ -64,6 +64,21 @@ TEST(GpuGroth16, SameProofBytesAsCpuForEveryBuiltinCircuit) {
     }
 }
 
+// A random-dense circuit of 3000 constraints, its parameters, witness and randomness.
+struct DenseCase {
+    r1cs::Shape shape;
+    groth16::Parameters params;
+    groth16::Witness w;
+    groth16::Randomness rs;
+    explicit DenseCase(uint64_t seed) {
+        auto b = circuits::make_builtin("random-dense", 3000, seed, 3);
+        shape = b.circuit->shape();
+        params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
+        w = b.circuit->witness();
+        rs = groth16::random_randomness();
+    }
+};
+
 // Precomputed tables (shifted bases) from 100 full scalars on: the first proof builds none,
 // the second builds them for the G1 sets with that many, the third runs on them; all give
 // the CPU's bytes.
@@ -85,11 +100,8 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
         EXPECT_NE(std::string(e.what()).find("CUZK_GPU_TABLES"), std::string::npos) << e.what();
     }
     unsetenv("CUZK_GPU_TABLES");
-    auto b = circuits::make_builtin("random-dense", 3000, seed, 3);
-    r1cs::Shape shape = b.circuit->shape();
-    groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
-    groth16::Witness w = b.circuit->witness();
-    groth16::Randomness rs = groth16::random_randomness();
+    const DenseCase k(seed);
+    const auto& [shape, params, w, rs] = k;
     const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
     EXPECT_EQ(gpu::tables_built(*cuda), 0u);  // a one-off proof builds none
@@ -197,11 +209,8 @@ TEST(GpuGroth16, EveryDeviceInterleavedGivesTheCpuProof) {
     auto cpu = groth16::make_cpu_backend();
     std::vector<std::unique_ptr<groth16::ProverBackend>> cuda;
     for (int d = 0; d < devices; ++d) cuda.push_back(gpu::make_cuda_backend(d));
-    auto b = circuits::make_builtin("random-dense", 3000, seed, 3);
-    r1cs::Shape shape = b.circuit->shape();
-    groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
-    groth16::Witness w = b.circuit->witness();
-    groth16::Randomness rs = groth16::random_randomness();
+    const DenseCase k(seed);
+    const auto& [shape, params, w, rs] = k;
     const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
     for (int round = 0; round < 2; ++round) {
         for (int d = devices; d-- > 0;) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuzk/ec/scalar_mul.hpp"
@@ -373,6 +374,25 @@ TEST(GpuMsmHost, PairRoundCases) {
         if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why; \
     } while (0)
 
+// On a resident object over `bases`: a random density (the first popcount bases), then
+// scalars that are only 0 and 1 (the batch path alone); `what` names the case.
+template <class Curve>
+void check_density_and_zero_one(gpu::Msm<Curve>& g, const std::vector<Affine<Curve>>& bases,
+                                const std::vector<Fr>& scalars, std::mt19937_64& rng, const std::string& what) {
+    const size_t n = bases.size();
+    auto dens = random_density(n, rng);
+    const size_t nb = popcount_prefix(dens, n);
+    MsmOptions co;
+    co.density = dens.data();
+    gpu::GpuMsmOptions o;
+    o.density = dens.data();
+    ASSERT_EQ(g.run(scalars, o), msm<Curve>(std::span<const Affine<Curve>>(bases.data(), nb), scalars, co))
+        << what << " with density";
+    std::vector<Fr> zo(n);
+    for (auto& x : zo) x = (rng() & 1) ? Fr::one() : Fr::zero();
+    ASSERT_EQ(g.run(zo), msm<Curve>(bases, zo)) << what << " 0/1";
+}
+
 template <class Curve>
 void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsigned> windows) {
     std::mt19937_64 rng(test::seed());
@@ -405,19 +425,7 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no prefetch";
             }
         }
-        // Density: the first popcount bases, the same resident object.
-        auto dens = random_density(n, rng);
-        const size_t nb = popcount_prefix(dens, n);
-        MsmOptions co;
-        co.density = dens.data();
-        gpu::GpuMsmOptions o;
-        o.density = dens.data();
-        ASSERT_EQ(g.run(scalars, o), msm<Curve>(std::span<const Affine<Curve>>(bases.data(), nb), scalars, co))
-            << "n=" << n << " with density";
-        // Only zeros and ones: the batch path alone.
-        std::vector<Fr> zo(n);
-        for (auto& x : zo) x = (rng() & 1) ? Fr::one() : Fr::zero();
-        ASSERT_EQ(g.run(zo), msm<Curve>(bases, zo)) << "n=" << n << " 0/1";
+        ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(g, bases, scalars, rng, "n=" + std::to_string(n)));
     }
 }
 
@@ -450,17 +458,8 @@ void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_lis
             ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " no prefetch";
             o.window_bits = tc == 5 ? 6 : 5;
             EXPECT_THROW(g.run(scalars, o), std::invalid_argument);
-            auto dens = random_density(n, rng);
-            const size_t nb = popcount_prefix(dens, n);
-            MsmOptions co;
-            co.density = dens.data();
-            gpu::GpuMsmOptions od;
-            od.density = dens.data();
-            ASSERT_EQ(g.run(scalars, od), msm<Curve>(std::span<const Affine<Curve>>(bases.data(), nb), scalars, co))
-                << "n=" << n << " table c=" << tc << " with density";
-            std::vector<Fr> zo(n);
-            for (auto& x : zo) x = (rng() & 1) ? Fr::one() : Fr::zero();
-            ASSERT_EQ(g.run(zo), msm<Curve>(bases, zo)) << "n=" << n << " table c=" << tc << " 0/1";
+            ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(
+                g, bases, scalars, rng, "n=" + std::to_string(n) + " table c=" + std::to_string(tc)));
         }
         g.drop_precomputed();
         EXPECT_EQ(g.precomputed_window_bits(), 0u);
