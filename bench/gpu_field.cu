@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/shoup_ptx.hpp"
 
 namespace {
 
@@ -55,13 +56,14 @@ enum Op {
     kMulField,
     kSqrField,
     kMulSubMulField,
+    kMulShoup,  // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
     kOps
 };
 const char* op_name(int op) {
-    static const char* names[kOps] = {"mul ptx",        "mul portable",     "sqr ptx",     "sqr as mul ptx",
-                                      "add ptx",        "add portable",     "sub ptx",     "sub portable",
-                                      "mul ptx p cmem", "mul ptx p0 cmem",  "mul ptx rot", "mul Field",
-                                      "sqr Field",      "mul_sub_mul Field"};
+    static const char* names[kOps] = {"mul ptx",        "mul portable",      "sqr ptx",     "sqr as mul ptx",
+                                      "add ptx",        "add portable",      "sub ptx",     "sub portable",
+                                      "mul ptx p cmem", "mul ptx p0 cmem",   "mul ptx rot", "mul Field",
+                                      "sqr Field",      "mul_sub_mul Field", "mul shoup"};
     return names[op];
 }
 
@@ -161,6 +163,30 @@ __global__ void __launch_bounds__(128) independent_kernel(F* v, size_t threads) 
     v[2 * t] = (x[0] + x[1]) + (x[2] + x[3]);
 }
 
+// Four independent chains x_k <- x_k w_k with Shoup's product by a constant (shoup_ptx.hpp;
+// w_k in standard form with w'_k = -w~_k r^-1 mod 2^256, made once a thread): against
+// "Fr mul Field x4 indep", the same chains as Montgomery products.
+__constant__ uint64_t c_fr_np[Fr::N];
+__global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk::BigInt<Fr::N> neg_inv) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    ptx::DeviceIsa isa;
+    Fr x[4];
+    cuzk::BigInt<Fr::N> w[4], wq[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        x[k] = v[2 * t + (k & 1)];
+        const Fr y = v[2 * t + 1 - (k & 1)];
+        w[k] = y.to_bigint();
+        ptx::mul_low<Fr::N>(isa, wq[k].l, y.l, neg_inv.l);
+    }
+    for (int i = 0; i < kIters; ++i) {
+#pragma unroll
+        for (int k = 0; k < 4; ++k) ptx::shoup_mul<Fr::N>(isa, x[k].l, x[k].l, w[k].l, wq[k].l, c_fr_p, c_fr_np);
+    }
+    v[2 * t] = (x[0] + x[1]) + (x[2] + x[3]);
+}
+
 std::map<std::string, std::vector<double>>& samples() {
     static std::map<std::string, std::vector<double>> s;
     return s;
@@ -183,8 +209,20 @@ void BM_Chain(benchmark::State& state) {
         check(cudaEventCreate(&a), "cudaEventCreate");
         check(cudaEventCreate(&b), "cudaEventCreate");
         const unsigned blocks = unsigned(threads / 128);
+        cuzk::BigInt<Fr::N> neg_inv{}, np{};
+        if constexpr (OP == kMulShoup) {
+            ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, Fr::kP.l);
+            uint64_t borrow = 0;
+            for (size_t i = 0; i < Fr::N; ++i) {  // 2^256 - r
+                np.l[i] = 0 - Fr::kP.l[i] - borrow;
+                borrow = (Fr::kP.l[i] != 0 || borrow) ? 1 : 0;
+            }
+            check(cudaMemcpyToSymbol(c_fr_np, np.l, sizeof(np.l)), "cudaMemcpyToSymbol");
+        }
         const auto launch = [&] {
-            if constexpr (kIndependent)
+            if constexpr (OP == kMulShoup)
+                shoup_kernel<<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads, neg_inv);
+            else if constexpr (kIndependent)
                 independent_kernel<F, OP><<<blocks, 128>>>(d, threads);
             else
                 chain_kernel<F, OP><<<blocks, 128>>>(d, threads);
@@ -251,6 +289,7 @@ BENCHMARK(BM_Chain<Fp, kMulField, true>)->Iterations(5)->UseManualTime()->Unit(b
 BENCHMARK(BM_Chain<Fp, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtxConstMem, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulShoup, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -591,6 +591,10 @@ struct Msm<Curve>::Impl {
     // Batch-affine rounds over the sorted list (keys, signed base indices `vals`) of llen
     // entries; on return keys/pts/llen describe the shortened list (pts null if no round
     // ran). Stops when a round would not pay (auto) or shrinks the list by less than 1/4.
+    // G1 only (use_affine): a template, so that `template class Msm<G2Curve>` does not
+X
+    template <class C = Curve>
+    requires std::is_same_v<C, G1Curve>
     void pair_rounds(const GpuMsmOptions& opt, const uint32_t* vals, const uint32_t*& keys, const A*& pts,
                      size_t& llen) {
         using F = typename Curve::Field;
@@ -797,9 +801,13 @@ struct Msm<Curve>::Impl {
                     carry_pt[i].reserve(clen, "cudaMalloc carries");
                 }
                 if (lpts) {
-                    accumulate_stored_kernel<Curve, Affine<Curve>><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
-                        lkeys, lpts, llen, sp.seg_len, sp.segments, group_buckets, carry_key[0].p, carry_pt[0].p);
-                    check_launch("accumulate_stored_kernel (affine)");
+                    if constexpr (std::is_same_v<Curve, G1Curve>) {
+                        accumulate_stored_kernel<Curve, Affine<Curve>>
+                            <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lpts, llen, sp.seg_len,
+                                                                               sp.segments, group_buckets,
+                                                                               carry_key[0].p, carry_pt[0].p);
+                        check_launch("accumulate_stored_kernel (affine)");
+                    }
                 } else if (std::is_same_v<Curve, G1Curve> && opt.level1_prefetch) {
                     accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>
                         <<<blocks_for(sp.segments), kThreads, 0, stream>>>(dk.Current(), dv.Current(), len, sp.seg_len,

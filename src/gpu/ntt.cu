@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "cuzk/common/trace.hpp"
+#include "cuzk/ff/shoup_ptx.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/gpu/ntt_plan.hpp"
 #include "cuzk/ntt/domain.hpp"
@@ -86,6 +87,45 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
     x = x + t;
 }
 
+// The register passes' twiddle products (Impl::kFast): 1 = Shoup's multiplication by a
+// constant with a precomputed quotient (cuzk/ff/shoup_ptx.hpp: 207 wide multiply-adds
+// instead of the Montgomery product's 264), from a table of pairs (w_j in standard form,
+// w'_j = floor(w_j 2^256 / r)), 64 B a twiddle; 0 = Montgomery products from the 32-B
+// table of w_j in Montgomery form. The other paths always use the latter.
+#ifndef CUZK_NTT_SHOUP
+#define CUZK_NTT_SHOUP 1
+#endif
+
+// r and 2^256 - r for shoup_mul, from constant memory (a compile-time modulus loses the
+// fused multiply-adds, field.hpp's device_modulus says why).
+#if CUZK_NTT_SHOUP
+constexpr cuzk::BigInt<Fr::N> neg_modulus() {
+    cuzk::BigInt<Fr::N> r{};
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < Fr::N; ++i) {
+        r.l[i] = 0 - Fr::kP.l[i] - borrow;
+        borrow = (Fr::kP.l[i] != 0 || borrow) ? 1 : 0;
+    }
+    return r;
+}
+__constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
+__constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
+#endif
+
+// y w_j for twiddle j of a register pass's table (see CUZK_NTT_SHOUP).
+__device__ __forceinline__ Fr load_fr(const Fr* p);
+__device__ __forceinline__ Fr mul_twiddle(const Fr& y, const Fr* __restrict__ tw, size_t j) {
+#if CUZK_NTT_SHOUP
+    const Fr w = load_fr(tw + 2 * j), wq = load_fr(tw + 2 * j + 1);
+    ff_detail::ptx::DeviceIsa isa;
+    Fr r;
+    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, y.l, w.l, wq.l, shoup_p.l, shoup_np.l);
+    return r;
+#else
+    return y * load_fr(tw + j);
+#endif
+}
+
 // out[k] = s^(k step) for k < count (one exponentiation per entry; tables only).
 __global__ void powers_kernel(Fr* out, size_t count, Fr s, uint64_t step) {
     for (size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += size_t(gridDim.x) * blockDim.x)
@@ -96,6 +136,22 @@ __global__ void powers_kernel(Fr* out, size_t count, Fr s, uint64_t step) {
 __global__ void combine_kernel(Fr* out, size_t count, const Fr* lo, const Fr* hi) {
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x)
         out[j] = lo[j & (kPowLo - 1)] * hi[j >> kPowLoLog];
+}
+
+// out[2j] = w_j in standard form, out[2j+1] = w'_j = -w~_j r^-1 mod 2^256 (= floor(w_j 2^256 /
+// r): shoup_ptx.hpp) from the Montgomery-form table w~.
+__global__ void shoup_table_kernel(Fr* out, const Fr* mont, size_t count, cuzk::BigInt<Fr::N> neg_inv) {
+    for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x) {
+        const Fr w = mont[j];
+        const cuzk::BigInt<Fr::N> std_form = w.to_bigint();
+        ff_detail::ptx::DeviceIsa isa;
+        Fr wq;
+        ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, neg_inv.l);
+        Fr lo;
+        for (size_t i = 0; i < Fr::N; ++i) lo.l[i] = std_form.l[i];
+        out[2 * j] = lo;
+        out[2 * j + 1] = wq;
+    }
 }
 
 __global__ void scale_table_kernel(Fr* out, const Fr* in, size_t count, Fr c) {
@@ -248,7 +304,7 @@ __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, size_t j, size_t half,
         x = x + t;
         return;
     }
-    const Fr t = y * load_fr(tw + (kInverse ? half - j : j));
+    const Fr t = mul_twiddle(y, tw, kInverse ? half - j : j);
     if (kInverse) {
         y = x + t;
         x = x - t;
@@ -263,7 +319,7 @@ template <bool kInverse>
 __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
     const Fr d = kInverse && j != 0 ? y - x : x - y;  // w^-j = -w^(n/2 - j)
     x = x + y;
-    y = j == 0 ? d : d * load_fr(tw + (kInverse ? half - j : j));
+    y = j == 0 ? d : mul_twiddle(d, tw, kInverse ? half - j : j);
 }
 
 // One pass of the register-blocked path (ntt_plan.hpp, "register-blocked passes"): one
@@ -373,6 +429,7 @@ struct PowTable {
 struct DeviceTables {
     std::mutex mu;
     std::array<Fr*, cpu::kMaxLogSize + 1> twiddles{};  // w_n^j, j < n/2, per log n >= 1
+    std::array<Fr*, cpu::kMaxLogSize + 1> shoup{};     // (w_n^j standard, w'), j < n/2
     PowTable g, g_inv;
 };
 
@@ -448,6 +505,34 @@ const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
         t.twiddles[log_n] = table.release();
     }
     return t.twiddles[log_n];
+}
+
+// The register passes' table (CUZK_NTT_SHOUP): pairs built from a temporary Montgomery
+// table, so a size that only runs Impl::kFast holds 64 B a twiddle, not 96.
+const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
+    DeviceTables& t = tables_of_current_device();
+    std::lock_guard lk(t.mu);
+    if (!t.shoup[log_n]) {
+        const size_t count = size_t(1) << (log_n - 1);
+        const size_t hi_count = (count + kPowLo - 1) / kPowLo;
+        DeviceBuffer table(2 * count);
+        {
+            DeviceBuffer lo(kPowLo), hi(hi_count), mont(count);
+            build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
+            combine_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(mont.ptr, count, lo.ptr, hi.ptr);
+            check_launch("combine_kernel");
+            static constexpr cuzk::BigInt<Fr::N> neg_inv = [] {
+                cuzk::BigInt<Fr::N> v{};
+                ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(v.l, Fr::kP.l);
+                return v;
+            }();
+            shoup_table_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, mont.ptr, count, neg_inv);
+            check_launch("shoup_table_kernel");
+            check(cudaStreamSynchronize(stream), "building the twiddle table");
+        }
+        t.shoup[log_n] = table.release();
+    }
+    return t.shoup[log_n];
 }
 
 const PowTable& coset_powers(bool inverse_shift, cudaStream_t stream) {
@@ -533,7 +618,6 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         if (!post.none) reverse_scale(a, 1, false, post, stream);
         return;
     }
-    const Fr* tw = twiddles(log_n, stream);
     plan::Pass passes[plan::kMaxPasses];
     const unsigned np = plan::make_passes(log_n, passes);
     if (reg) {
@@ -544,6 +628,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
             launch_bitrev(a, log_n, pre, stream);
             pre = no_scale();
         }
+        const Fr* tw = CUZK_NTT_SHOUP ? shoup_twiddles(log_n, stream) : twiddles(log_n, stream);
         for (unsigned k = 0; k < np; ++k) {
             const plan::Pass& p = passes[dif ? np - 1 - k : k];
             launch_reg_pass(a, log_n, p, tw, inverse, dif, k == 0 ? pre : no_scale(), k + 1 == np ? post : no_scale(),
@@ -551,6 +636,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         }
         return;
     }
+    const Fr* tw = twiddles(log_n, stream);
     bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
     check_launch("bitrev_kernel");
     if (impl == Impl::kReference) {
@@ -695,10 +781,11 @@ void clear_twiddle_cache() {
     for (auto& [dev, t] : registry()) {
         std::lock_guard tl(t.mu);
         check(cudaSetDevice(dev), "cudaSetDevice");
-        for (Fr*& p : t.twiddles) {
-            if (p) cudaFree(p);
-            p = nullptr;
-        }
+        for (auto* tables : {&t.twiddles, &t.shoup})
+            for (Fr*& p : *tables) {
+                if (p) cudaFree(p);
+                p = nullptr;
+            }
         for (PowTable* pt : {&t.g, &t.g_inv}) {
             if (pt->lo) cudaFree(pt->lo);
             if (pt->hi) cudaFree(pt->hi);

@@ -4,11 +4,13 @@
 // PTX is checked on the device by test_device_field.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
+#include "cuzk/ff/shoup_ptx.hpp"
 #include "gpu/field_edges.hpp"
 #include "support/seed.hpp"
 
@@ -37,6 +39,7 @@ struct EmulatedIsa {
     uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_lo(a, b)) + c); }
     uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_lo(a, b)) + c + cf); }
     uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_hi(a, b)) + c + cf); }
+    uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t(mul_hi(a, b)) + c); }
     uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return drop(uint64_t(mul_hi(a, b)) + c + cf); }
     uint32_t add_cc(uint32_t a, uint32_t b) { return set(uint64_t(a) + b); }
     uint32_t addc_cc(uint32_t a, uint32_t b) { return set(uint64_t(a) + b + cf); }
@@ -123,6 +126,108 @@ void check_field() {
 
 TEST(PtxEmulated, FpMatchesHost) { check_field<Fp>(); }
 TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
+
+// Shoup's multiplication by a constant (cuzk/ff/shoup_ptx.hpp, the device NTT's twiddle
+// product): x~ w mod p with w in standard form and w' = -w~ p^-1 mod 2^256 equals the
+// Montgomery product x~ * w~, for reduced x and for x in [p, 2p) (the bound's other end),
+// and w' is floor(w 2^256 / p), checked against a schoolbook 512-bit product.
+struct ShoupConstants {
+    Fr::Big np, neg_inv;
+    ShoupConstants() {
+        const Fr::Big p = Fr::kP;
+        uint64_t borrow = 0;
+        for (size_t i = 0; i < Fr::N; ++i) {  // 2^256 - p
+            const unsigned __int128 d = (unsigned __int128)0 - p.l[i] - borrow;
+            np.l[i] = uint64_t(d);
+            borrow = (p.l[i] != 0 || borrow) ? 1 : 0;
+        }
+        ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, p.l);
+    }
+};
+
+Fr::Big limbs_of(const Fr& x) {
+    Fr::Big b;
+    for (size_t i = 0; i < Fr::N; ++i) b.l[i] = x.l[i];
+    return b;
+}
+
+// a b as 2N limbs (host reference).
+std::array<uint64_t, 2 * Fr::N> wide_product(const uint64_t* a, const uint64_t* b) {
+    std::array<uint64_t, 2 * Fr::N> r{};
+    for (size_t i = 0; i < Fr::N; ++i) {
+        unsigned __int128 carry = 0;
+        for (size_t j = 0; j < Fr::N; ++j) {
+            const unsigned __int128 t = (unsigned __int128)a[i] * b[j] + r[i + j] + carry;
+            r[i + j] = uint64_t(t);
+            carry = t >> 64;
+        }
+        r[i + Fr::N] = uint64_t(carry);
+    }
+    return r;
+}
+
+void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t seed) {
+    const Fr::Big p = Fr::kP;
+    EmulatedIsa isa;
+    const Fr::Big w_std = w.to_bigint();
+    Fr::Big wq;
+    ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, k.neg_inv.l);
+    // w' p <= w 2^256 < (w' + 1) p: the wide product's high half is w or w - 1 with the
+    // low half then >= 2^256 - p, i.e. w 2^256 - w' p = w~ < p.
+    const auto qp = wide_product(wq.l, p.l);
+    unsigned __int128 borrow = 0;
+    std::array<uint64_t, 2 * Fr::N> rem{};
+    for (size_t i = 0; i < 2 * Fr::N; ++i) {
+        const uint64_t top = i < Fr::N ? 0 : w_std.l[i - Fr::N];
+        const unsigned __int128 d = (unsigned __int128)top - qp[i] - borrow;
+        rem[i] = uint64_t(d);
+        borrow = (d >> 64) ? 1 : 0;
+    }
+    ASSERT_EQ(uint64_t(borrow), 0u) << "w' p > w 2^256 for w " << w.to_hex() << " seed " << seed;
+    for (size_t i = Fr::N; i < 2 * Fr::N; ++i) ASSERT_EQ(rem[i], 0u) << "w 2^256 - w' p >= 2^256, w " << w.to_hex();
+    Fr::Big low;
+    for (size_t i = 0; i < Fr::N; ++i) low.l[i] = rem[i];
+    ASSERT_EQ(low, limbs_of(w)) << "w 2^256 - w' p is not w~, w " << w.to_hex() << " seed " << seed;
+
+    Fr r;
+    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << "Fr shoup_mul " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    Fr::Big x2 = limbs_of(x);  // x~ + p, still below 2^256 (2p < 2^256)
+    unsigned __int128 c = 0;
+    for (size_t i = 0; i < Fr::N; ++i) {
+        const unsigned __int128 t = (unsigned __int128)x2.l[i] + p.l[i] + c;
+        x2.l[i] = uint64_t(t);
+        c = t >> 64;
+    }
+    ASSERT_EQ(uint64_t(c), 0u);
+    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x2.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << "Fr shoup_mul of x~ + p " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    ASSERT_EQ(isa.lost, 0) << "shoup_mul: a carry claimed impossible happened, " << x.to_hex() << " " << w.to_hex()
+                           << " seed " << seed;
+}
+
+TEST(PtxEmulated, FrShoupMatchesHost) {
+    const ShoupConstants k;
+    {  // p (-p^-1) = -1 mod 2^256
+        EmulatedIsa isa;
+        Fr::Big pn;
+        const Fr::Big p = Fr::kP;
+        ff_detail::ptx::mul_low<Fr::N>(isa, pn.l, p.l, k.neg_inv.l);
+        for (size_t i = 0; i < Fr::N; ++i) ASSERT_EQ(pn.l[i], ~uint64_t(0)) << "limb " << i;
+    }
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    const auto edges = test::field_edge_values<Fr>();
+    for (const Fr& x : edges)
+        for (const Fr& w : edges) check_shoup(k, x, w, seed);
+    for (int i = 0; i < 20000; ++i) {
+        const Fr x = Fr::random(rng), w = Fr::random(rng);
+        check_shoup(k, x, w, seed);
+        check_shoup(k, edges[size_t(i) % edges.size()], w, seed);
+        check_shoup(k, x, edges[size_t(i) % edges.size()], seed);
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
 
 // The emulation itself: a carry that must be dropped is seen, a chain carries.
 TEST(PtxEmulated, CarryFlagSemantics) {

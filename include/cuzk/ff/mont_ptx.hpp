@@ -125,6 +125,7 @@ struct DeviceIsa {
     CUZK_PTX_OP3(mad_lo_cc, "mad.lo.cc.u32")
     CUZK_PTX_OP3(madc_lo_cc, "madc.lo.cc.u32")
     CUZK_PTX_OP3(madc_hi_cc, "madc.hi.cc.u32")
+    CUZK_PTX_OP3(mad_hi_cc, "mad.hi.cc.u32")
     CUZK_PTX_OP3(madc_hi, "madc.hi.u32")
     CUZK_PTX_OP2(add_cc, "add.cc.u32")
     CUZK_PTX_OP2(addc_cc, "addc.cc.u32")

@@ -1,0 +1,201 @@
+// Multiplication by a constant with a precomputed quotient (Shoup), over 32-bit words with
+// explicit carry chains, for the GPU's NTT twiddles.
+//
+// Why: a Montgomery product of n words costs 2n^2 + n wide multiply-adds (a b, then m p);
+// when one factor w is fixed, Shoup's precomputed w' = floor(w 2^(32n) / p) turns the
+// reduction into a quotient estimate and two half products:
+//   q = floor(x w' / 2^(32n)) (the high half, from the columns >= n - 1 only),
+//   t = x w - q p, computed mod 2^(32n) as x w + q (2^(32n) - p) (two low halves),
+// n^2 + n (n + 1) / 2 + (n - 1) + n^2 multiply-adds instead: Fr (n = 8) 207 instead of 264.
+// (V. Shoup, NTL's MulModPrecon; D. Harvey, "Faster arithmetic for number-theoretic
+// transforms", J. Symbolic Computation 60, 2014, sec. 2, for its use in NTT butterflies.)
+//
+// With Montgomery-form x~ = x R (R = 2^(32n)) and the standard-form constant w, the result
+// x~ w mod p is (x w) R: the Montgomery form of the product, so this drops into code that
+// keeps its values in Montgomery form. And w' needs no division: w~ = w R mod p satisfies
+// w R = w' p + w~, so w' = -w~ p^-1 mod 2^(32n) (shoup_quotient_of_montgomery below).
+//
+// Bounds (x < 2p, w < p, p < 2^(32n - 1)): with w R / p = w' + d (0 <= d < 1) and
+// x w' / R = q* + f (q* its floor, 0 <= f < 1), x w - q* p = p (f + x d / R) < p (1 + 2p/R).
+// The truncated high half drops the columns below n - 1 and the low halves of column
+// n - 2, less than 2n 2^-32 in units of R, so q is q* or, when f < 2n 2^-32, q* - 1; then
+// t < p (2n 2^-32 + 2p/R) + p. Either way t < 2p < R for Fr (2p/R = 0.905), so t mod R is
+// t itself and one conditional subtraction leaves it below p. The emulated test
+// (tests/gpu/test_ptx_emulated.cpp) records any carry that these bounds claim cannot happen.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/common/hd.hpp"
+#include "cuzk/ff/mont_ptx.hpp"
+
+namespace cuzk::ff_detail::ptx {
+
+// E + O += a b mod 2^(32n): per word b_i, the products a_j b_i of even j in one chain into E
+// (lo at word i + j, hi at i + j + 1: non-overlapping) and those of odd j in one into O.
+// Carries out of word n - 1 are the mod: each chain ends on a .cc form whose flag the next
+// chain's first instruction (no carry in) ignores.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void mul_low_add32(Isa& isa, uint32_t* E, uint32_t* O, const uint32_t* a, const uint32_t* b) {
+    CUZK_UNROLL
+    for (size_t i = 0; i < n; ++i) {
+        CUZK_UNROLL
+        for (size_t j = 0; i + j < n; j += 2) {
+            E[i + j] = j == 0 ? isa.mad_lo_cc(a[j], b[i], E[i + j]) : isa.madc_lo_cc(a[j], b[i], E[i + j]);
+            if (i + j + 1 < n) E[i + j + 1] = isa.madc_hi_cc(a[j], b[i], E[i + j + 1]);
+        }
+        CUZK_UNROLL
+        for (size_t j = 1; i + j < n; j += 2) {
+            O[i + j] = j == 1 ? isa.mad_lo_cc(a[j], b[i], O[i + j]) : isa.madc_lo_cc(a[j], b[i], O[i + j]);
+            if (i + j + 1 < n) O[i + j + 1] = isa.madc_hi_cc(a[j], b[i], O[i + j + 1]);
+        }
+    }
+}
+
+// q = floor(S / 2^(32n)), S = the columns >= n - 1 of x wq plus the high halves of column
+// n - 2 (so q is the exact quotient or one less; see the bounds above). Words of P and Q
+// are columns n - 1 .. 2n - 1. Per word x_i two chains: A (products j = n-1-i, n+1-i, ...:
+// lo at word i + j - (n - 1), hi one up) into P, and B (the high half of j = n-2-i at word
+// 0, then j = n-i, n+2-i, ...) into Q. After word x_i each accumulator is below
+// x_(<=i) wq / 2^(32(n-1)) < 2^(32(i+2)): words 0..i+1. So a chain that ends at word i + 1
+// has no carry out, and one that ends at word i carries into word i + 1, still zero.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void shoup_quotient32(Isa& isa, uint32_t* q, const uint32_t* x, const uint32_t* wq) {
+    uint32_t P[n + 1], Q[n + 1];
+    CUZK_UNROLL
+    for (size_t k = 0; k <= n; ++k) P[k] = Q[k] = 0;
+    CUZK_UNROLL
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t xi = x[i];
+        // Chain A: its last product is j = n - 1 (i even) or n - 2 (i odd).
+        const size_t last_a = i + ((i % 2 == 0) ? n - 1 : n - 2) - (n - 1) + 1;  // word of its last high half
+        CUZK_UNROLL
+        for (size_t j = n - 1 - i; j < n; j += 2) {
+            const size_t k = i + j - (n - 1);
+            P[k] = j == n - 1 - i ? isa.mad_lo_cc(xi, wq[j], P[k]) : isa.madc_lo_cc(xi, wq[j], P[k]);
+            P[k + 1] = k + 1 == i + 1 ? isa.madc_hi(xi, wq[j], P[k + 1]) : isa.madc_hi_cc(xi, wq[j], P[k + 1]);
+        }
+        if (last_a == i) P[i + 1] = isa.addc(P[i + 1], 0);
+        // Chain B: products of the other parity, j <= n - 1.
+        const bool hi_only = i + 2 <= n;  // j = n - 2 - i exists
+        if (hi_only) Q[0] = isa.mad_hi_cc(xi, wq[n - 2 - i], Q[0]);
+        size_t last_b = 0;
+        CUZK_UNROLL
+        for (size_t j = n - i; j < n; j += 2) {
+            const size_t k = i + j - (n - 1);
+            Q[k] = (hi_only || j != n - i) ? isa.madc_lo_cc(xi, wq[j], Q[k]) : isa.mad_lo_cc(xi, wq[j], Q[k]);
+            Q[k + 1] = k + 1 == i + 1 ? isa.madc_hi(xi, wq[j], Q[k + 1]) : isa.madc_hi_cc(xi, wq[j], Q[k + 1]);
+            last_b = k + 1;
+        }
+        if (last_b == i) Q[i + 1] = isa.addc(Q[i + 1], 0);  // (also when B was the high half alone)
+    }
+    (void)isa.add_cc(P[0], Q[0]);  // column n - 1: only its carry
+    CUZK_UNROLL
+    for (size_t k = 1; k < n; ++k) q[k - 1] = isa.addc_cc(P[k], Q[k]);
+    q[n - 1] = isa.addc(P[n], Q[n]);  // S < 2^(64n): no carry out
+}
+
+// r = x w mod p (x < 2p, w < p, wq = floor(w 2^(32n) / p), np = 2^(32n) - p); r < p.
+// r may alias x.
+template <size_t n, class Isa>
+CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const uint32_t* w, const uint32_t* wq,
+                                const uint32_t* p, const uint32_t* np) {
+    static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
+    uint32_t q[n];
+    shoup_quotient32<n>(isa, q, x, wq);
+    uint32_t E[n], O[n];
+    CUZK_UNROLL
+    for (size_t k = 0; k < n; ++k) E[k] = O[k] = 0;
+    mul_low_add32<n>(isa, E, O, x, w);
+    mul_low_add32<n>(isa, E, O, q, np);
+    uint32_t t[n];
+    t[0] = E[0];  // no odd product reaches word 0
+    t[1] = isa.add_cc(E[1], O[1]);
+    CUZK_UNROLL
+    for (size_t k = 2; k < n; ++k) t[k] = isa.addc_cc(E[k], O[k]);  // the carry out is the mod
+    final_sub<n>(isa, r, t, p);
+}
+
+// The same on N 64-bit limbs (Field storage; no instruction on the device).
+template <size_t N, class Isa>
+CUZK_HD_INLINE void shoup_mul(Isa& isa, uint64_t* r, const uint64_t* x, const uint64_t* w, const uint64_t* wq,
+                              const uint64_t* p, const uint64_t* np) {
+    uint32_t x32[2 * N], w32[2 * N], wq32[2 * N], p32[2 * N], np32[2 * N], r32[2 * N];
+    split<N>(x32, x);
+    split<N>(w32, w);
+    split<N>(wq32, wq);
+    split<N>(p32, p);
+    split<N>(np32, np);
+    shoup_mul32<2 * N>(isa, r32, x32, w32, wq32, p32, np32);
+    join<N>(r, r32);
+}
+
+// r = a b mod 2^(64N) (the low half of the product).
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mul_low(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b) {
+    uint32_t a32[2 * N], b32[2 * N], E[2 * N], O[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    CUZK_UNROLL
+    for (size_t k = 0; k < 2 * N; ++k) E[k] = O[k] = 0;
+    mul_low_add32<2 * N>(isa, E, O, a32, b32);
+    r32[0] = E[0];
+    r32[1] = isa.add_cc(E[1], O[1]);
+    CUZK_UNROLL
+    for (size_t k = 2; k < 2 * N; ++k) r32[k] = isa.addc_cc(E[k], O[k]);
+    join<N>(r, r32);
+}
+
+// -p^-1 mod 2^(64N) by Newton's iteration (each step doubles the correct low bits; p odd,
+// p p = 1 mod 8 to start). Host code, constexpr: the twiddle tables' constant.
+template <size_t N>
+constexpr void neg_inverse_mod_word_power(uint64_t* out, const uint64_t* p) {
+    // inv = inv (2 - p inv) mod 2^(64N), on plain limbs (schoolbook, low half only).
+    auto mul_lo = [](uint64_t* r, const uint64_t* a, const uint64_t* b) {
+        uint64_t t[N] = {};
+        for (size_t i = 0; i < N; ++i) {
+            uint64_t carry = 0;
+            for (size_t j = 0; i + j < N; ++j) {
+                // 64x64 -> 128 from 32-bit halves (constexpr, host and device alike).
+                const uint64_t a0 = uint32_t(a[j]), a1 = a[j] >> 32, b0 = uint32_t(b[i]), b1 = b[i] >> 32;
+                const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+                const uint64_t mid = (p00 >> 32) + uint32_t(p01) + uint32_t(p10);
+                const uint64_t lo = (mid << 32) | uint32_t(p00);
+                const uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+                const uint64_t s1 = t[i + j] + lo;
+                const uint64_t c1 = s1 < lo;
+                const uint64_t s2 = s1 + carry;
+                const uint64_t c2 = s2 < s1;
+                t[i + j] = s2;
+                carry = hi + c1 + c2;
+            }
+        }
+        for (size_t i = 0; i < N; ++i) r[i] = t[i];
+    };
+    uint64_t inv[N] = {};
+    for (size_t i = 0; i < N; ++i) inv[i] = p[i];
+    for (int bits = 3; bits < int(64 * N); bits *= 2) {
+        uint64_t pi[N] = {}, two_minus[N] = {};
+        mul_lo(pi, p, inv);
+        // 2 - p inv mod 2^(64N)
+        uint64_t borrow = 0;
+        for (size_t i = 0; i < N; ++i) {
+            const uint64_t from = i == 0 ? 2 : 0;
+            const uint64_t d = from - pi[i];
+            const uint64_t b1 = from < pi[i];
+            two_minus[i] = d - borrow;
+            borrow = b1 | uint64_t(d < borrow);
+        }
+        mul_lo(inv, inv, two_minus);
+    }
+    // negate
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < N; ++i) {
+        const uint64_t d = 0 - inv[i] - borrow;
+        borrow = (inv[i] != 0 || borrow) ? 1 : 0;
+        out[i] = d;
+    }
+}
+
+}  // namespace cuzk::ff_detail::ptx
