@@ -592,7 +592,7 @@ struct Msm<Curve>::Impl {
     // entries; on return keys/pts/llen describe the shortened list (pts null if no round
     // ran). Stops when a round would not pay (auto) or shrinks the list by less than 1/4.
     // G1 only (use_affine): a template, so that `template class Msm<G2Curve>` does not
-X
+    // compile the G2 rounds nobody runs (msm_g2.cu: cicc 220 -> 190 s on the dev machine).
     template <class C = Curve>
     requires std::is_same_v<C, G1Curve>
     void pair_rounds(const GpuMsmOptions& opt, const uint32_t* vals, const uint32_t*& keys, const A*& pts,
