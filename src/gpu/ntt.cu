@@ -33,6 +33,11 @@
 // Then Fr's p and -p^-1 from constant memory (field.hpp; Fr mul 52.9 -> 60.3 G/s): forward
 // 2^24 4.77 ms, 2^27 42.55; coset_forward 2^27 45.0, coset_inverse 48.6; compute_h 2^24
 // 35.9, 2^27 321 (sppark: 4.43 / 42.3 / 46.4 / 51.6).
+// 2026-12-01, the twiddle products by Shoup's method (CUZK_NTT_SHOUP, shoup_ptx.hpp; Fr
+// product 60.1 -> 72.1 G/s in the field bench), side by side: forward 2^24 4.77 -> 4.78 ms,
+// 2^27 42.65 -> 41.53; coset_forward 2^27 45.16 -> 44.03, coset_inverse 48.87 -> 48.11 (2^24
+// 5.56 -> 5.64); compute_h 2^24 35.9 -> 35.8. The 2^24 transform does not follow the
+// multiply rate any more; the table of pairs costs 64 B a twiddle (2^27: 4 GiB, was 2).
 // What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
 // 34.8 ms at the 52 G/s Fr mul throughput of the field bench then (30.0 ms at 60.3 G/s
 // now, 42.55 ms = 71%); 47.5 ms was 73% of that, the
@@ -88,10 +93,10 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
 }
 
 // The register passes' twiddle products (Impl::kFast): 1 = Shoup's multiplication by a
-// constant with a precomputed quotient (cuzk/ff/shoup_ptx.hpp: 207 wide multiply-adds
-// instead of the Montgomery product's 264), from a table of pairs (w_j in standard form,
-// w'_j = floor(w_j 2^256 / r)), 64 B a twiddle; 0 = Montgomery products from the 32-B
-// table of w_j in Montgomery form. The other paths always use the latter.
+// constant with a precomputed quotient (cuzk/ff/shoup_ptx.hpp), from a table of pairs
+// (w_j in standard form, w'_j = floor(w_j 2^256 / r)), 64 B a twiddle; 0 = Montgomery
+// products from the 32-B table of w_j in Montgomery form (the other paths always use it).
+// H200 side by side (2026-12-01): 2^27 forward 42.65 -> 41.53 ms, 2^24 unchanged (header).
 #ifndef CUZK_NTT_SHOUP
 #define CUZK_NTT_SHOUP 1
 #endif
