@@ -212,11 +212,7 @@ void BM_Chain(benchmark::State& state) {
         cuzk::BigInt<Fr::N> neg_inv{}, np{};
         if constexpr (OP == kMulShoup) {
             ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, Fr::kP.l);
-            uint64_t borrow = 0;
-            for (size_t i = 0; i < Fr::N; ++i) {  // 2^256 - r
-                np.l[i] = 0 - Fr::kP.l[i] - borrow;
-                borrow = (Fr::kP.l[i] != 0 || borrow) ? 1 : 0;
-            }
+            ptx::neg_mod_word_power<Fr::N>(np.l, Fr::kP.l);
             check(cudaMemcpyToSymbol(c_fr_np, np.l, sizeof(np.l)), "cudaMemcpyToSymbol");
         }
         const auto launch = [&] {

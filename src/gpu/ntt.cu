@@ -106,11 +106,7 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
 #if CUZK_NTT_SHOUP
 constexpr cuzk::BigInt<Fr::N> neg_modulus() {
     cuzk::BigInt<Fr::N> r{};
-    uint64_t borrow = 0;
-    for (size_t i = 0; i < Fr::N; ++i) {
-        r.l[i] = 0 - Fr::kP.l[i] - borrow;
-        borrow = (Fr::kP.l[i] != 0 || borrow) ? 1 : 0;
-    }
+    ff_detail::ptx::neg_mod_word_power<Fr::N>(r.l, Fr::kP.l);
     return r;
 }
 __constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
@@ -496,17 +492,23 @@ void build_pow(Fr* lo, Fr* hi, size_t hi_count, const Fr& s, cudaStream_t stream
     check_launch("powers_kernel (hi)");
 }
 
+// table[j] = w_n^j (Montgomery form), j < n/2; synchronous on `stream`.
+void build_twiddles(Fr* table, unsigned log_n, cudaStream_t stream) {
+    const size_t count = size_t(1) << (log_n - 1);
+    const size_t hi_count = (count + kPowLo - 1) / kPowLo;
+    DeviceBuffer lo(kPowLo), hi(hi_count);
+    build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
+    combine_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table, count, lo.ptr, hi.ptr);
+    check_launch("combine_kernel");
+    check(cudaStreamSynchronize(stream), "building the twiddle table");
+}
+
 const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
     if (!t.twiddles[log_n]) {
-        const size_t count = size_t(1) << (log_n - 1);
-        const size_t hi_count = (count + kPowLo - 1) / kPowLo;
-        DeviceBuffer lo(kPowLo), hi(hi_count), table(count);
-        build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
-        combine_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, count, lo.ptr, hi.ptr);
-        check_launch("combine_kernel");
-        check(cudaStreamSynchronize(stream), "building the twiddle table");
+        DeviceBuffer table(size_t(1) << (log_n - 1));
+        build_twiddles(table.ptr, log_n, stream);
         t.twiddles[log_n] = table.release();
     }
     return t.twiddles[log_n];
@@ -519,13 +521,10 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
     std::lock_guard lk(t.mu);
     if (!t.shoup[log_n]) {
         const size_t count = size_t(1) << (log_n - 1);
-        const size_t hi_count = (count + kPowLo - 1) / kPowLo;
         DeviceBuffer table(2 * count);
         {
-            DeviceBuffer lo(kPowLo), hi(hi_count), mont(count);
-            build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
-            combine_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(mont.ptr, count, lo.ptr, hi.ptr);
-            check_launch("combine_kernel");
+            DeviceBuffer mont(count);
+            build_twiddles(mont.ptr, log_n, stream);
             static constexpr cuzk::BigInt<Fr::N> neg_inv = [] {
                 cuzk::BigInt<Fr::N> v{};
                 ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(v.l, Fr::kP.l);

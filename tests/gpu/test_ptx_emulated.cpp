@@ -134,14 +134,8 @@ TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
 struct ShoupConstants {
     Fr::Big np, neg_inv;
     ShoupConstants() {
-        const Fr::Big p = Fr::kP;
-        uint64_t borrow = 0;
-        for (size_t i = 0; i < Fr::N; ++i) {  // 2^256 - p
-            const unsigned __int128 d = (unsigned __int128)0 - p.l[i] - borrow;
-            np.l[i] = uint64_t(d);
-            borrow = (p.l[i] != 0 || borrow) ? 1 : 0;
-        }
-        ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, p.l);
+        ff_detail::ptx::neg_mod_word_power<Fr::N>(np.l, Fr::kP.l);
+        ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, Fr::kP.l);
     }
 };
 

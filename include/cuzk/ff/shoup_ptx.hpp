@@ -164,6 +164,16 @@ CUZK_HD_INLINE void mul_low(Isa& isa, uint64_t* r, const uint64_t* a, const uint
     join<N>(r, r32);
 }
 
+// 2^(64N) - p (the q p term of shoup_mul32 as an addition). Host code, constexpr.
+template <size_t N>
+constexpr void neg_mod_word_power(uint64_t* out, const uint64_t* p) {
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < N; ++i) {
+        out[i] = 0 - p[i] - borrow;
+        borrow = (p[i] != 0 || borrow) ? 1 : 0;
+    }
+}
+
 // -p^-1 mod 2^(64N) by Newton's iteration (each step doubles the correct low bits; p odd,
 // p p = 1 mod 8 to start). Host code, constexpr: the twiddle tables' constant.
 template <size_t N>
@@ -206,13 +216,7 @@ constexpr void neg_inverse_mod_word_power(uint64_t* out, const uint64_t* p) {
         }
         mul_lo(inv, inv, two_minus);
     }
-    // negate
-    uint64_t borrow = 0;
-    for (size_t i = 0; i < N; ++i) {
-        const uint64_t d = 0 - inv[i] - borrow;
-        borrow = (inv[i] != 0 || borrow) ? 1 : 0;
-        out[i] = d;
-    }
+    neg_mod_word_power<N>(out, inv);  // -inv
 }
 
 }  // namespace cuzk::ff_detail::ptx
