@@ -36,8 +36,13 @@
 // 2026-12-01, the twiddle products by Shoup's method (CUZK_NTT_SHOUP, shoup_ptx.hpp; Fr
 // product 60.1 -> 72.1 G/s in the field bench), side by side: forward 2^24 4.77 -> 4.78 ms,
 // 2^27 42.65 -> 41.53; coset_forward 2^27 45.16 -> 44.03, coset_inverse 48.87 -> 48.11 (2^24
-// 5.56 -> 5.64); compute_h 2^24 35.9 -> 35.8. The 2^24 transform does not follow the
-// multiply rate any more; the table of pairs costs 64 B a twiddle (2^27: 4 GiB, was 2).
+// 5.56 -> 5.64); compute_h 2^24 35.9 -> 35.8. ncu put the passes on the L1/shared-memory
+// path (64 B of twiddle a butterfly), so a thread now loads each distinct twiddle of a
+// group once (1 + 2 + 4 for 12 butterflies, reg_pass_kernel). Side by side (Montgomery,
+// per-butterfly loads -> Shoup, shared loads; Montgomery with shared loads in brackets):
+// forward 2^24 4.77 -> 4.47 ms (4.64), 2^27 42.67 -> 39.01 (41.24); coset_forward 2^27
+// 45.19 -> 41.54, coset_inverse 48.9 -> 45.4; compute_h 2^24 35.98 -> 33.5, 2^27 322.3 ->
+// 294.2 (305.6). The table of pairs costs 64 B a twiddle (2^27: 4 GiB, was 2).
 // What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
 // 34.8 ms at the 52 G/s Fr mul throughput of the field bench then (30.0 ms at 60.3 G/s
 // now, 42.55 ms = 71%); 47.5 ms was 73% of that, the
@@ -96,7 +101,8 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
 // constant with a precomputed quotient (cuzk/ff/shoup_ptx.hpp), from a table of pairs
 // (w_j in standard form, w'_j = floor(w_j 2^256 / r)), 64 B a twiddle; 0 = Montgomery
 // products from the 32-B table of w_j in Montgomery form (the other paths always use it).
-// H200 side by side (2026-12-01): 2^27 forward 42.65 -> 41.53 ms, 2^24 unchanged (header).
+// H200 side by side (2026-12-01, with the shared twiddle loads): 2^27 forward 41.24 ->
+// 39.01 ms, 2^24 4.64 -> 4.47 (the header has the whole story).
 #ifndef CUZK_NTT_SHOUP
 #define CUZK_NTT_SHOUP 1
 #endif
@@ -113,17 +119,30 @@ __constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
 __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 #endif
 
-// y w_j for twiddle j of a register pass's table (see CUZK_NTT_SHOUP).
+// Twiddle j of a register pass's table (see CUZK_NTT_SHOUP), loaded once for the
+// butterflies that share it, and the product by it.
 __device__ __forceinline__ Fr load_fr(const Fr* p);
-__device__ __forceinline__ Fr mul_twiddle(const Fr& y, const Fr* __restrict__ tw, size_t j) {
+struct Twiddle {
+    Fr w;
 #if CUZK_NTT_SHOUP
-    const Fr w = load_fr(tw + 2 * j), wq = load_fr(tw + 2 * j + 1);
+    Fr wq;
+#endif
+};
+__device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_t j) {
+#if CUZK_NTT_SHOUP
+    return Twiddle{load_fr(tw + 2 * j), load_fr(tw + 2 * j + 1)};
+#else
+    return Twiddle{load_fr(tw + j)};
+#endif
+}
+__device__ __forceinline__ Fr mul_twiddle(const Fr& y, const Twiddle& t) {
+#if CUZK_NTT_SHOUP
     ff_detail::ptx::DeviceIsa isa;
     Fr r;
-    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, y.l, w.l, wq.l, shoup_p.l, shoup_np.l);
+    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, y.l, t.w.l, t.wq.l, shoup_p.l, shoup_np.l);
     return r;
 #else
-    return y * load_fr(tw + j);
+    return y * t.w;
 #endif
 }
 
@@ -297,15 +316,20 @@ __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::
 // w = 1 and costs no multiplication (stage 0, and the first butterflies of the first
 // pass). The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) = -w^(n/2 - j)
 // for 0 < j < n/2, and negating w just swaps the two outputs.
+// Table index of w_n^j (kInverse: of -w_n^-j), for load_twiddle; unused when j = 0.
 template <bool kInverse>
-__device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
-    if (j == 0) {
+__device__ __forceinline__ size_t twiddle_slot(size_t j, size_t half) {
+    return kInverse ? half - j : j;
+}
+template <bool kInverse>
+__device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
+    if (one) {
         const Fr t = y;
         y = x - t;
         x = x + t;
         return;
     }
-    const Fr t = mul_twiddle(y, tw, kInverse ? half - j : j);
+    const Fr t = mul_twiddle(y, w);
     if (kInverse) {
         y = x + t;
         x = x - t;
@@ -317,10 +341,10 @@ __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, size_t j, size_t half,
 
 // Its transpose (Gentleman-Sande): (x, y) <- (x + y, w (x - y)), for the DIF order.
 template <bool kInverse>
-__device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, size_t j, size_t half, const Fr* __restrict__ tw) {
-    const Fr d = kInverse && j != 0 ? y - x : x - y;  // w^-j = -w^(n/2 - j)
+__device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
+    const Fr d = kInverse && !one ? y - x : x - y;  // w^-j = -w^(n/2 - j)
     x = x + y;
-    y = j == 0 ? d : mul_twiddle(d, tw, kInverse ? half - j : j);
+    y = one ? d : mul_twiddle(d, w);
 }
 
 // One pass of the register-blocked path (ntt_plan.hpp, "register-blocked passes"): one
@@ -386,14 +410,23 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan
             const unsigned b = rb.pos[i];
             if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
             const unsigned u = b - p.log_c;
+            // A butterfly's twiddle depends only on the tile-index bits below its stage bit
+            // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
+            // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
+            // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
 #pragma unroll
-            for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                if (j & (1u << i)) continue;
-                const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
-                if (kDif)
-                    butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
-                else
-                    butterfly_j<kInverse>(x[j], x[j | (1u << i)], w, half, tw);
+            for (unsigned jl = 0; jl < (1u << i); ++jl) {
+                const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, jl));
+                const bool one = w == 0;
+                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, half));
+#pragma unroll
+                for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
+                    const unsigned j = jl | (jh << (i + 1));
+                    if (kDif)
+                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+                    else
+                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+                }
             }
         }
         if (step + 1 == ng) {

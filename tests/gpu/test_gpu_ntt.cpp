@@ -156,23 +156,29 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                         const unsigned b = rb.pos[i];
                         if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
                         const unsigned u = b - p.log_c;
-                        for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                            if (j & (1u << i)) continue;
-                            const size_t t = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j));
+                        // As the kernel: one twiddle per value jl of j's bits below i, shared by
+                        // the butterflies j = jl + (jh << (i + 1)); checked against each j's own.
+                        for (unsigned jl = 0; jl < (1u << i); ++jl) {
+                            const size_t t = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, jl));
                             EXPECT_LT(t, n / 2);
-                            Fr& lo = v[j];
-                            Fr& hi = v[j | (1u << i)];
-                            if (dif) {  // (x, y) <- (x + y, w (x - y)), w^-j = -w^(n/2 - j)
-                                const Fr d = inverse && t != 0 ? hi - lo : lo - hi;
-                                lo = lo + hi;
-                                hi = t == 0 ? d : d * tw[inverse ? n / 2 - t : t];
-                                continue;
+                            for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
+                                const unsigned j = jl | (jh << (i + 1));
+                                EXPECT_EQ(plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j)), t)
+                                    << "log_n " << log_n << " stage " << u << " j " << j;
+                                Fr& lo = v[j];
+                                Fr& hi = v[j | (1u << i)];
+                                if (dif) {  // (x, y) <- (x + y, w (x - y)), w^-j = -w^(n/2 - j)
+                                    const Fr d = inverse && t != 0 ? hi - lo : lo - hi;
+                                    lo = lo + hi;
+                                    hi = t == 0 ? d : d * tw[inverse ? n / 2 - t : t];
+                                    continue;
+                                }
+                                const Fr tt = t == 0 ? hi : hi * tw[inverse ? n / 2 - t : t];
+                                const bool swap = inverse && t != 0;
+                                const Fr s0 = lo + tt, s1 = lo - tt;
+                                lo = swap ? s1 : s0;
+                                hi = swap ? s0 : s1;
                             }
-                            const Fr tt = t == 0 ? hi : hi * tw[inverse ? n / 2 - t : t];
-                            const bool swap = inverse && t != 0;
-                            const Fr s0 = lo + tt, s1 = lo - tt;
-                            lo = swap ? s1 : s0;
-                            hi = swap ? s0 : s1;
                         }
                     }
                     for (unsigned j = 0; j < plan::kRegElems; ++j) sh[plan::group_element(rb, e0, j)] = v[j];
@@ -258,7 +264,8 @@ TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
     }
 }
 
-// Every group of every pass up to 2^27: 3 distinct bits, the group's stage bits among them.
+// Every group of every pass up to 2^27: 3 distinct bits, the group's stage bits among them,
+// and a butterfly's twiddle depends on the group bits below its stage bit only.
 TEST(GpuNttPlan, RegisterGroupsSpanTheirStages) {
     namespace plan = gntt::plan;
     for (unsigned log_n = plan::kRegMinLogN; log_n <= ntt::kMaxLogSize; ++log_n) {
@@ -276,6 +283,26 @@ TEST(GpuNttPlan, RegisterGroupsSpanTheirStages) {
                 EXPECT_LT(rb.pos[0], rb.pos[1]);
                 EXPECT_LT(rb.pos[1], rb.pos[2]);
                 for (unsigned u = u0; u < u0 + r; ++u) EXPECT_TRUE((rb.mask >> (p.log_c + u)) & 1);
+                // A thread's butterfly at group bit k (a stage bit) has the twiddle of its
+                // element's bits below k only (reg_pass_kernel loads it once for them all):
+                // first, last and a middle thread of the first and last tile.
+                const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
+                const size_t last_tile = plan::tile_count(log_n, p) - 1;
+                for (size_t tile : {size_t(0), last_tile})
+                    for (unsigned f : {0u, threads / 2, threads - 1}) {
+                        const unsigned e0 = plan::thread_base(p, rb, f);
+                        const size_t r0 = plan::tile_r0(p, tile);
+                        for (unsigned k = 0; k < plan::kRegLog; ++k) {
+                            const unsigned b = rb.pos[k];
+                            if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
+                            for (unsigned j = 0; j < plan::kRegElems; ++j)
+                                ASSERT_EQ(plan::tile_twiddle(log_n, p, r0, b - p.log_c, plan::group_element(rb, e0, j)),
+                                          plan::tile_twiddle(log_n, p, r0, b - p.log_c,
+                                                             plan::group_element(rb, e0, j & ((1u << k) - 1))))
+                                    << "log_n " << log_n << " pass " << i << " group " << g << " bit " << k << " j "
+                                    << j;
+                        }
+                    }
             }
         }
     }
