@@ -43,10 +43,10 @@
 // forward 2^24 4.77 -> 4.47 ms (4.64), 2^27 42.67 -> 39.01 (41.24); coset_forward 2^27
 // 45.19 -> 41.54, coset_inverse 48.9 -> 45.4; compute_h 2^24 35.98 -> 33.5, 2^27 322.3 ->
 // 294.2 (305.6). The table of pairs costs 64 B a twiddle (2^27: 4 GiB, was 2).
-// What limits it: the multiplications. A 2^27 forward is 27 * 2^26 = 1.81e9 butterflies,
-// 34.8 ms at the 52 G/s Fr mul throughput of the field bench then (30.0 ms at 60.3 G/s
-// now, 42.55 ms = 71%); 47.5 ms was 73% of that, the
-// rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the
+// What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
+// forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
+// the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
+// the rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the
 // shared-memory exchanges, and 16 warps per SM (128 registers: ncu puts each pass at ~72%
 // of the SM's compute throughput). The one-pair-a-thread bit reversal (bitrev_kernel, kept
 // for the kTiled/kReference paths and n < 2^8) took ~0.85 ms of the 6.56 at 2^24 (its
@@ -167,9 +167,9 @@ __global__ void shoup_table_kernel(Fr* out, const Fr* mont, size_t count, cuzk::
         ff_detail::ptx::DeviceIsa isa;
         Fr wq;
         ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, neg_inv.l);
-        Fr lo;
-        for (size_t i = 0; i < Fr::N; ++i) lo.l[i] = std_form.l[i];
-        out[2 * j] = lo;
+        Fr w_std;  // the standard form's limbs as they are (not a Montgomery value)
+        for (size_t i = 0; i < Fr::N; ++i) w_std.l[i] = std_form.l[i];
+        out[2 * j] = w_std;
         out[2 * j + 1] = wq;
     }
 }

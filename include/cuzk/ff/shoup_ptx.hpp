@@ -6,8 +6,9 @@
 // reduction into a quotient estimate and two half products:
 //   q = floor(x w' / 2^(32n)) (the high half, from the columns >= n - 1 only),
 //   t = x w - q p, computed mod 2^(32n) as x w + q (2^(32n) - p) (two low halves),
-// n^2 + n (n + 1) / 2 + (n - 1) + n^2 PTX multiply-adds instead (Fr, n = 8: 207 instead of
-// 264; ptxas fuses a lo/hi pair into one IMAD.WIDE in both). H200 (bench/gpu_field.cu, four
+// n (n + 1) + (n - 1) + 2 n^2 PTX multiply-adds (lo and hi counted apart) instead of the
+// Montgomery product's 4 n^2 + n (Fr, n = 8: 207 instead of 264; ptxas fuses a lo/hi pair
+// into one IMAD.WIDE in both). H200 (bench/gpu_field.cu, four
 // independent chains, 2026-12-01): 72.1 G/s against 60.1 for Field's Montgomery product;
 // NTT forward 2^27 41.24 -> 39.01 ms, 2^24 4.64 -> 4.47 (src/gpu/ntt.cu, CUZK_NTT_SHOUP).
 // (V. Shoup, NTL's MulModPrecon; D. Harvey, "Faster arithmetic for number-theoretic
