@@ -17,7 +17,7 @@
 // With Montgomery-form x~ = x R (R = 2^(32n)) and the standard-form constant w, the result
 // x~ w mod p is (x w) R: the Montgomery form of the product, so this drops into code that
 // keeps its values in Montgomery form. And w' needs no division: w~ = w R mod p satisfies
-// w R = w' p + w~, so w' = -w~ p^-1 mod 2^(32n) (shoup_quotient_of_montgomery below).
+// w R = w' p + w~, so w' = -w~ p^-1 mod 2^(32n) (mul_low by neg_inverse_mod_word_power below).
 //
 // Bounds (x < 2p, w < p, p < 2^(32n - 1)): with w R / p = w' + d (0 <= d < 1) and
 // x w' / R = q* + f (q* its floor, 0 <= f < 1), x w - q* p = p (f + x d / R) < p (1 + 2p/R).
