@@ -211,8 +211,8 @@ void BM_Chain(benchmark::State& state) {
         const unsigned blocks = unsigned(threads / 128);
         cuzk::BigInt<Fr::N> neg_inv{}, np{};
         if constexpr (OP == kMulShoup) {
-            ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, Fr::kP.l);
-            ptx::neg_mod_word_power<Fr::N>(np.l, Fr::kP.l);
+            neg_inv = ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP);
+            cuzk::BigInt<Fr::N>::sub(np, cuzk::BigInt<Fr::N>::zero(), Fr::kP);  // 2^256 - r
             check(cudaMemcpyToSymbol(c_fr_np, np.l, sizeof(np.l)), "cudaMemcpyToSymbol");
         }
         const auto launch = [&] {

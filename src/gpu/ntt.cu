@@ -112,7 +112,7 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
 #if CUZK_NTT_SHOUP
 constexpr cuzk::BigInt<Fr::N> neg_modulus() {
     cuzk::BigInt<Fr::N> r{};
-    ff_detail::ptx::neg_mod_word_power<Fr::N>(r.l, Fr::kP.l);
+    cuzk::BigInt<Fr::N>::sub(r, cuzk::BigInt<Fr::N>::zero(), Fr::kP);
     return r;
 }
 __constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
@@ -163,13 +163,10 @@ __global__ void combine_kernel(Fr* out, size_t count, const Fr* lo, const Fr* hi
 __global__ void shoup_table_kernel(Fr* out, const Fr* mont, size_t count, cuzk::BigInt<Fr::N> neg_inv) {
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x) {
         const Fr w = mont[j];
-        const cuzk::BigInt<Fr::N> std_form = w.to_bigint();
         ff_detail::ptx::DeviceIsa isa;
         Fr wq;
         ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, neg_inv.l);
-        Fr w_std;  // the standard form's limbs as they are (not a Montgomery value)
-        for (size_t i = 0; i < Fr::N; ++i) w_std.l[i] = std_form.l[i];
-        out[2 * j] = w_std;
+        out[2 * j] = Fr::from_raw_montgomery(w.to_bigint());  // the standard form's limbs as they are
         out[2 * j + 1] = wq;
     }
 }
@@ -558,11 +555,7 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
         {
             DeviceBuffer mont(count);
             build_twiddles(mont.ptr, log_n, stream);
-            static constexpr cuzk::BigInt<Fr::N> neg_inv = [] {
-                cuzk::BigInt<Fr::N> v{};
-                ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(v.l, Fr::kP.l);
-                return v;
-            }();
+            static const cuzk::BigInt<Fr::N> neg_inv = ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP);
             shoup_table_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, mont.ptr, count, neg_inv);
             check_launch("shoup_table_kernel");
             check(cudaStreamSynchronize(stream), "building the twiddle table");

@@ -132,10 +132,9 @@ TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
 // Montgomery product x~ * w~, for reduced x and for x in [p, 2p) (the bound's other end),
 // and w' is floor(w 2^256 / p), checked against a schoolbook 512-bit product.
 struct ShoupConstants {
-    Fr::Big np, neg_inv;
-    ShoupConstants() {
-        ff_detail::ptx::neg_mod_word_power<Fr::N>(np.l, Fr::kP.l);
-        ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(neg_inv.l, Fr::kP.l);
+    Fr::Big neg_inv, np;
+    ShoupConstants() : neg_inv(ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP)) {
+        Fr::Big::sub(np, Fr::Big::zero(), Fr::kP);  // 2^256 - p
     }
 };
 

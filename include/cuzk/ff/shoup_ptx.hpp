@@ -32,6 +32,8 @@
 #include <cstdint>
 
 #include "cuzk/common/hd.hpp"
+#include "cuzk/ff/bigint.hpp"
+#include "cuzk/ff/mont_portable.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
 
 namespace cuzk::ff_detail::ptx {
@@ -165,59 +167,28 @@ CUZK_HD_INLINE void mul_low(Isa& isa, uint64_t* r, const uint64_t* a, const uint
     join<N>(r, r32);
 }
 
-// 2^(64N) - p (the q p term of shoup_mul32 as an addition). Host code, constexpr.
+// -p^-1 mod 2^(64N) (the twiddle tables' constant: w' = w~ (-p^-1) mod 2^(64N)), by
+// Newton's iteration inv <- inv (2 - p inv), each step doubling the correct low bits (p
+// odd: p p = 1 mod 8 to start). Host code. 2^(64N) - p, the other constant, is
+// BigInt<N>::sub from zero.
 template <size_t N>
-constexpr void neg_mod_word_power(uint64_t* out, const uint64_t* p) {
-    uint64_t borrow = 0;
-    for (size_t i = 0; i < N; ++i) {
-        out[i] = 0 - p[i] - borrow;
-        borrow = (p[i] != 0 || borrow) ? 1 : 0;
-    }
-}
-
-// -p^-1 mod 2^(64N) by Newton's iteration (each step doubles the correct low bits; p odd,
-// p p = 1 mod 8 to start). Host code, constexpr: the twiddle tables' constant.
-template <size_t N>
-constexpr void neg_inverse_mod_word_power(uint64_t* out, const uint64_t* p) {
-    // inv = inv (2 - p inv) mod 2^(64N), on plain limbs (schoolbook, low half only).
-    auto mul_lo = [](uint64_t* r, const uint64_t* a, const uint64_t* b) {
-        uint64_t t[N] = {};
-        for (size_t i = 0; i < N; ++i) {
-            uint64_t carry = 0;
-            for (size_t j = 0; i + j < N; ++j) {
-                // 64x64 -> 128 from 32-bit halves (constexpr, host and device alike).
-                const uint64_t a0 = uint32_t(a[j]), a1 = a[j] >> 32, b0 = uint32_t(b[i]), b1 = b[i] >> 32;
-                const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-                const uint64_t mid = (p00 >> 32) + uint32_t(p01) + uint32_t(p10);
-                const uint64_t lo = (mid << 32) | uint32_t(p00);
-                const uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-                const uint64_t s1 = t[i + j] + lo;
-                const uint64_t c1 = s1 < lo;
-                const uint64_t s2 = s1 + carry;
-                const uint64_t c2 = s2 < s1;
-                t[i + j] = s2;
-                carry = hi + c1 + c2;
-            }
-        }
-        for (size_t i = 0; i < N; ++i) r[i] = t[i];
+inline BigInt<N> neg_inverse_mod_word_power(const BigInt<N>& p) {
+    const auto mul_low = [](const BigInt<N>& a, const BigInt<N>& b) {
+        uint64_t wide[2 * N];
+        mul_wide_portable<N>(wide, a.l, b.l);
+        BigInt<N> r;
+        for (size_t i = 0; i < N; ++i) r.l[i] = wide[i];
+        return r;
     };
-    uint64_t inv[N] = {};
-    for (size_t i = 0; i < N; ++i) inv[i] = p[i];
-    for (int bits = 3; bits < int(64 * N); bits *= 2) {
-        uint64_t pi[N] = {}, two_minus[N] = {};
-        mul_lo(pi, p, inv);
-        // 2 - p inv mod 2^(64N)
-        uint64_t borrow = 0;
-        for (size_t i = 0; i < N; ++i) {
-            const uint64_t from = i == 0 ? 2 : 0;
-            const uint64_t d = from - pi[i];
-            const uint64_t b1 = from < pi[i];
-            two_minus[i] = d - borrow;
-            borrow = b1 | uint64_t(d < borrow);
-        }
-        mul_lo(inv, inv, two_minus);
+    BigInt<N> inv = p;
+    for (size_t bits = 3; bits < 64 * N; bits *= 2) {
+        BigInt<N> two_minus;
+        BigInt<N>::sub(two_minus, BigInt<N>::from_u64(2), mul_low(p, inv));
+        inv = mul_low(inv, two_minus);
     }
-    neg_mod_word_power<N>(out, inv);  // -inv
+    BigInt<N> r;
+    BigInt<N>::sub(r, BigInt<N>::zero(), inv);
+    return r;
 }
 
 }  // namespace cuzk::ff_detail::ptx
