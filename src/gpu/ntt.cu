@@ -43,6 +43,17 @@
 // forward 2^24 4.77 -> 4.47 ms (4.64), 2^27 42.67 -> 39.01 (41.24); coset_forward 2^27
 // 45.19 -> 41.54, coset_inverse 48.9 -> 45.4; compute_h 2^24 35.98 -> 33.5, 2^27 322.3 ->
 // 294.2 (305.6). The table of pairs costs 64 B a twiddle (2^27: 4 GiB, was 2).
+// 2026-12-01 (fifth session), Nsight Compute stall reasons (bench/results/2026-12-01-h200-
+// ncu-detail-*): the passes' fmaheavy (IMAD) pipe 59-64% busy against 84% in the MSM's
+// accumulation; cycles between a warp's instructions ~10, of which "wait" (fixed latency)
+// 2.5-2.7, L1TEX long scoreboard 1.4 / 1.6 / 3.3 (passes 1 / 2 / 3 at 2^24), instruction
+// fetch 2.6 in the first pass (256-element tiles, one warp a block) against 0.7-0.8. Small
+// tiles now share a block (launch_reg_pass): first pass 1.37 -> 1.29 ms, instruction fetch
+// 2.63 -> 1.71; side by side forward 2^24 4.46 -> 4.39 ms, 2^27 38.87 -> 38.43, compute_h
+// 2^24 33.4 -> 32.2, 2^27 293.5 -> 288.3. Tried and dropped the same day: one barrier per
+// exchange instead of two (racecheck clean, 0.6% slower) and prefetching the next group's
+// twiddles into L1 or L2 (30% slower: the index arithmetic and the prefetches cost more
+// than the latency they hid).
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -53,6 +64,7 @@
 // scattered a[rev(i)] reads ran at 1.2 TB/s); the tiled one ~0.25 ms.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <mutex>
@@ -367,14 +379,25 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twi
 #else
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog), 2)
 #endif
+// CUZK_NTT_TILES_PER_BLOCK (default 1): small tiles share a block (launch_reg_pass); 0:
+// one tile a block, as before (kept for side-by-side runs).
+#ifndef CUZK_NTT_TILES_PER_BLOCK
+#define CUZK_NTT_TILES_PER_BLOCK 1
+#endif
 template <bool kInverse, bool kDif>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw,
                                                      Scale pre, Scale post) {
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
-    extern __shared__ uint64_t sh[];
+    extern __shared__ uint64_t shared_tiles[];
     const unsigned elems = 1u << plan::tile_log(p);
-    const size_t tile = blockIdx.x;
+    // Tiles under 1024 elements come several to a block (launch_reg_pass), thread f of
+    // the tile being thread f + k 2^(tile_log - 3) of the block, each tile in its own
+    // part of shared memory.
+    const unsigned tile_threads = elems >> plan::kRegLog;
+    const unsigned f = threadIdx.x & (tile_threads - 1);
+    const size_t tile = size_t(blockIdx.x) * (blockDim.x / tile_threads) + threadIdx.x / tile_threads;
+    uint64_t* sh = shared_tiles + size_t(threadIdx.x / tile_threads) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
     const size_t half = size_t(1) << (log_n - 1);
@@ -383,7 +406,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan
     for (unsigned step = 0; step < ng; ++step) {
         const unsigned g = kDif ? ng - 1 - step : step;
         const plan::RegBits rb = plan::group_bits(p, g);
-        const unsigned e0 = plan::thread_base(p, rb, threadIdx.x);
+        const unsigned e0 = plan::thread_base(p, rb, f);
         if (step == 0) {
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
@@ -614,10 +637,19 @@ enum class Order { kNatural, kBitReversed };
 void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif, const Scale& pre,
                      const Scale& post, cudaStream_t stream) {
     const size_t tiles = plan::tile_count(log_n, p);
-    const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
-    if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
-    const unsigned grid = unsigned(tiles);
-    const size_t smem = (size_t(Fr::N) * sizeof(uint64_t)) << plan::tile_log(p);  // <= 32 KiB
+    const unsigned tile_threads = 1u << (plan::tile_log(p) - plan::kRegLog);
+    // Small tiles (a first pass of 256 or 512 elements: 1 or 2 warps) several to a block,
+    // up to the 1024-element tile's block: ncu showed such a pass stalled on instruction
+    // fetch (~25% of the cycles between a warp's instructions at 2^24 against ~7% in the
+    // passes of 1024-element tiles), its independent one-warp blocks running far apart in
+    // the kernel's ~60 KB of unrolled code; the barriers of a wider block keep its warps
+    // together.
+    const size_t per_block = std::min<size_t>(
+        tiles, CUZK_NTT_TILES_PER_BLOCK ? (size_t(1) << (plan::kTileLog - plan::kRegLog)) / tile_threads : 1);
+    const unsigned threads = unsigned(per_block) * tile_threads;
+    if (tiles / per_block > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
+    const unsigned grid = unsigned(tiles / per_block);  // powers of two: per_block divides tiles
+    const size_t smem = per_block * ((size_t(Fr::N) * sizeof(uint64_t)) << plan::tile_log(p));  // <= 32 KiB
     if (inverse && dif)
         reg_pass_kernel<true, true><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
     else if (inverse)
