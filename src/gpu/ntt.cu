@@ -51,9 +51,10 @@
 // tiles now share a block (launch_reg_pass): first pass 1.37 -> 1.29 ms, instruction fetch
 // 2.63 -> 1.71; side by side forward 2^24 4.46 -> 4.39 ms, 2^27 38.87 -> 38.43, compute_h
 // 2^24 33.4 -> 32.2, 2^27 293.5 -> 288.3. Tried and dropped the same day: one barrier per
-// exchange instead of two (racecheck clean, 0.6% slower) and prefetching the next group's
+// exchange instead of two (racecheck clean, 0.6% slower), prefetching the next group's
 // twiddles into L1 or L2 (30% slower: the index arithmetic and the prefetches cost more
-// than the latency they hid).
+// than the latency they hid), and lazy reduction (values in [0, 2r) between butterflies,
+// the Shoup product without its conditional subtraction: 2-6% slower).
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
