@@ -139,10 +139,10 @@ struct DevBuf {
 // ---- kernels ------------------------------------------------------------------------
 
 // Scalar i: canonical value, base index through the density, and its class; counts[0] /
-// counts[1] gather the numbers of 1s and full scalars (one atomic per block: a grid-stride
-// loop over a few waves of blocks), so that the host can skip the compactions that would
-// copy everything (all scalars full: the canonical values and base indices are used as
-// they are).
+// counts[1] gather the numbers of 1s and full scalars (warp sums, one atomic a warp, the
+// grid-stride loop keeping the warps few), so that the host can skip the compactions that
+// would copy everything (all scalars full: the canonical values and base indices are used
+// as they are).
 __global__ void __launch_bounds__(kThreads)
     classify_kernel(const Fr* s, size_t n, const uint64_t* density, const uint32_t* word_prefix, Scalar* canon,
                     uint32_t* bidx, uint8_t* is_one, uint8_t* is_full, int* counts) {
@@ -444,7 +444,7 @@ struct Msm<Curve>::Impl {
     DevBuf<Scalar> canon, full_k;
     DevBuf<uint32_t> bidx, ones_idx, full_b;
     DevBuf<uint8_t> is_one, is_full;
-    DevBuf<int> counts, selected;
+    DevBuf<int> counts, selected;  // classify's counts; the selections' own (unused)
     DevBuf<uint32_t> keys[2], vals[2];
     DevBuf<P> buckets, carry_pt[2], ranges[2];
     DevBuf<uint32_t> carry_key[2];

@@ -643,7 +643,7 @@ void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, b
     // up to the 1024-element tile's block: ncu showed such a pass stalled on instruction
     // fetch (~25% of the cycles between a warp's instructions at 2^24 against ~7% in the
     // passes of 1024-element tiles), its independent one-warp blocks running far apart in
-    // the kernel's ~60 KB of unrolled code; the barriers of a wider block keep its warps
+    // the kernel's long unrolled code; the barriers of a wider block keep its warps
     // together.
     const size_t per_block = std::min<size_t>(
         tiles, CUZK_NTT_TILES_PER_BLOCK ? (size_t(1) << (plan::kTileLog - plan::kRegLog)) / tile_threads : 1);
