@@ -396,9 +396,9 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan
     // the tile being thread f + k 2^(tile_log - 3) of the block, each tile in its own
     // part of shared memory.
     const unsigned tile_threads = elems >> plan::kRegLog;
-    const unsigned f = threadIdx.x & (tile_threads - 1);
-    const size_t tile = size_t(blockIdx.x) * (blockDim.x / tile_threads) + threadIdx.x / tile_threads;
-    uint64_t* sh = shared_tiles + size_t(threadIdx.x / tile_threads) * Fr::N * elems;
+    const unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads;
+    const size_t tile = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
+    uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
     const size_t half = size_t(1) << (log_n - 1);
