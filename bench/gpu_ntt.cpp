@@ -268,7 +268,7 @@ void BM_ComputeH(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Transform)
-    ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 27}})
+    ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
     ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
     ->Args({kForwardReference, 24})
     ->ArgNames({"op", "log_n"})
@@ -276,7 +276,7 @@ BENCHMARK(BM_Transform)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ComputeH)
-    ->ArgsProduct({{20, 24, 27}, {0, 1}})
+    ->ArgsProduct({{20, 24, 25, 26, 27}, {0, 1}})
     ->ArgNames({"log_n", "tiled"})
     ->Iterations(5)
     ->UseManualTime()

@@ -55,6 +55,10 @@
 // twiddles into L1 or L2 (30% slower: the index arithmetic and the prefetches cost more
 // than the latency they hid), and lazy reduction (values in [0, 2r) between butterflies,
 // the Shoup product without its conditional subtraction: 2-6% slower).
+// 2026-12-01 (sixth session): from 2^25 on, blocks of 256 threads (two 1024-element tiles,
+// four of 512) instead of 128 (CUZK_NTT_WIDE_BLOCKS_FROM): compute_h 2^25 / 2^26 / 2^27 67.6
+// / 140.2 / 288.4 -> 66.2 / 136.4 / 279.5 ms, coset_inverse 2^27 44.96 -> 44.07, forward
+// 2^27 38.45 -> 38.54. Tiles of 2^11 or 2^12 (CUZK_NTT_TILE_LOG) were slower (ntt_plan.hpp).
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -305,7 +309,7 @@ __global__ void stage_kernel(Fr* a, unsigned log_n, unsigned log_h, const Fr* __
 // One pass of p.s stages on the tiles of 2^s C <= 1024 elements (ntt_plan.hpp); one
 // block per tile, one butterfly per thread per stage (blockDim = 2^(s-1) C <= 512).
 __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw) {
-    __shared__ Fr sh[1u << plan::kTileLog];
+    __shared__ Fr sh[1u << plan::kTiledTileLog];
     const size_t tile = blockIdx.x;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
@@ -375,15 +379,32 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twi
 // 2026-12-01): 86-96 registers, still 16 warps, one more trip through shared memory per
 // 9-10 stages; slower: forward 2^24 4.76 -> 5.05 ms, 2^27 42.55 -> 49.4, compute_h 2^27
 // 321.6 -> 356.0. The default stays 8 elements.
-#if CUZK_NTT_REG_LOG >= 3
-#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog))
-#else
-#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << (plan::kTileLog - plan::kRegLog), 2)
-#endif
 // CUZK_NTT_TILES_PER_BLOCK (default 1): small tiles share a block (launch_reg_pass); 0:
 // one tile a block, as before (kept for side-by-side runs).
 #ifndef CUZK_NTT_TILES_PER_BLOCK
 #define CUZK_NTT_TILES_PER_BLOCK 1
+#endif
+// Threads of a block that tiles share (launch_reg_pass): 2^kSharedBlockLog, the 1024-
+// element tile's block (128 threads), below n = 2^CUZK_NTT_WIDE_BLOCKS_FROM; from there on
+// 2^kWideBlockLog = 256 (two 1024-element tiles, four of 512, ...). H200 side by side
+// (2026-12-01), 256 threads at every size against 128: compute_h 2^27 288.5 -> 279.5 ms,
+// coset_inverse 2^27 45.0 -> 44.1, forward 2^27 flat (38.50 / 38.55); but forward 2^24
+// 4.40 -> 4.50, 2^20 0.287 -> 0.300, compute_h 2^24 32.2 -> 32.7. 512 threads (one block a
+// SM) was slower everywhere (forward 2^24 5.22, 2^27 44.9). Then the switch at 2^25
+// against none (side by side, median of 5, two rounds): compute_h 2^25 67.6 -> 66.2 ms,
+// 2^26 140.2 -> 136.4, 2^27 288.4 -> 279.5; coset_inverse 2^26 21.7 -> 21.6, 2^27 44.96 ->
+// 44.07; forward 2^26 18.79 -> 18.82, 2^27 38.45 -> 38.54 (+0.3%); 2^24 unchanged.
+#ifndef CUZK_NTT_WIDE_BLOCKS_FROM
+#define CUZK_NTT_WIDE_BLOCKS_FROM 25
+#endif
+constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
+constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
+constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
+static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registers a thread)");
+#if CUZK_NTT_REG_LOG >= 3
+#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog)
+#else
+#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
 #endif
 template <bool kInverse, bool kDif>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw,
@@ -644,22 +665,31 @@ void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, b
     // fetch (~25% of the cycles between a warp's instructions at 2^24 against ~7% in the
     // passes of 1024-element tiles), its independent one-warp blocks running far apart in
     // the kernel's long unrolled code; the barriers of a wider block keep its warps
-    // together.
-    const size_t per_block = std::min<size_t>(
-        tiles, CUZK_NTT_TILES_PER_BLOCK ? (size_t(1) << (plan::kTileLog - plan::kRegLog)) / tile_threads : 1);
+    // together. From 2^CUZK_NTT_WIDE_BLOCKS_FROM on, blocks twice as wide (kWideBlockLog).
+    const unsigned block_log = log_n >= CUZK_NTT_WIDE_BLOCKS_FROM ? kWideBlockLog : kSharedBlockLog;
+    const size_t share = std::max<size_t>(1, (size_t(1) << block_log) / tile_threads);
+    const size_t per_block = std::min<size_t>(tiles, CUZK_NTT_TILES_PER_BLOCK ? share : 1);
     const unsigned threads = unsigned(per_block) * tile_threads;
     if (tiles / per_block > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
     const unsigned grid = unsigned(tiles / per_block);  // powers of two: per_block divides tiles
-    const size_t smem = per_block * ((size_t(Fr::N) * sizeof(uint64_t)) << plan::tile_log(p));  // <= 32 KiB
+    const size_t smem = per_block * ((size_t(Fr::N) * sizeof(uint64_t)) << plan::tile_log(p));
+    const auto launch = [&](auto kernel) {
+        // Over 48 KiB of dynamic shared memory (wide blocks, tiles of 2^11 or 2^12) must be
+        // asked for.
+        if (smem > 48 * 1024)
+            check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                  "cudaFuncSetAttribute (reg_pass_kernel shared memory)");
+        kernel<<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
+        check_launch("reg_pass_kernel");
+    };
     if (inverse && dif)
-        reg_pass_kernel<true, true><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
+        launch(reg_pass_kernel<true, true>);
     else if (inverse)
-        reg_pass_kernel<true, false><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
+        launch(reg_pass_kernel<true, false>);
     else if (dif)
-        reg_pass_kernel<false, true><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
+        launch(reg_pass_kernel<false, true>);
     else
-        reg_pass_kernel<false, false><<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
-    check_launch("reg_pass_kernel");
+        launch(reg_pass_kernel<false, false>);
 }
 
 // out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)
@@ -682,7 +712,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         return;
     }
     plan::Pass passes[plan::kMaxPasses];
-    const unsigned np = plan::make_passes(log_n, passes);
+    const unsigned np = plan::make_passes(log_n, passes, reg ? plan::kTileLog : plan::kTiledTileLog);
     if (reg) {
         const bool dif = out == Order::kBitReversed;
         if (in == Order::kBitReversed) pre.rev_bits = log_n;

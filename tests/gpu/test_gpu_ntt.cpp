@@ -437,6 +437,25 @@ TEST(GpuNtt, FastMatchesTiledAndRoundTrips2To22And23) {
     }
 }
 
+// From 2^25 on the register passes run blocks twice as wide (src/gpu/ntt.cu,
+// CUZK_NTT_WIDE_BLOCKS_FROM): every transform and compute_h at 2^26 equal kTiled's.
+TEST(SlowGpuNtt, FastMatchesTiledWithWideBlocks2To26) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const unsigned k = 26;
+    const auto input = random_vector(size_t(1) << k, rng);
+    for (const Transform& t : kTransforms) {
+        auto fast = input, tiled = input;
+        t.gpu(fast, gntt::Impl::kFast);
+        t.gpu(tiled, gntt::Impl::kTiled);
+        ASSERT_TRUE(fast == tiled) << t.name << " k=" << k;
+    }
+    const size_t n = (size_t(1) << k) - 3;  // a domain of 2^26
+    const std::vector<Fr> a(input.begin(), input.begin() + n), b(input.rbegin(), input.rbegin() + n);
+    const auto c = random_vector(n, rng);
+    ASSERT_TRUE(gntt::compute_h(a, b, c, gntt::Impl::kFast) == gntt::compute_h(a, b, c, gntt::Impl::kTiled));
+}
+
 TEST(GpuNtt, EdgeValues) {
     SKIP_WITHOUT_GPU();
     for (const Transform& t : kTransforms) {

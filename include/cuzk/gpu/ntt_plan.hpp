@@ -22,7 +22,20 @@
 
 namespace cuzk::gpu::ntt::plan {
 
-inline constexpr unsigned kTileLog = 10;  // 1024 Fr = 32 KiB of shared memory per tile
+// The register passes' largest tile (CUZK_NTT_TILE_LOG, default 10: 1024 Fr = 32 KiB of
+// shared memory); the one-butterfly-a-thread pass_kernel (Impl::kTiled) keeps 1024, its
+// block having a thread per butterfly. Larger tiles mean fewer passes over memory (2^24:
+// 2 of 12 stages at 4096) and wider column runs in the later passes, but fewer, wider
+// blocks a SM. H200 side by side (2026-12-01), 10 / 11 / 12: forward 2^24 4.42 / 4.61 /
+// 5.06 ms, 2^27 38.45 / 38.17 / 42.82; compute_h 2^24 32.2 / 33.3 / 36.7, 2^27 288.4 /
+// 277.3 / 312.7. What 11 gained at 2^27 came from its wider blocks, not from its tiles
+// (ncu per pass; src/gpu/ntt.cu, CUZK_NTT_WIDE_BLOCKS_FROM).
+#ifndef CUZK_NTT_TILE_LOG
+#define CUZK_NTT_TILE_LOG 10
+#endif
+inline constexpr unsigned kTileLog = CUZK_NTT_TILE_LOG;
+inline constexpr unsigned kTiledTileLog = 10;
+static_assert(kTileLog >= kTiledTileLog && kTileLog <= 12, "tiles of 2^10 to 2^12 (128 KiB of shared memory)");
 inline constexpr unsigned kMaxPasses = 8;
 
 struct Pass {
@@ -31,15 +44,16 @@ struct Pass {
     unsigned log_c;  // log2 of the columns per tile
 };
 
-// Splits the log_n stages into ceil(log_n / kTileLog) passes of near-equal length
-// (2^27: 9 + 9 + 9, so later passes still get C = 2 columns). Returns the pass count.
-CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out) {
+// Splits the log_n stages into ceil(log_n / tile_log) passes of near-equal length
+// (2^27 at 2^10: 9 + 9 + 9, so later passes still get C = 2 columns). Returns the pass
+// count.
+CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log = kTileLog) {
     if (log_n == 0) return 0;
-    const unsigned np = (log_n + kTileLog - 1) / kTileLog;
+    const unsigned np = (log_n + tile_log - 1) / tile_log;
     unsigned lh0 = 0;
     for (unsigned i = 0; i < np; ++i) {
         const unsigned s = log_n / np + (i < log_n % np ? 1 : 0);
-        const unsigned room = kTileLog - s;
+        const unsigned room = tile_log - s;
         out[i] = Pass{lh0, s, lh0 < room ? lh0 : room};
         lh0 += s;
     }
