@@ -240,6 +240,8 @@ struct ApplyBase {
 // Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
 // registers, 58/64 B spilled) was slower: 2^26 424.2 -> 452.8 ms, 2^24 114.2 -> 118.3
 // (H200, 2026-12-01, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
+// Blocks of 64 or 32 threads (10 warps a SM at 188 registers instead of 8) changed nothing:
+// G1 2^26 with a table 320.2 / 320.2 / 320.1 ms at 128 / 64 / 32 (accumulate 282.3-283.0).
 // kPrefetch (G1 only): the next base is gathered during the current addition.
 template <class Curve, bool kPrefetch>
 __global__ void __launch_bounds__(kThreads)
