@@ -56,14 +56,17 @@ enum Op {
     kMulField,
     kSqrField,
     kMulSubMulField,
-    kMulShoup,  // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
+    kMulShoup,   // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
+    kWideImad,   // Fr-sized full products (no reduction), x4 indep: 32-bit IMAD (mul_words)
+    kWideFp64,   // the same on the FP64 pipe (5 limbs of 52 bits, wide_fp64 below)
+    kWideMixed,  // two chains of each in one thread: do the two pipes add up?
     kOps
 };
 const char* op_name(int op) {
-    static const char* names[kOps] = {"mul ptx",        "mul portable",      "sqr ptx",     "sqr as mul ptx",
-                                      "add ptx",        "add portable",      "sub ptx",     "sub portable",
-                                      "mul ptx p cmem", "mul ptx p0 cmem",   "mul ptx rot", "mul Field",
-                                      "sqr Field",      "mul_sub_mul Field", "mul shoup"};
+    static const char* names[kOps] = {
+        "mul ptx",   "mul portable",      "sqr ptx",        "sqr as mul ptx",  "add ptx",     "add portable",
+        "sub ptx",   "sub portable",      "mul ptx p cmem", "mul ptx p0 cmem", "mul ptx rot", "mul Field",
+        "sqr Field", "mul_sub_mul Field", "mul shoup",      "wide imad",       "wide fp64",   "wide imad+fp64"};
     return names[op];
 }
 
@@ -187,6 +190,155 @@ __global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk:
     v[2 * t] = (x[0] + x[1]) + (x[2] + x[3]);
 }
 
+// Full products of 255-bit numbers (no reduction) on the FP64 pipe against the IMAD one:
+// on sm_90 both run 64 lanes a clock a SM, and IMAD.WIDE leaves issue slots free, so a
+// multiplier that puts some partial products on the FP64 pipe might beat the IMAD rate
+// (the NTT and MSM targets' floors are that rate). Unmeasured when written (2026-12-01).
+// Limbs of 52 bits held as doubles; the product a_i b_j < 2^104 splits exactly (Emmart,
+// Zheng, Weems, "Faster modular exponentiation using double precision floating point
+// arithmetic on the GPU", ARITH 2018): hi = fma_rz(a, b, 2^104) = 2^104 + H 2^52 with H =
+// floor(a b / 2^52) (2^104 and the sum round toward zero to multiples of 2^52), then
+// lo = fma_rz(a, b, 2^104 + 2^52 - hi) = 2^52 + L, L = a b mod 2^52, exact. The bit patterns
+// of hi and lo are those constants' plus H and L, so the columns are gathered with 64-bit
+// integer adds and the constants taken off once per column.
+struct F52 {
+    double l[5];
+};
+constexpr uint64_t kMask52 = (uint64_t(1) << 52) - 1;
+constexpr uint64_t kBits2p52 = 0x4330000000000000ull;   // the double 2^52
+constexpr uint64_t kBits2p104 = 0x4670000000000000ull;  // the double 2^104
+__device__ __forceinline__ double limb_to_double(uint64_t w) { return __longlong_as_double(kBits2p52 | w) - 0x1p52; }
+// x < 2^260 in 4 (+ a 5th, top) 64-bit words -> 5 limbs of 52 bits.
+__device__ __forceinline__ F52 to_f52(const uint64_t* x) {
+    F52 f;
+    f.l[0] = limb_to_double(x[0] & kMask52);
+    f.l[1] = limb_to_double(((x[0] >> 52) | (x[1] << 12)) & kMask52);
+    f.l[2] = limb_to_double(((x[1] >> 40) | (x[2] << 24)) & kMask52);
+    f.l[3] = limb_to_double(((x[2] >> 28) | (x[3] << 36)) & kMask52);
+    f.l[4] = limb_to_double(x[3] >> 16);
+    return f;
+}
+// r = a b in 10 limbs of 52 bits (a, b < 2^260).
+__device__ __forceinline__ void wide_fp64(uint64_t* r, const F52& a, const F52& b) {
+    uint64_t col[10];
+#pragma unroll
+    for (int k = 0; k < 10; ++k) col[k] = 0;
+#pragma unroll
+    for (int i = 0; i < 5; ++i) {
+#pragma unroll
+        for (int j = 0; j < 5; ++j) {
+            const double hi = __fma_rz(a.l[i], b.l[j], 0x1p104);
+            const double lo = __fma_rz(a.l[i], b.l[j], (0x1p104 + 0x1p52) - hi);
+            col[i + j] += uint64_t(__double_as_longlong(lo));
+            col[i + j + 1] += uint64_t(__double_as_longlong(hi));
+        }
+    }
+    uint64_t carry = 0;
+#pragma unroll
+    for (int k = 0; k < 10; ++k) {
+        const uint64_t n_lo = k <= 8 ? uint64_t(k <= 4 ? k + 1 : 9 - k) : 0;       // products at column k
+        const uint64_t n_hi = k >= 1 ? uint64_t(k - 1 <= 4 ? k : 10 - k) : 0;      // ... at column k - 1
+        const uint64_t v = col[k] - n_lo * kBits2p52 - n_hi * kBits2p104 + carry;  // mod 2^64: v < 2^57
+        r[k] = v & kMask52;
+        carry = v >> 52;
+    }
+}
+// The next operand of a chain: the product's low 5 limbs (below 2^260).
+__device__ __forceinline__ F52 low_f52(const uint64_t* r) {
+    F52 f;
+#pragma unroll
+    for (int k = 0; k < 5; ++k) f.l[k] = limb_to_double(r[k]);
+    return f;
+}
+
+// Four independent chains a thread, x_k <- low half of x_k y_k (kWideImad: 8 words; kWideFp64:
+// 5 limbs; kWideMixed: chains 0-1 on IMAD, 2-3 on FP64).
+template <int OP>
+__global__ void __launch_bounds__(128) wide_kernel(Fr* v, size_t threads) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    ptx::DeviceIsa isa;
+    uint32_t X[4][8], Y[4][8];
+    F52 fx[4], fy[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const Fr x = v[2 * t + (k & 1)], y = v[2 * t + 1 - (k & 1)];
+        ptx::split<Fr::N>(X[k], x.l);
+        ptx::split<Fr::N>(Y[k], y.l);
+        fx[k] = to_f52(x.l);
+        fy[k] = to_f52(y.l);
+    }
+    constexpr int kImadChains = OP == kWideImad ? 4 : OP == kWideMixed ? 2 : 0;
+    for (int i = 0; i < kIters; ++i) {
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            if (k < kImadChains) {
+                uint32_t z[16];
+                ptx::mul_words<8>(isa, z, X[k], Y[k]);
+#pragma unroll
+                for (int w = 0; w < 8; ++w) X[k][w] = z[w];
+            } else {
+                uint64_t r[10];
+                wide_fp64(r, fx[k], fy[k]);
+                fx[k] = low_f52(r);
+            }
+        }
+    }
+    uint64_t fold = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        if (k < kImadChains) {
+#pragma unroll
+            for (int w = 0; w < 8; ++w) fold ^= uint64_t(X[k][w]) << (32 * (w & 1));
+        } else {
+#pragma unroll
+            for (int w = 0; w < 5; ++w) fold ^= uint64_t(__double_as_longlong(fx[k].l[w]));
+        }
+    }
+    v[2 * t].l[0] = fold;
+}
+
+// Both products of pairs (v[2i], v[2i + 1]) for the check: 16 IMAD words, 10 FP64 limbs.
+__global__ void wide_check_kernel(const Fr* v, size_t pairs, uint32_t* imad, uint64_t* fp64) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= pairs) return;
+    ptx::DeviceIsa isa;
+    uint32_t a[8], b[8];
+    ptx::split<Fr::N>(a, v[2 * i].l);
+    ptx::split<Fr::N>(b, v[2 * i + 1].l);
+    ptx::mul_words<8>(isa, imad + 16 * i, a, b);
+    wide_fp64(fp64 + 10 * i, to_f52(v[2 * i].l), to_f52(v[2 * i + 1].l));
+}
+
+// Runs wide_check_kernel on the first `pairs` pairs of d and throws unless the FP64
+// products, reassembled from their 52-bit limbs, equal the IMAD ones.
+void check_wide_products(const Fr* d, size_t pairs) {
+    uint32_t* imad = nullptr;
+    uint64_t* fp64 = nullptr;
+    check(cudaMalloc(&imad, pairs * 16 * sizeof(uint32_t)), "cudaMalloc");
+    check(cudaMalloc(&fp64, pairs * 10 * sizeof(uint64_t)), "cudaMalloc");
+    wide_check_kernel<<<unsigned((pairs + 127) / 128), 128>>>(d, pairs, imad, fp64);
+    check(cudaGetLastError(), "wide_check_kernel");
+    std::vector<uint32_t> hi(pairs * 16);
+    std::vector<uint64_t> hf(pairs * 10);
+    check(cudaMemcpy(hi.data(), imad, hi.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemcpy(hf.data(), fp64, hf.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    cudaFree(imad);
+    cudaFree(fp64);
+    for (size_t i = 0; i < pairs; ++i) {
+        uint32_t words[17] = {};  // the 520 bits of the limbs, 32 at a time
+        for (int k = 0; k < 10; ++k)
+            for (int b = 0; b < 52; ++b)
+                if ((hf[10 * i + k] >> b) & 1) words[(52 * k + b) / 32] |= uint32_t(1) << ((52 * k + b) % 32);
+        for (int w = 0; w < 16; ++w)
+            if (words[w] != hi[16 * i + w])
+                throw std::runtime_error("wide fp64 product differs from the IMAD one at pair " + std::to_string(i) +
+                                         ", word " + std::to_string(w));
+        if (words[16] != 0) throw std::runtime_error("wide fp64 product has bits above 2^512");
+    }
+    std::printf("check: %zu FP64 products equal the IMAD ones\n", pairs);
+}
+
 std::map<std::string, std::vector<double>>& samples() {
     static std::map<std::string, std::vector<double>> s;
     return s;
@@ -218,11 +370,14 @@ void BM_Chain(benchmark::State& state) {
         const auto launch = [&] {
             if constexpr (OP == kMulShoup)
                 shoup_kernel<<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads, neg_inv);
+            else if constexpr (OP >= kWideImad)
+                wide_kernel<OP><<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads);
             else if constexpr (kIndependent)
                 independent_kernel<F, OP><<<blocks, 128>>>(d, threads);
             else
                 chain_kernel<F, OP><<<blocks, 128>>>(d, threads);
         };
+        if constexpr (OP == kWideFp64) check_wide_products(reinterpret_cast<const Fr*>(d), 4096);
         const double ops_per_thread = kIndependent ? 4.0 * kIters : 2.0 * kIters;
         launch();  // warm-up
         check(cudaGetLastError(), "launch");
@@ -286,6 +441,9 @@ BENCHMARK(BM_Chain<Fp, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(
 BENCHMARK(BM_Chain<Fr, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulPtxConstMem, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulShoup, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kWideImad, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kWideFp64, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kWideMixed, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
