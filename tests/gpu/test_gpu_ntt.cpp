@@ -414,6 +414,16 @@ TEST(SlowGpuNtt, MatchesCpu2To20) {
     check_transforms(20, rng);
 }
 
+// Every transform of `input` (2^k elements) by the fast path equals the previous one's (kTiled).
+void check_fast_matches_tiled(const std::vector<Fr>& input, unsigned k) {
+    for (const Transform& t : kTransforms) {
+        auto fast = input, tiled = input;
+        t.gpu(fast, gntt::Impl::kFast);
+        t.gpu(tiled, gntt::Impl::kTiled);
+        ASSERT_TRUE(fast == tiled) << t.name << " k=" << k;
+    }
+}
+
 // Sizes where the CPU is slow: the fast path equals the previous one (kTiled) for every
 // transform, and the inverses undo the forwards.
 TEST(GpuNtt, FastMatchesTiledAndRoundTrips2To22And23) {
@@ -421,12 +431,7 @@ TEST(GpuNtt, FastMatchesTiledAndRoundTrips2To22And23) {
     std::mt19937_64 rng(test::seed());
     for (unsigned k : {22u, 23u}) {
         const auto input = random_vector(size_t(1) << k, rng);
-        for (const Transform& t : kTransforms) {
-            auto fast = input, tiled = input;
-            t.gpu(fast, gntt::Impl::kFast);
-            t.gpu(tiled, gntt::Impl::kTiled);
-            ASSERT_TRUE(fast == tiled) << t.name << " k=" << k;
-        }
+        ASSERT_NO_FATAL_FAILURE(check_fast_matches_tiled(input, k));
         auto v = input;
         gntt::forward(v);
         gntt::inverse(v);
@@ -444,12 +449,7 @@ TEST(SlowGpuNtt, FastMatchesTiledWithWideBlocks2To26) {
     std::mt19937_64 rng(test::seed());
     const unsigned k = 26;
     const auto input = random_vector(size_t(1) << k, rng);
-    for (const Transform& t : kTransforms) {
-        auto fast = input, tiled = input;
-        t.gpu(fast, gntt::Impl::kFast);
-        t.gpu(tiled, gntt::Impl::kTiled);
-        ASSERT_TRUE(fast == tiled) << t.name << " k=" << k;
-    }
+    ASSERT_NO_FATAL_FAILURE(check_fast_matches_tiled(input, k));
     const size_t n = (size_t(1) << k) - 3;  // a domain of 2^26
     const std::vector<Fr> a(input.begin(), input.begin() + n), b(input.rbegin(), input.rbegin() + n);
     const auto c = random_vector(n, rng);
