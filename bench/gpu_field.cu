@@ -208,7 +208,7 @@ constexpr uint64_t kMask52 = (uint64_t(1) << 52) - 1;
 constexpr uint64_t kBits2p52 = 0x4330000000000000ull;   // the double 2^52
 constexpr uint64_t kBits2p104 = 0x4670000000000000ull;  // the double 2^104
 __device__ __forceinline__ double limb_to_double(uint64_t w) { return __longlong_as_double(kBits2p52 | w) - 0x1p52; }
-// x < 2^260 in 4 (+ a 5th, top) 64-bit words -> 5 limbs of 52 bits.
+// x < 2^256 in 4 64-bit words -> 5 limbs of 52 bits (the top one 48).
 __device__ __forceinline__ F52 to_f52(const uint64_t* x) {
     F52 f;
     f.l[0] = limb_to_double(x[0] & kMask52);
