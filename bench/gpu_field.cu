@@ -56,17 +56,21 @@ enum Op {
     kMulField,
     kSqrField,
     kMulSubMulField,
-    kMulShoup,   // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
-    kWideImad,   // Fr-sized full products (no reduction), x4 indep: 32-bit IMAD (mul_words)
-    kWideFp64,   // the same on the FP64 pipe (5 limbs of 52 bits, wide_fp64 below)
-    kWideMixed,  // two chains of each in one thread: do the two pipes add up?
+    kMulShoup,    // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
+    kWideImad,    // Fr-sized full products (no reduction), x4 indep: 32-bit IMAD (mul_words)
+    kWideFp64,    // the same on the FP64 pipe (5 limbs of 52 bits, wide_fp64 below)
+    kWideMixed,   // two chains of each in one thread: do the two pipes add up?
+    kMulFp64,     // Field::mul_fp64: the Montgomery multiply on the FP64 pipe (mont_fp64.hpp)
+    kMulMixed22,  // x4 indep only: chains 0-1 Field's multiply (IMAD), 2-3 mul_fp64
+    kMulMixed31,  // x4 indep only: chains 0-2 IMAD, 3 FP64
     kOps
 };
 const char* op_name(int op) {
     static const char* names[kOps] = {
-        "mul ptx",   "mul portable",      "sqr ptx",        "sqr as mul ptx",  "add ptx",     "add portable",
-        "sub ptx",   "sub portable",      "mul ptx p cmem", "mul ptx p0 cmem", "mul ptx rot", "mul Field",
-        "sqr Field", "mul_sub_mul Field", "mul shoup",      "wide imad",       "wide fp64",   "wide imad+fp64"};
+        "mul ptx",   "mul portable",      "sqr ptx",         "sqr as mul ptx",  "add ptx",     "add portable",
+        "sub ptx",   "sub portable",      "mul ptx p cmem",  "mul ptx p0 cmem", "mul ptx rot", "mul Field",
+        "sqr Field", "mul_sub_mul Field", "mul shoup",       "wide imad",       "wide fp64",   "wide imad+fp64",
+        "mul fp64",  "mul imad2+fp64 2",  "mul imad3+fp64 1"};
     return names[op];
 }
 
@@ -105,6 +109,8 @@ __device__ __forceinline__ F apply(const F& x, const F& y) {
         ptx::mont_mul_rot<F::N>(isa, r.l, x.l, y.l, p.l, F::kInv);
     } else if constexpr (OP == kMulField) {
         r = x * y;
+    } else if constexpr (OP == kMulFp64) {
+        r = F::mul_fp64(x, y);
     } else if constexpr (OP == kSqrField) {
         r = x.square();
     } else if constexpr (OP == kMulSubMulField) {  // x y - y y, one reduction for Fp (Field::mul_sub_mul)
@@ -161,7 +167,12 @@ __global__ void __launch_bounds__(128) independent_kernel(F* v, size_t threads) 
     }
     for (int i = 0; i < kIters; ++i) {
 #pragma unroll
-        for (int k = 0; k < 4; ++k) x[k] = apply<F, OP>(x[k], y[k]);
+        for (int k = 0; k < 4; ++k) {
+            if constexpr (OP == kMulMixed22 || OP == kMulMixed31)
+                x[k] = k < (OP == kMulMixed22 ? 2 : 3) ? x[k] * y[k] : F::mul_fp64(x[k], y[k]);
+            else
+                x[k] = apply<F, OP>(x[k], y[k]);
+        }
     }
     v[2 * t] = (x[0] + x[1]) + (x[2] + x[3]);
 }
@@ -191,9 +202,10 @@ __global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk:
 }
 
 // Full products of 255-bit numbers (no reduction) on the FP64 pipe against the IMAD one:
-// on sm_90 both run 64 lanes a clock a SM, and IMAD.WIDE leaves issue slots free, so a
-// multiplier that puts some partial products on the FP64 pipe might beat the IMAD rate
-// (the NTT and MSM targets' floors are that rate). Unmeasured when written (2026-12-01).
+// on sm_90 both run 64 lanes a clock a SM on paper, so a multiplier that puts some
+// partial products on the FP64 pipe might beat the IMAD rate. H200, 2026-12-01 (G/s):
+// IMAD 113.1, FP64 114.6, two chains of each 121.1: the pipes barely add up (the
+// Montgomery forms: "mul fp64" below and cuzk/ff/mont_fp64.hpp).
 // Limbs of 52 bits held as doubles; the product a_i b_j < 2^104 splits exactly (Emmart,
 // Zheng, Weems, "Faster modular exponentiation using double precision floating point
 // arithmetic on the GPU", ARITH 2018): hi = fma_rz(a, b, 2^104) = 2^104 + H 2^52 with H =
@@ -243,15 +255,17 @@ __device__ __forceinline__ void wide_fp64(uint64_t* r, const F52& a, const F52& 
         carry = v >> 52;
     }
 }
-// The next operand of a chain: the product's low 5 limbs (below 2^260).
-__device__ __forceinline__ F52 low_f52(const uint64_t* r) {
+// The next operand of a chain: the product's low 5 limbs xor its high 5 (below 2^260), so
+// that every partial product is live (with the low half alone the compiler dropped the
+// products above it: the first run, 2026-12-01, measured 36 of the 64 IMAD products).
+__device__ __forceinline__ F52 fold_f52(const uint64_t* r) {
     F52 f;
 #pragma unroll
-    for (int k = 0; k < 5; ++k) f.l[k] = limb_to_double(r[k]);
+    for (int k = 0; k < 5; ++k) f.l[k] = limb_to_double(r[k] ^ r[k + 5]);
     return f;
 }
 
-// Four independent chains a thread, x_k <- low half of x_k y_k (kWideImad: 8 words; kWideFp64:
+// Four independent chains a thread, x_k <- low half ^ high half of x_k y_k (kWideImad: 8 words; kWideFp64:
 // 5 limbs; kWideMixed: chains 0-1 on IMAD, 2-3 on FP64).
 template <int OP>
 __global__ void __launch_bounds__(128) wide_kernel(Fr* v, size_t threads) {
@@ -276,11 +290,11 @@ __global__ void __launch_bounds__(128) wide_kernel(Fr* v, size_t threads) {
                 uint32_t z[16];
                 ptx::mul_words<8>(isa, z, X[k], Y[k]);
 #pragma unroll
-                for (int w = 0; w < 8; ++w) X[k][w] = z[w];
+                for (int w = 0; w < 8; ++w) X[k][w] = z[w] ^ z[w + 8];  // both halves live
             } else {
                 uint64_t r[10];
                 wide_fp64(r, fx[k], fy[k]);
-                fx[k] = low_f52(r);
+                fx[k] = fold_f52(r);
             }
         }
     }
@@ -339,6 +353,26 @@ void check_wide_products(const Fr* d, size_t pairs) {
     std::printf("check: %zu FP64 products equal the IMAD ones\n", pairs);
 }
 
+// Counts the pairs (v[2i], v[2i + 1]) where mul_fp64 differs from Field's multiply.
+template <class F>
+__global__ void mul_fp64_check_kernel(const F* v, size_t pairs, unsigned* bad) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < pairs && F::mul_fp64(v[2 * i], v[2 * i + 1]) != v[2 * i] * v[2 * i + 1]) atomicAdd(bad, 1u);
+}
+template <class F>
+void check_mul_fp64(const F* d, size_t pairs) {
+    unsigned* bad = nullptr;
+    check(cudaMalloc(&bad, sizeof(unsigned)), "cudaMalloc");
+    check(cudaMemset(bad, 0, sizeof(unsigned)), "cudaMemset");
+    mul_fp64_check_kernel<F><<<unsigned((pairs + 127) / 128), 128>>>(d, pairs, bad);
+    check(cudaGetLastError(), "mul_fp64_check_kernel");
+    unsigned h = 0;
+    check(cudaMemcpy(&h, bad, sizeof h, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    cudaFree(bad);
+    if (h != 0) throw std::runtime_error("mul_fp64 differs from Field's multiply on " + std::to_string(h) + " pairs");
+    std::printf("check: %zu mul_fp64 products equal Field's\n", pairs);
+}
+
 std::map<std::string, std::vector<double>>& samples() {
     static std::map<std::string, std::vector<double>> s;
     return s;
@@ -370,7 +404,7 @@ void BM_Chain(benchmark::State& state) {
         const auto launch = [&] {
             if constexpr (OP == kMulShoup)
                 shoup_kernel<<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads, neg_inv);
-            else if constexpr (OP >= kWideImad)
+            else if constexpr (OP >= kWideImad && OP <= kWideMixed)
                 wide_kernel<OP><<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads);
             else if constexpr (kIndependent)
                 independent_kernel<F, OP><<<blocks, 128>>>(d, threads);
@@ -378,6 +412,7 @@ void BM_Chain(benchmark::State& state) {
                 chain_kernel<F, OP><<<blocks, 128>>>(d, threads);
         };
         if constexpr (OP == kWideFp64) check_wide_products(reinterpret_cast<const Fr*>(d), 4096);
+        if constexpr (OP == kMulFp64) check_mul_fp64(d, 4096);
         const double ops_per_thread = kIndependent ? 4.0 * kIters : 2.0 * kIters;
         launch();  // warm-up
         check(cudaGetLastError(), "launch");
@@ -444,6 +479,12 @@ BENCHMARK(BM_Chain<Fr, kMulShoup, true>)->Iterations(5)->UseManualTime()->Unit(b
 BENCHMARK(BM_Chain<Fr, kWideImad, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kWideFp64, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kWideMixed, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fp, kMulFp64, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fp, kMulMixed22, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fp, kMulMixed31, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulFp64, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulMixed22, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulMixed31, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -75,6 +75,7 @@ void check_ops(void (*on_device)(const F*, const F*, gpu::DeviceFieldOps<F>*, si
         ASSERT_EQ(r.neg, F::zero() - x) << "neg" << where();
         ASSERT_EQ(r.mul_portable, x * y) << "mul_portable" << where();
         ASSERT_EQ(r.mul_sub_mul, x * y - (x + y) * (x - y)) << "mul_sub_mul" << where();
+        ASSERT_EQ(r.mul_fp64, x * y) << "mul_fp64" << where();
         if (i < edges.size() * edges.size() || i % 16 == 0) {
             ASSERT_EQ(r.inv, x.inverse()) << "inverse" << where();
         }

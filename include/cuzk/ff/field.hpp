@@ -18,6 +18,7 @@
 #include "cuzk/common/hd.hpp"
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/inverse_bingcd.hpp"
+#include "cuzk/ff/mont_fp64.hpp"
 #include "cuzk/ff/mont_portable.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
@@ -239,6 +240,16 @@ class Field {
         }
 #endif
         return a * b - c * d;
+    }
+    // a b with the word products on the FP64 pipe (mont_fp64.hpp): the same value as
+    // operator*, so a device kernel can give some of its multiplies to the FP64 pipe while
+    // the IMAD pipe does the others. On the host: exact integer limb products (tests).
+    CUZK_HD_INLINE static Field mul_fp64(const Field& a, const Field& b) {
+        constexpr Big p = kP;
+        constexpr ff_detail::fp64::Limbs<N> p52 = ff_detail::fp64::split_modulus<N>(p.l);
+        Field r;
+        ff_detail::fp64::mont_mul<N>(r.l, a.l, b.l, p52, p.l, kInv);
+        return r;
     }
     CUZK_HD_INLINE friend Field operator*(const Field& a, const Field& b) {
         Field r;

@@ -27,7 +27,7 @@ void fr_mul_add_sub_on_device(const Fr* a, const Fr* b, Fr* out, size_t n);
 // path (cuzk/ff/mont_ptx.hpp). Tests compare each with the host.
 template <class F>
 struct DeviceFieldOps {
-    F mul, sqr, add, sub, dbl, neg, inv, mul_portable, mul_sub_mul;
+    F mul, sqr, add, sub, dbl, neg, inv, mul_portable, mul_sub_mul, mul_fp64;
 };
 void fp_ops_on_device(const Fp* a, const Fp* b, DeviceFieldOps<Fp>* out, size_t n);
 void fr_ops_on_device(const Fr* a, const Fr* b, DeviceFieldOps<Fr>* out, size_t n);
