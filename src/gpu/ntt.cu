@@ -11,7 +11,9 @@
 //      and scale by c s^i (c = n^-1, s = 1 or g^-1) as the last pass stores: no extra pass.
 // compute_h keeps the coefficients in bit-reversed order between its iDFT and coset DFT
 // (DIF passes natural -> bit-reversed, then DIT passes bit-reversed -> natural), so only
-// its last coset iDFT has a bit-reversal pass.
+// its last coset iDFT has a bit-reversal pass, and that pass computes a b - c as it loads
+// (H200, 2026-12-01, side by side, two rounds: compute_h 2^24 32.2 -> 32.0 ms, 2^27
+// 279.4 -> 277.4).
 // Impl::kTiled (the previous fast path, kept for side-by-side benchmarks) and
 // Impl::kReference run steps 1-2 with one butterfly per thread per stage (tiles in
 // shared memory / one kernel per stage), then for the inverses one pass that reverses
@@ -246,7 +248,11 @@ __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
 // middle bits b and rev(b) (b <= rev(b); the others return at once), both read and
 // written in runs of 16 consecutive elements through shared memory. The one-pair-a-thread
 // kernel above reads a[rev(i)] scattered: ~0.85 ms at 2^24 on the H200, 1.2 TB/s.
-__global__ void __launch_bounds__(256) bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc) {
+// With ab_b and ab_c (compute_h's quotient): a_i b_i - c_i is what gets moved, the product
+// folded into the permutation's loads instead of a pass of its own over a, b and c
+// (ab_minus_c_kernel).
+__global__ void __launch_bounds__(256)
+    bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc, const Fr* ab_b, const Fr* ab_c) {
     constexpr unsigned kSide = 1u << plan::kRevLog;
     __shared__ uint64_t sh[2][Fr::N][kSide][kSide + 1];  // +1: column reads spread over banks
     const unsigned m = log_n - 2 * plan::kRevLog;
@@ -257,7 +263,9 @@ __global__ void __launch_bounds__(256) bitrev_tiled_kernel(Fr* a, unsigned log_n
     const unsigned tiles = rb == b ? 1 : 2, t = threadIdx.x;
     for (unsigned k = 0; k < tiles; ++k) {
         const size_t i = plan::rev_tile_index(log_n, mid[k], t);
-        const Fr x = scaled(sc, i, load_fr(a + i));
+        Fr x = load_fr(a + i);
+        if (ab_b) x = x * load_fr(ab_b + i) - load_fr(ab_c + i);
+        x = scaled(sc, i, x);
 #pragma unroll
         for (unsigned l = 0; l < Fr::N; ++l) sh[k][l][t >> plan::kRevLog][t & (kSide - 1)] = x.l[l];
     }
@@ -271,11 +279,21 @@ __global__ void __launch_bounds__(256) bitrev_tiled_kernel(Fr* a, unsigned log_n
     }
 }
 
-void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream) {
+__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n);
+
+// a <- its bit reversal, pre-scaled; with b and c (both or neither) a_i b_i - c_i first.
+void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr,
+                   const Fr* c = nullptr) {
     if (log_n >= 2 * plan::kRevLog) {
-        bitrev_tiled_kernel<<<1u << (log_n - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(a, log_n, pre);
+        bitrev_tiled_kernel<<<1u << (log_n - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(a, log_n, pre,
+                                                                                                         b, c);
         check_launch("bitrev_tiled_kernel");
     } else {
+        if (b) {
+            ab_minus_c_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, b, c,
+                                                                                               size_t(1) << log_n);
+            check_launch("ab_minus_c_kernel");
+        }
         bitrev_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
         check_launch("bitrev_kernel");
     }
@@ -700,12 +718,20 @@ void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, b
 // alone (only kFast with log n >= 3 does the last two). kFast fuses w^-1 and the scalings
 // into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
 // post-scale in one more pass (as the CPU code does).
+// With ab_b and ab_c (both or neither) the input is a_i b_i - c_i (compute_h's quotient):
+// folded into the bit reversal where there is one, a pass of its own otherwise.
 void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
-               Order in = Order::kNatural, Order out = Order::kNatural) {
+               Order in = Order::kNatural, Order out = Order::kNatural, const Fr* ab_b = nullptr,
+               const Fr* ab_c = nullptr) {
     const size_t n = size_t(1) << log_n;
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
         throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
+    if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural)) {
+        ab_minus_c_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, ab_c, n);
+        check_launch("ab_minus_c_kernel");
+        ab_b = ab_c = nullptr;
+    }
     if (log_n == 0) {
         if (!pre.none) reverse_scale(a, 1, false, pre, stream);
         if (!post.none) reverse_scale(a, 1, false, post, stream);
@@ -718,7 +744,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
         if (in == Order::kNatural && out == Order::kNatural) {
-            launch_bitrev(a, log_n, pre, stream);
+            launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
             pre = no_scale();
         }
         const Fr* tw = CUZK_NTT_SHOUP ? shoup_twiddles(log_n, stream) : twiddles(log_n, stream);
@@ -826,13 +852,12 @@ void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl) {
 void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl) {
     const unsigned log_m = checked(d_a, m, "gpu::ntt::quotient_and_coset_inverse");
     if (!d_b || !d_c) throw std::invalid_argument("gpu::ntt::quotient_and_coset_inverse: null device pointer");
-    ab_minus_c_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(d_a, d_b, d_c, m);
-    check_launch("ab_minus_c_kernel");
-    // Coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i iDFT_unscaled(h)_i, Z = g^m - 1.
+    // a b - c, then the coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i
+    // iDFT_unscaled(h)_i, Z = g^m - 1. The product rides on the iDFT's bit reversal (kFast).
     const Fr zg = cpu::coset_generator().pow(uint64_t(m)) - Fr::one();
     StreamScratch scratch(stream);
     const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch, stream);
-    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, d_c);
 }
 
 void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl) {
