@@ -206,28 +206,18 @@ __global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk:
 // partial products on the FP64 pipe might beat the IMAD rate. H200, 2026-12-01 (G/s):
 // IMAD 113.1, FP64 114.6, two chains of each 121.1: the pipes barely add up (the
 // Montgomery forms: "mul fp64" below and cuzk/ff/mont_fp64.hpp).
-// Limbs of 52 bits held as doubles; the product a_i b_j < 2^104 splits exactly (Emmart,
-// Zheng, Weems, "Faster modular exponentiation using double precision floating point
-// arithmetic on the GPU", ARITH 2018): hi = fma_rz(a, b, 2^104) = 2^104 + H 2^52 with H =
-// floor(a b / 2^52) (2^104 and the sum round toward zero to multiples of 2^52), then
-// lo = fma_rz(a, b, 2^104 + 2^52 - hi) = 2^52 + L, L = a b mod 2^52, exact. The bit patterns
-// of hi and lo are those constants' plus H and L, so the columns are gathered with 64-bit
-// integer adds and the constants taken off once per column.
+// Limbs of 52 bits held as doubles, split and summed as in cuzk/ff/mont_fp64.hpp (the
+// two-FMA split of a limb product, bit patterns gathered with 64-bit integer adds and the
+// constants taken off once per column).
+namespace fp64 = cuzk::ff_detail::fp64;
 struct F52 {
     double l[5];
 };
-constexpr uint64_t kMask52 = (uint64_t(1) << 52) - 1;
-constexpr uint64_t kBits2p52 = 0x4330000000000000ull;   // the double 2^52
-constexpr uint64_t kBits2p104 = 0x4670000000000000ull;  // the double 2^104
-__device__ __forceinline__ double limb_to_double(uint64_t w) { return __longlong_as_double(kBits2p52 | w) - 0x1p52; }
 // x < 2^256 in 4 64-bit words -> 5 limbs of 52 bits (the top one 48).
 __device__ __forceinline__ F52 to_f52(const uint64_t* x) {
     F52 f;
-    f.l[0] = limb_to_double(x[0] & kMask52);
-    f.l[1] = limb_to_double(((x[0] >> 52) | (x[1] << 12)) & kMask52);
-    f.l[2] = limb_to_double(((x[1] >> 40) | (x[2] << 24)) & kMask52);
-    f.l[3] = limb_to_double(((x[2] >> 28) | (x[3] << 36)) & kMask52);
-    f.l[4] = limb_to_double(x[3] >> 16);
+#pragma unroll
+    for (int k = 0; k < 5; ++k) f.l[k] = fp64::limb_to_double(fp64::bits_at<64, 4>(x, 52 * k, 52));
     return f;
 }
 // r = a b in 10 limbs of 52 bits (a, b < 2^260).
@@ -239,19 +229,19 @@ __device__ __forceinline__ void wide_fp64(uint64_t* r, const F52& a, const F52& 
     for (int i = 0; i < 5; ++i) {
 #pragma unroll
         for (int j = 0; j < 5; ++j) {
-            const double hi = __fma_rz(a.l[i], b.l[j], 0x1p104);
-            const double lo = __fma_rz(a.l[i], b.l[j], (0x1p104 + 0x1p52) - hi);
-            col[i + j] += uint64_t(__double_as_longlong(lo));
-            col[i + j + 1] += uint64_t(__double_as_longlong(hi));
+            uint64_t hi, lo;
+            fp64::product(a.l[i], b.l[j], hi, lo);
+            col[i + j] += lo;
+            col[i + j + 1] += hi;
         }
     }
     uint64_t carry = 0;
 #pragma unroll
     for (int k = 0; k < 10; ++k) {
-        const uint64_t n_lo = k <= 8 ? uint64_t(k <= 4 ? k + 1 : 9 - k) : 0;       // products at column k
-        const uint64_t n_hi = k >= 1 ? uint64_t(k - 1 <= 4 ? k : 10 - k) : 0;      // ... at column k - 1
-        const uint64_t v = col[k] - n_lo * kBits2p52 - n_hi * kBits2p104 + carry;  // mod 2^64: v < 2^57
-        r[k] = v & kMask52;
+        const uint64_t n_lo = k <= 8 ? uint64_t(k <= 4 ? k + 1 : 9 - k) : 0;                   // products at column k
+        const uint64_t n_hi = k >= 1 ? uint64_t(k - 1 <= 4 ? k : 10 - k) : 0;                  // ... at column k - 1
+        const uint64_t v = col[k] - n_lo * fp64::kBits2p52 - n_hi * fp64::kBits2p104 + carry;  // mod 2^64: v < 2^57
+        r[k] = v & fp64::kMask52;
         carry = v >> 52;
     }
 }
@@ -261,7 +251,7 @@ __device__ __forceinline__ void wide_fp64(uint64_t* r, const F52& a, const F52& 
 __device__ __forceinline__ F52 fold_f52(const uint64_t* r) {
     F52 f;
 #pragma unroll
-    for (int k = 0; k < 5; ++k) f.l[k] = limb_to_double(r[k] ^ r[k + 5]);
+    for (int k = 0; k < 5; ++k) f.l[k] = fp64::limb_to_double(r[k] ^ r[k + 5]);
     return f;
 }
 

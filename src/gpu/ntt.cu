@@ -279,9 +279,8 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n);
-
-// a <- its bit reversal, pre-scaled; with b and c (both or neither) a_i b_i - c_i first.
+// a <- its bit reversal, pre-scaled; with b and c (both or neither, log n >= 2 kRevLog)
+// a_i b_i - c_i first.
 void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr,
                    const Fr* c = nullptr) {
     if (log_n >= 2 * plan::kRevLog) {
@@ -289,11 +288,7 @@ void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream,
                                                                                                          b, c);
         check_launch("bitrev_tiled_kernel");
     } else {
-        if (b) {
-            ab_minus_c_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, b, c,
-                                                                                               size_t(1) << log_n);
-            check_launch("ab_minus_c_kernel");
-        }
+        if (b) throw std::logic_error("gpu::ntt: a b - c needs the tiled bit reversal");  // internal use only
         bitrev_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
         check_launch("bitrev_kernel");
     }
@@ -719,7 +714,7 @@ void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, b
 // into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
 // post-scale in one more pass (as the CPU code does).
 // With ab_b and ab_c (both or neither) the input is a_i b_i - c_i (compute_h's quotient):
-// folded into the bit reversal where there is one, a pass of its own otherwise.
+// folded into the tiled bit reversal where there is one, a pass of its own otherwise.
 void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
                Order in = Order::kNatural, Order out = Order::kNatural, const Fr* ab_b = nullptr,
                const Fr* ab_c = nullptr) {
@@ -727,7 +722,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
         throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
-    if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural)) {
+    if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural && log_n >= 2 * plan::kRevLog)) {
         ab_minus_c_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, ab_c, n);
         check_launch("ab_minus_c_kernel");
         ab_b = ab_c = nullptr;
