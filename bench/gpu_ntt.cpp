@@ -84,7 +84,8 @@ bool have_gpu(benchmark::State& state) {
 }
 
 // Operations 0-2 (and 5) run the default path (Impl::kFast); 4, 6, 7 the previous fast path
-// (Impl::kTiled), side by side.
+// (Impl::kTiled); 8-10 kFast with a bit-reversal pass instead of the gathering first pass;
+// side by side.
 enum Op {
     kForward,
     kCosetForward,
@@ -93,8 +94,14 @@ enum Op {
     kForwardTiled,
     kInverse,
     kCosetForwardTiled,
-    kCosetInverseTiled
+    kCosetInverseTiled,
+    kForwardBitrevPass,       // 8-10: kFast with the in-place bit-reversal pass instead of the
+    kCosetForwardBitrevPass,  // gathering first pass (gntt::set_gather_first_pass(false))
+    kCosetInverseBitrevPass
 };
+bool bitrev_pass(int op) {
+    return op == kForwardBitrevPass || op == kCosetForwardBitrevPass || op == kCosetInverseBitrevPass;
+}
 const char* op_name(int op) {
     switch (op) {
         case kForward:
@@ -111,6 +118,12 @@ const char* op_name(int op) {
             return "coset_forward(tiled)";
         case kCosetInverseTiled:
             return "coset_inverse(tiled)";
+        case kForwardBitrevPass:
+            return "forward(bitrev pass)";
+        case kCosetForwardBitrevPass:
+            return "coset_fwd(bitrev pass)";
+        case kCosetInverseBitrevPass:
+            return "coset_inv(bitrev pass)";
         default:
             return "forward(reference)";
     }
@@ -123,13 +136,16 @@ gntt::Impl impl_of(int op) {
 }
 
 void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
+    gntt::set_gather_first_pass(!bitrev_pass(op));  // read when the call enqueues its passes
     switch (op) {
         case kCosetForward:
         case kCosetForwardTiled:
+        case kCosetForwardBitrevPass:
             gntt::coset_forward(d, n, s, impl);
             break;
         case kCosetInverse:
         case kCosetInverseTiled:
+        case kCosetInverseBitrevPass:
             gntt::coset_inverse(d, n, s, impl);
             break;
         case kInverse:
@@ -139,6 +155,7 @@ void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
             gntt::forward(d, n, s, impl);
             break;
     }
+    gntt::set_gather_first_pass(true);
 }
 void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_of(op)); }
 
@@ -146,8 +163,8 @@ void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_
 void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t s) {
     const size_t n = before.size();
     std::string what = std::string(op_name(op)) + " 2^" + std::to_string(__builtin_ctzll(n));
-    const bool cf = op == kCosetForward || op == kCosetForwardTiled;
-    const bool ci = op == kCosetInverse || op == kCosetInverseTiled;
+    const bool cf = op == kCosetForward || op == kCosetForwardTiled || op == kCosetForwardBitrevPass;
+    const bool ci = op == kCosetInverse || op == kCosetInverseTiled || op == kCosetInverseBitrevPass;
     if (n <= (size_t(1) << 20)) {
         auto want = before;
         if (cf)
@@ -270,6 +287,7 @@ void BM_ComputeH(benchmark::State& state) {
 BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
     ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
+    ->ArgsProduct({{kForwardBitrevPass, kCosetForwardBitrevPass, kCosetInverseBitrevPass}, {20, 24, 26, 27}})
     ->Args({kForwardReference, 24})
     ->ArgNames({"op", "log_n"})
     ->Iterations(5)
@@ -289,11 +307,11 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    std::printf("\n%-20s %6s %10s %10s %6s\n", "gpu_ntt op", "log_n", "median_ms", "min_ms", "runs");
+    std::printf("\n%-24s %6s %10s %10s %6s\n", "gpu_ntt op", "log_n", "median_ms", "min_ms", "runs");
     for (auto& [key, v] : samples()) {
         if (v.empty()) continue;
         std::sort(v.begin(), v.end());
-        std::printf("%-20s %6d %10.3f %10.3f %6zu\n", key.first.c_str(), key.second, v[v.size() / 2], v.front(),
+        std::printf("%-24s %6d %10.3f %10.3f %6zu\n", key.first.c_str(), key.second, v[v.size() / 2], v.front(),
                     v.size());
     }
     return 0;

@@ -73,8 +73,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -419,9 +421,14 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 #else
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
 #endif
-template <bool kInverse, bool kDif>
-__global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw,
-                                                     Scale pre, Scale post) {
+// src, dst: where the pass loads and stores (the same buffer except around a gathering
+// pass). kGather: the first DIT pass of a natural -> natural transform, loading permuted
+// element g from src[rev(g)] (plan::gather_source) with tiles in the order of
+// plan::gather_tile; dst must not overlap src. `pre` then scales by the source index.
+template <bool kInverse, bool kDif, bool kGather = false>
+__global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
+                                                     const Fr* __restrict__ tw, Scale pre, Scale post) {
+    static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
     extern __shared__ uint64_t shared_tiles[];
@@ -431,7 +438,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan
     // part of shared memory.
     const unsigned tile_threads = elems >> plan::kRegLog;
     const unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads;
-    const size_t tile = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
+    const size_t v = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
+    const size_t tile = kGather ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
@@ -446,7 +454,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
-                x[j] = scaled(pre, gi, load_fr(a + gi));
+                const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
+                x[j] = scaled(pre, si, load_fr(src + si));
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
@@ -488,7 +497,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(Fr* a, unsigned log_n, plan
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
-                store_fr(a + gi, scaled(post, gi, x[j]));
+                store_fr(dst + gi, scaled(post, gi, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
@@ -520,6 +529,7 @@ struct DeviceTables {
     std::array<Fr*, cpu::kMaxLogSize + 1> twiddles{};  // w_n^j, j < n/2, per log n >= 1
     std::array<Fr*, cpu::kMaxLogSize + 1> shoup{};     // (w_n^j standard, w'), j < n/2
     PowTable g, g_inv;
+    cudaMemPool_t scratch = nullptr;  // gathering passes' buffers (scratch_pool)
 };
 
 std::mutex& registry_mutex() {
@@ -571,6 +581,53 @@ struct StreamScratch {
     StreamScratch(const StreamScratch&) = delete;
     StreamScratch& operator=(const StreamScratch&) = delete;
 };
+
+// The pool of the gathering passes' buffers on the current device: stream-ordered, kept
+// (release threshold: never) so that repeated transforms reuse one buffer instead of
+// mapping n x 32 B each call; clear_twiddle_cache() trims it.
+cudaMemPool_t scratch_pool() {
+    DeviceTables& t = tables_of_current_device();
+    std::lock_guard lk(t.mu);
+    if (!t.scratch) {
+        int dev = 0;
+        check(cudaGetDevice(&dev), "cudaGetDevice");
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = dev;
+        cudaMemPool_t pool = nullptr;
+        check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+        uint64_t keep = UINT64_MAX;
+        check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
+        t.scratch = pool;
+    }
+    return t.scratch;
+}
+
+// A gathering pass's output buffer of n elements from scratch_pool, freed stream-ordered;
+// empty (ptr null) when the device has no room for it: the caller then takes the
+// in-place path.
+struct PooledScratch {
+    Fr* ptr = nullptr;
+    cudaStream_t stream;
+    PooledScratch(size_t n, cudaStream_t s) : stream(s) {
+        const cudaError_t e =
+            cudaMallocFromPoolAsync(reinterpret_cast<void**>(&ptr), n * sizeof(Fr), scratch_pool(), stream);
+        if (e == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();  // not sticky: clear it, fall back
+            ptr = nullptr;
+            return;
+        }
+        check(e, "cudaMallocFromPoolAsync");
+    }
+    ~PooledScratch() {
+        if (ptr) cudaFreeAsync(ptr, stream);
+    }
+    PooledScratch(const PooledScratch&) = delete;
+    PooledScratch& operator=(const PooledScratch&) = delete;
+};
+
+std::atomic<bool> gather_first_pass_on{true};
 
 // lo = s^i (i < 1024), hi = s^(1024 k) (k < hi_count); synchronous on `stream`.
 void build_pow(Fr* lo, Fr* hi, size_t hi_count, const Fr& s, cudaStream_t stream) {
@@ -669,8 +726,12 @@ void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t 
 // Element orders of a transform's input and output.
 enum class Order { kNatural, kBitReversed };
 
-void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif, const Scale& pre,
-                     const Scale& post, cudaStream_t stream) {
+// One register pass from src to dst (the same buffer, or with `gather` the first DIT pass
+// of a natural -> natural transform into another buffer; reg_pass_kernel).
+void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif,
+                     bool gather, const Scale& pre, const Scale& post, cudaStream_t stream) {
+    if (gather && (dif || p.lh0 != 0 || p.log_c != 0 || src == dst))
+        throw std::logic_error("gpu::ntt: a gathering pass is the first DIT pass, out of place");  // internal use
     const size_t tiles = plan::tile_count(log_n, p);
     const unsigned tile_threads = 1u << (plan::tile_log(p) - plan::kRegLog);
     // Small tiles (a first pass of 256 or 512 elements: 1 or 2 warps) several to a block,
@@ -692,10 +753,14 @@ void launch_reg_pass(Fr* a, unsigned log_n, const plan::Pass& p, const Fr* tw, b
         if (smem > 48 * 1024)
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
                   "cudaFuncSetAttribute (reg_pass_kernel shared memory)");
-        kernel<<<grid, threads, smem, stream>>>(a, log_n, p, tw, pre, post);
+        kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
     };
-    if (inverse && dif)
+    if (gather && inverse)
+        launch(reg_pass_kernel<true, false, true>);
+    else if (gather)
+        launch(reg_pass_kernel<false, false, true>);
+    else if (inverse && dif)
         launch(reg_pass_kernel<true, true>);
     else if (inverse)
         launch(reg_pass_kernel<true, false>);
@@ -738,15 +803,27 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         const bool dif = out == Order::kBitReversed;
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
-        if (in == Order::kNatural && out == Order::kNatural) {
-            launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
-            pre = no_scale();
-        }
         const Fr* tw = CUZK_NTT_SHOUP ? shoup_twiddles(log_n, stream) : twiddles(log_n, stream);
+        // Natural -> natural: the first pass gathers its input in bit-reversed order into a
+        // scratch buffer, the last writes back to a (plan::gather_tile); else, or without
+        // room for the buffer, a bit-reversal pass in place first.
+        Fr* work = a;
+        std::optional<PooledScratch> scratch;
+        if (in == Order::kNatural && out == Order::kNatural) {
+            if (!ab_b && np >= 2 && gather_first_pass_on.load(std::memory_order_relaxed)) {
+                scratch.emplace(n, stream);
+                if (scratch->ptr) work = scratch->ptr;
+            }
+            if (work == a) {
+                launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
+                pre = no_scale();
+            }
+        }
         for (unsigned k = 0; k < np; ++k) {
             const plan::Pass& p = passes[dif ? np - 1 - k : k];
-            launch_reg_pass(a, log_n, p, tw, inverse, dif, k == 0 ? pre : no_scale(), k + 1 == np ? post : no_scale(),
-                            stream);
+            const bool gather = k == 0 && work != a;
+            launch_reg_pass(gather ? a : work, k + 1 == np ? a : work, log_n, p, tw, inverse, dif, gather,
+                            k == 0 ? pre : no_scale(), k + 1 == np ? post : no_scale(), stream);
         }
         return;
     }
@@ -887,6 +964,8 @@ std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, co
     return h;
 }
 
+void set_gather_first_pass(bool on) { gather_first_pass_on.store(on, std::memory_order_relaxed); }
+
 void clear_twiddle_cache() {
     std::lock_guard lk(registry_mutex());
     int current = 0;
@@ -904,6 +983,7 @@ void clear_twiddle_cache() {
             if (pt->hi) cudaFree(pt->hi);
             *pt = PowTable{};
         }
+        if (t.scratch) check(cudaMemPoolTrimTo(t.scratch, 0), "cudaMemPoolTrimTo");
     }
     check(cudaSetDevice(current), "cudaSetDevice");
 }

@@ -88,12 +88,17 @@ std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
 // <= kRegLog stages on each thread's 2^kRegLog elements, with the inverse's twiddles w^-j taken as
 // -w^(n/2 - j) exactly as the kernel does. Returns the unscaled DFT (inverse: with w^-1).
 // dif: the transposed passes on natural input (no bit reversal), giving bit-reversed output.
-std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false) {
+// gather: no bit-reversal pass; the first pass reads the input at plan::gather_source of
+// each element, tiles in plan::gather_tile's order (checked: every tile run once, every
+// input element read once), as the kernel does natural -> natural from 2^11 on.
+std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false, bool gather = false) {
     namespace plan = gntt::plan;
     const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
     const size_t n = a.size();
     EXPECT_GE(log_n, plan::kRegMinLogN);
-    for (size_t i = 0; i < n && !dif; ++i) {
+    EXPECT_FALSE(dif && gather);
+    const std::vector<Fr> input = a;  // what a gathering pass reads (out of place)
+    for (size_t i = 0; i < n && !dif && !gather; ++i) {
         size_t r = plan::reverse_bits(uint32_t(i), log_n);
         if (i < r) std::swap(a[i], a[r]);
     }
@@ -130,10 +135,31 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
             stages += r;
         }
         EXPECT_EQ(stages, p.s);
-        for (size_t tile = 0; tile < plan::tile_count(log_n, p); ++tile) {
+        const bool gathering = gather && k == 0;
+        if (gathering) {
+            EXPECT_EQ(p.lh0, 0u);
+            EXPECT_EQ(p.log_c, 0u);
+        }
+        std::vector<unsigned> tile_runs(plan::tile_count(log_n, p), 0), reads(gathering ? n : 0, 0);
+        for (size_t v = 0; v < plan::tile_count(log_n, p); ++v) {
+            const size_t tile = gathering ? plan::gather_tile(log_n, p, v) : v;
+            EXPECT_LT(tile, tile_runs.size());
+            if (tile >= tile_runs.size()) return {};
+            ++tile_runs[tile];
             const size_t base = plan::tile_base(p, tile), r0 = plan::tile_r0(p, tile);
             std::vector<Fr> sh(elems);
-            for (unsigned e = 0; e < elems; ++e) sh[e] = a[base + plan::tile_offset(p, e)];
+            for (unsigned e = 0; e < elems; ++e) {
+                const size_t gi = base + plan::tile_offset(p, e);
+                if (!gathering) {
+                    sh[e] = a[gi];
+                    continue;
+                }
+                const size_t si = plan::gather_source(log_n, gi);
+                EXPECT_LT(si, n);
+                if (si >= n) return {};
+                ++reads[si];
+                sh[e] = input[si];
+            }
             const unsigned ng = plan::group_count(p);
             for (unsigned step = 0; step < ng; ++step) {
                 const unsigned g = dif ? ng - 1 - step : step;
@@ -187,6 +213,8 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
             }
             for (unsigned e = 0; e < elems; ++e) a[base + plan::tile_offset(p, e)] = sh[e];
         }
+        for (size_t t = 0; t < tile_runs.size(); ++t) EXPECT_EQ(tile_runs[t], 1u) << "tile " << t << " pass " << k;
+        for (size_t i = 0; i < reads.size(); ++i) EXPECT_EQ(reads[i], 1u) << "input element " << i;
     }
     return a;
 }
@@ -261,6 +289,15 @@ TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
         got = emulate_reg_transform(a, true, true);
         for (auto& v : got) v *= n_inv;
         ASSERT_EQ(got, bitrev(want)) << "DIF inverse, k=" << k;
+        if (k <= gntt::plan::kTileLog) continue;  // one pass: no gathering pass
+        want = a;
+        ntt::forward(want);
+        ASSERT_EQ(emulate_reg_transform(a, false, false, true), want) << "gathering forward, k=" << k;
+        want = a;
+        ntt::inverse(want);
+        got = emulate_reg_transform(a, true, false, true);
+        for (auto& v : got) v *= n_inv;
+        ASSERT_EQ(got, want) << "gathering inverse, k=" << k;
     }
 }
 
@@ -454,6 +491,29 @@ TEST(SlowGpuNtt, FastMatchesTiledWithWideBlocks2To26) {
     const std::vector<Fr> a(input.begin(), input.begin() + n), b(input.rbegin(), input.rbegin() + n);
     const auto c = random_vector(n, rng);
     ASSERT_TRUE(gntt::compute_h(a, b, c, gntt::Impl::kFast) == gntt::compute_h(a, b, c, gntt::Impl::kTiled));
+}
+
+// The gathering first pass (natural -> natural from 2^11 on) against the in-place
+// bit-reversal pass it replaces, every transform, at a size of each pass count and block
+// width (2^11 and 2^17: two passes; 2^21: three; 2^25: three, wide blocks).
+TEST(GpuNtt, GatheringFirstPassEqualsBitReversalPass) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    struct Restore {
+        ~Restore() { gntt::set_gather_first_pass(true); }
+    } restore;
+    for (unsigned k : {11u, 17u, 21u, 25u}) {
+        const auto input = random_vector(size_t(1) << k, rng);
+        for (const Transform& t : kTransforms) {
+            auto gathered = input, permuted = input;
+            gntt::set_gather_first_pass(true);
+            t.gpu(gathered, gntt::Impl::kFast);
+            gntt::set_gather_first_pass(false);
+            t.gpu(permuted, gntt::Impl::kFast);
+            ASSERT_TRUE(gathered == permuted) << t.name << " k=" << k;
+            ASSERT_FALSE(gathered == input) << t.name << " k=" << k;
+        }
+    }
 }
 
 TEST(GpuNtt, EdgeValues) {

@@ -16,7 +16,9 @@
 //
 // Device memory: one twiddle table per log-size and device (w^j for j < n/2, 16 bytes
 // per transformed element: 2 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
-// clear_twiddle_cache().
+// clear_twiddle_cache(). Natural-order forward / inverse / coset transforms of n >= 2^11
+// also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device,
+// kept for the next call until clear_twiddle_cache() (set_gather_first_pass below).
 #pragma once
 
 #include <cstddef>
@@ -76,8 +78,13 @@ void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m,
 std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c,
                           Impl impl = Impl::kFast);
 
-// Frees the cached twiddle and coset-power tables of every device. Call it only while
-// no transform is in flight.
+// Frees the cached twiddle and coset-power tables of every device and trims the scratch
+// pool. Call it only while no transform is in flight.
 void clear_twiddle_cache();
+// Natural -> natural transforms from 2^11 on (kFast, not compute_h's) read their input in
+// bit-reversed order in their first pass, into a scratch buffer of n elements, instead of
+// running a bit-reversal pass in place first (on by default; the in-place pass remains the
+// fallback when the buffer cannot be had). Off / on, for side-by-side benchmarks and tests.
+void set_gather_first_pass(bool on);
 
 }  // namespace cuzk::gpu::ntt

@@ -205,6 +205,19 @@ CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
+// Gathering first pass (natural -> natural transforms, src/gpu/ntt.cu): instead of a
+// bit-reversal pass, the first DIT pass (lh0 = 0, log_c = 0: tile t holds the permuted
+// elements t 2^s .. t 2^s + 2^s - 1) loads permuted element g from input index
+// gather_source(g) = rev(g) and stores it out of place. Tiles are taken in bit-reversed
+// order: block-local tile v is tile rev(v) (log2 of the tile count bits), so that the
+// tiles of one block, v consecutive, read consecutive input elements for each tile
+// element e (rev(t 2^s + e) = rev_s(e) 2^(log n - s) + rev(t)): runs of 128-256 B instead
+// of lone 32-B elements.
+CUZK_HD inline size_t gather_tile(unsigned log_n, const Pass& p, size_t v) {
+    return reverse_bits(uint32_t(v), log_n - tile_log(p));
+}
+CUZK_HD inline size_t gather_source(unsigned log_n, size_t g) { return reverse_bits(uint32_t(g), log_n); }
+
 // Tiled bit reversal (log n >= 2 kRevLog). Index i = (hi, mid, lo) with hi and lo of
 // kRevLog bits; rev(i) = (rev lo, rev mid, rev hi). The elements of middle bits `mid`
 // form a 16 x 16 tile, row hi, column lo: element t (row t >> 4, column t & 15) is at
