@@ -1,9 +1,17 @@
 // Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
 //
 // Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp), Impl::kFast:
-//   1. bit-reversal permutation, in place (16 x 16 tiles through shared memory, tiles of
-//      middle bits b and rev(b) swapped by one block), with the coset shift a_i *= g^i
-//      fused into it for coset_forward;
+//   1. bit-reversal permutation: from 2^11 on, the first pass of step 2 reads its input in
+//      bit-reversed order (plan::gather_source) out of place into a pooled scratch buffer,
+//      the last pass writing back; below that (one pass), without room for the buffer, or
+//      for compute_h's quotient, in place (16 x 16 tiles through shared memory, tiles of
+//      middle bits b and rev(b) swapped by one block). The coset shift a_i *= g^i of
+//      coset_forward rides on whichever reads the input first. H200, 2026-12-02, side by
+//      side (median of 10, set_gather_first_pass): forward 2^24 4.423 -> 4.142 ms, 2^26
+//      18.89 -> 17.73, 2^27 38.69 -> 36.47; coset_inverse 2^24 5.25 -> 4.90, 2^27 44.34 ->
+//      42.11; coset_forward 2^24 4.742 -> 4.745, 2^27 41.19 -> 40.84 (its two scaling
+//      products per element move from the memory-bound permutation into a compute-bound
+//      pass, eating what the pass saves); 2^20 within 1%.
 //   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
 //      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
 //      trip through shared memory (reg_pass_kernel);

@@ -14,8 +14,8 @@
 // std::runtime_error naming the call. Without the CUDA backend every entry point throws
 // std::runtime_error("cuzk was built without CUDA").
 //
-// Device memory: one twiddle table per log-size and device (w^j for j < n/2, 16 bytes
-// per transformed element: 2 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
+// Device memory: one twiddle table per log-size and device (w^j for j < n/2 with Shoup's
+// quotients, 64 B a twiddle: 4 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
 // clear_twiddle_cache(). Natural-order forward / inverse / coset transforms of n >= 2^11
 // also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device,
 // kept for the next call until clear_twiddle_cache() (set_gather_first_pass below).
