@@ -164,11 +164,17 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
     return Twiddle{load_fr(tw + j)};
 #endif
 }
+// CUZK_NTT_SHOUP_NP0 (1, the default): the Shoup products skip the row of q (2^256 - r)
+// whose word is 0 (shoup_ptx.hpp, np_zero_words); 0: all rows.
+#ifndef CUZK_NTT_SHOUP_NP0
+#define CUZK_NTT_SHOUP_NP0 1
+#endif
 __device__ __forceinline__ Fr mul_twiddle(const Fr& y, const Twiddle& t) {
 #if CUZK_NTT_SHOUP
     ff_detail::ptx::DeviceIsa isa;
     Fr r;
-    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, y.l, t.w.l, t.wq.l, shoup_p.l, shoup_np.l);
+    constexpr uint32_t kZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
+    ff_detail::ptx::shoup_mul<Fr::N, kZero>(isa, r.l, y.l, t.w.l, t.wq.l, shoup_p.l, shoup_np.l);
     return r;
 #else
     return y * t.w;

@@ -185,6 +185,11 @@ void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t see
     Fr r;
     ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
     ASSERT_EQ(r, x * w) << "Fr shoup_mul " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    // The NTT's form: the zero words of 2^256 - r skipped (their rows add nothing).
+    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP);
+    ff_detail::ptx::shoup_mul<Fr::N, kZero>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << "Fr shoup_mul (np zero words skipped) " << x.to_hex() << " " << w.to_hex() << " seed "
+                        << seed;
     Fr::Big x2 = limbs_of(x);  // x~ + p, still below 2^256 (2p < 2^256)
     unsigned __int128 c = 0;
     for (size_t i = 0; i < Fr::N; ++i) {
@@ -207,6 +212,13 @@ TEST(PtxEmulated, FrShoupMatchesHost) {
         const Fr::Big p = Fr::kP;
         ff_detail::ptx::mul_low<Fr::N>(isa, pn.l, p.l, k.neg_inv.l);
         for (size_t i = 0; i < Fr::N; ++i) ASSERT_EQ(pn.l[i], ~uint64_t(0)) << "limb " << i;
+    }
+    {  // np_zero_words marks exactly the zero 32-bit words of 2^256 - r (word 1 for Fr)
+        uint32_t want = 0;
+        for (size_t i = 0; i < 2 * Fr::N; ++i)
+            if (uint32_t(k.np.l[i / 2] >> (32 * (i % 2))) == 0) want |= 1u << i;
+        EXPECT_EQ(ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP), want);
+        EXPECT_EQ(want, 2u);
     }
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
