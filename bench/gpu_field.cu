@@ -56,22 +56,23 @@ enum Op {
     kMulField,
     kSqrField,
     kMulSubMulField,
-    kMulShoup,     // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
-    kWideImad,     // Fr-sized full products (no reduction), x4 indep: 32-bit IMAD (mul_words)
-    kWideFp64,     // the same on the FP64 pipe (5 limbs of 52 bits, wide_fp64 below)
-    kWideMixed,    // two chains of each in one thread: do the two pipes add up?
-    kMulFp64,      // Field::mul_fp64: the Montgomery multiply on the FP64 pipe (mont_fp64.hpp)
-    kMulMixed22,   // x4 indep only: chains 0-1 Field's multiply (IMAD), 2-3 mul_fp64
-    kMulMixed31,   // x4 indep only: chains 0-2 IMAD, 3 FP64
-    kMulShoupNp0,  // kMulShoup without the row of q (2^256 - r) whose word is 0 (np_zero_words)
+    kMulShoup,      // Fr, x4 indep only: x_k <- x_k w_k by shoup_mul (the NTT's twiddle product)
+    kWideImad,      // Fr-sized full products (no reduction), x4 indep: 32-bit IMAD (mul_words)
+    kWideFp64,      // the same on the FP64 pipe (5 limbs of 52 bits, wide_fp64 below)
+    kWideMixed,     // two chains of each in one thread: do the two pipes add up?
+    kMulFp64,       // Field::mul_fp64: the Montgomery multiply on the FP64 pipe (mont_fp64.hpp)
+    kMulMixed22,    // x4 indep only: chains 0-1 Field's multiply (IMAD), 2-3 mul_fp64
+    kMulMixed31,    // x4 indep only: chains 0-2 IMAD, 3 FP64
+    kMulShoupNp0,   // kMulShoup without the row of q (2^256 - r) whose word is 0 (np_zero_words)
+    kMulShoupNp01,  // ... and the row of word 0 (2^32 - 1) as (q << 32) - q (np_word0_ones)
     kOps
 };
 const char* op_name(int op) {
     static const char* names[kOps] = {
-        "mul ptx",   "mul portable",      "sqr ptx",          "sqr as mul ptx",  "add ptx",     "add portable",
-        "sub ptx",   "sub portable",      "mul ptx p cmem",   "mul ptx p0 cmem", "mul ptx rot", "mul Field",
-        "sqr Field", "mul_sub_mul Field", "mul shoup",        "wide imad",       "wide fp64",   "wide imad+fp64",
-        "mul fp64",  "mul imad2+fp64 2",  "mul imad3+fp64 1", "mul shoup np0"};
+        "mul ptx",   "mul portable",      "sqr ptx",          "sqr as mul ptx",  "add ptx",        "add portable",
+        "sub ptx",   "sub portable",      "mul ptx p cmem",   "mul ptx p0 cmem", "mul ptx rot",    "mul Field",
+        "sqr Field", "mul_sub_mul Field", "mul shoup",        "wide imad",       "wide fp64",      "wide imad+fp64",
+        "mul fp64",  "mul imad2+fp64 2",  "mul imad3+fp64 1", "mul shoup np0",   "mul shoup np0+1"};
     return names[op];
 }
 
@@ -182,7 +183,7 @@ __global__ void __launch_bounds__(128) independent_kernel(F* v, size_t threads) 
 // w_k in standard form with w'_k = -w~_k r^-1 mod 2^256, made once a thread): against
 // "Fr mul Field x4 indep", the same chains as Montgomery products.
 __constant__ uint64_t c_fr_np[Fr::N];
-template <uint32_t kNpZeroWords>
+template <uint32_t kNpZeroWords, bool kNpWord0Ones = false>
 __global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk::BigInt<Fr::N> neg_inv) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= threads) return;
@@ -199,7 +200,7 @@ __global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk:
     for (int i = 0; i < kIters; ++i) {
 #pragma unroll
         for (int k = 0; k < 4; ++k)
-            ptx::shoup_mul<Fr::N, kNpZeroWords>(isa, x[k].l, x[k].l, w[k].l, wq[k].l, c_fr_p, c_fr_np);
+            ptx::shoup_mul<Fr::N, kNpZeroWords, kNpWord0Ones>(isa, x[k].l, x[k].l, w[k].l, wq[k].l, c_fr_p, c_fr_np);
     }
     v[2 * t] = (x[0] + x[1]) + (x[2] + x[3]);
 }
@@ -389,7 +390,7 @@ void BM_Chain(benchmark::State& state) {
         check(cudaEventCreate(&b), "cudaEventCreate");
         const unsigned blocks = unsigned(threads / 128);
         cuzk::BigInt<Fr::N> neg_inv{}, np{};
-        if constexpr (OP == kMulShoup || OP == kMulShoupNp0) {
+        if constexpr (OP == kMulShoup || OP == kMulShoupNp0 || OP == kMulShoupNp01) {
             neg_inv = ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP);
             cuzk::BigInt<Fr::N>::sub(np, cuzk::BigInt<Fr::N>::zero(), Fr::kP);  // 2^256 - r
             check(cudaMemcpyToSymbol(c_fr_np, np.l, sizeof(np.l)), "cudaMemcpyToSymbol");
@@ -399,6 +400,9 @@ void BM_Chain(benchmark::State& state) {
                 shoup_kernel<0><<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads, neg_inv);
             else if constexpr (OP == kMulShoupNp0)
                 shoup_kernel<ptx::np_zero_words<Fr::N>(Fr::kP)>
+                    <<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads, neg_inv);
+            else if constexpr (OP == kMulShoupNp01)
+                shoup_kernel<ptx::np_zero_words<Fr::N>(Fr::kP), true>
                     <<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads, neg_inv);
             else if constexpr (OP >= kWideImad && OP <= kWideMixed)
                 wide_kernel<OP><<<blocks, 128>>>(reinterpret_cast<Fr*>(d), threads);
@@ -473,6 +477,7 @@ BENCHMARK(BM_Chain<Fr, kMulPtxRot, true>)->Iterations(5)->UseManualTime()->Unit(
 BENCHMARK(BM_Chain<Fr, kMulPtxConstMem, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulShoup, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulShoupNp0, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Chain<Fr, kMulShoupNp01, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kWideImad, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kWideFp64, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kWideMixed, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -169,12 +169,21 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
 #ifndef CUZK_NTT_SHOUP_NP0
 #define CUZK_NTT_SHOUP_NP0 1
 #endif
+// CUZK_NTT_SHOUP_NP_ONES (0, the default): 1 takes the row of np's word 0 (2^32 - 1) as
+// (q << 32) - q on the integer ALU instead of 8 wide multiply-adds (shoup_ptx.hpp). H200
+// side by side (2026-12-02, on top of NP0): the product alone gains (76.4 -> 79.2 G/s), the
+// NTT does not (forward 2^24 4.03 / 4.07 -> 4.06 / 4.06 ms, 2^27 35.48 / 35.52 -> 35.40 /
+// 35.43; coset_forward 2^24 4.63 -> 4.68; compute_h 2^27 270.6 -> 269.7): off.
+#ifndef CUZK_NTT_SHOUP_NP_ONES
+#define CUZK_NTT_SHOUP_NP_ONES 0
+#endif
 __device__ __forceinline__ Fr mul_twiddle(const Fr& y, const Twiddle& t) {
 #if CUZK_NTT_SHOUP
     ff_detail::ptx::DeviceIsa isa;
     Fr r;
     constexpr uint32_t kZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
-    ff_detail::ptx::shoup_mul<Fr::N, kZero>(isa, r.l, y.l, t.w.l, t.wq.l, shoup_p.l, shoup_np.l);
+    constexpr bool kOnes = CUZK_NTT_SHOUP_NP_ONES && ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP);
+    ff_detail::ptx::shoup_mul<Fr::N, kZero, kOnes>(isa, r.l, y.l, t.w.l, t.wq.l, shoup_p.l, shoup_np.l);
     return r;
 #else
     return y * t.w;

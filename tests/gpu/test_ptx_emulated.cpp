@@ -190,6 +190,10 @@ void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t see
     ff_detail::ptx::shoup_mul<Fr::N, kZero>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
     ASSERT_EQ(r, x * w) << "Fr shoup_mul (np zero words skipped) " << x.to_hex() << " " << w.to_hex() << " seed "
                         << seed;
+    // ... and np's word 0 (2^32 - 1) as a shift and a subtraction.
+    static_assert(ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP));
+    ff_detail::ptx::shoup_mul<Fr::N, kZero, true>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << "Fr shoup_mul (np word 0 by shift) " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
     Fr::Big x2 = limbs_of(x);  // x~ + p, still below 2^256 (2p < 2^256)
     unsigned __int128 c = 0;
     for (size_t i = 0; i < Fr::N; ++i) {

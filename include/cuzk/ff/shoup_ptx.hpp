@@ -125,7 +125,9 @@ CUZK_HD_INLINE void shoup_quotient32(Isa& isa, uint32_t* q, const uint32_t* x, c
 // r may alias x. kNpZeroWords: the words of np known to be 0 (np_zero_words), whose rows of
 // q np are skipped; np still comes from the caller (constant memory on the device: a
 // compile-time modulus loses ptxas's fused multiply-adds, field.hpp says why).
-template <size_t n, uint32_t kNpZeroWords = 0, class Isa>
+// kNpWord0Ones: np's word 0 is 2^32 - 1 (np_word0_ones), so its row q (2^32 - 1) =
+// (q << 32) - q is added and subtracted on the integer ALU instead of multiplied.
+template <size_t n, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, class Isa>
 CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const uint32_t* w, const uint32_t* wq,
                                 const uint32_t* p, const uint32_t* np) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
@@ -137,9 +139,17 @@ CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const 
     CUZK_UNROLL
     for (size_t k = 0; k + 1 < n; ++k) O[k] = 0;
     mul_low_add32<n>(isa, E, O, x, w);
-    mul_low_add32<n, kNpZeroWords>(isa, E, O, q, np);
+    mul_low_add32<n, kNpZeroWords | (kNpWord0Ones ? 1u : 0u)>(isa, E, O, q, np);
     uint32_t t[n];
     low_sum32<n>(isa, t, E, O);
+    if constexpr (kNpWord0Ones) {  // t += (q << 32) - q mod 2^(32n): carries and borrows out are the mod
+        t[1] = isa.add_cc(t[1], q[0]);
+        CUZK_UNROLL
+        for (size_t k = 2; k < n; ++k) t[k] = isa.addc_cc(t[k], q[k - 1]);
+        t[0] = isa.sub_cc(t[0], q[0]);
+        CUZK_UNROLL
+        for (size_t k = 1; k < n; ++k) t[k] = isa.subc_cc(t[k], q[k]);
+    }
     final_sub<n>(isa, r, t, p);
 }
 
@@ -162,8 +172,15 @@ constexpr uint32_t np_zero_words(const BigInt<N>& p) {
     return mask;
 }
 
+// Whether word 0 of 2^(64N) - p is 2^32 - 1 (p = 1 mod 2^32: BLS12-381 r), for
+// shoup_mul's kNpWord0Ones.
+template <size_t N>
+constexpr bool np_word0_ones(const BigInt<N>& p) {
+    return uint32_t(~p.l[0] + 1) == 0xffffffffu;
+}
+
 // The same on N 64-bit limbs (Field storage; no instruction on the device).
-template <size_t N, uint32_t kNpZeroWords = 0, class Isa>
+template <size_t N, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, class Isa>
 CUZK_HD_INLINE void shoup_mul(Isa& isa, uint64_t* r, const uint64_t* x, const uint64_t* w, const uint64_t* wq,
                               const uint64_t* p, const uint64_t* np) {
     uint32_t x32[2 * N], w32[2 * N], wq32[2 * N], p32[2 * N], np32[2 * N], r32[2 * N];
@@ -172,7 +189,7 @@ CUZK_HD_INLINE void shoup_mul(Isa& isa, uint64_t* r, const uint64_t* x, const ui
     split<N>(wq32, wq);
     split<N>(p32, p);
     split<N>(np32, np);
-    shoup_mul32<2 * N, kNpZeroWords>(isa, r32, x32, w32, wq32, p32, np32);
+    shoup_mul32<2 * N, kNpZeroWords, kNpWord0Ones>(isa, r32, x32, w32, wq32, p32, np32);
     join<N>(r, r32);
 }
 
