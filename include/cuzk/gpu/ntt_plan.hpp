@@ -108,13 +108,15 @@ CUZK_HD inline Butterfly tile_butterfly(unsigned log_n, const Pass& p, size_t r0
 // 3 stages of 4 butterflies per thread on registers, and the tile goes through shared
 // memory only between groups (2 exchanges per 9-stage pass instead of 9): global ->
 // registers -> [shared -> registers] -> global.
-// CUZK_NTT_REG_LOG: 2^kRegLog elements a thread (3, the default; 2 was slower: ntt.cu).
+// CUZK_NTT_REG_LOG: 2^kRegLog elements a thread (3, the default; 2 was slower: ntt.cu; 4,
+// groups of 4 stages, 208-216 registers and 8 warps a SM, was 2.4x slower: forward 2^24
+// 4.04 -> 9.69 ms, 2^27 35.5 -> 70.3, H200 side by side 2026-12-02).
 #ifndef CUZK_NTT_REG_LOG
 #define CUZK_NTT_REG_LOG 3
 #endif
 inline constexpr unsigned kRegLog = CUZK_NTT_REG_LOG;
 inline constexpr unsigned kRegElems = 1u << kRegLog;
-inline constexpr unsigned kRegMinLogN = 3;  // every pass then has s >= 3 (tiles of >= 8)
+inline constexpr unsigned kRegMinLogN = kRegLog > 3 ? kRegLog : 3;  // every pass then has s >= kRegLog
 static_assert(kRegLog >= 1 && kRegLog <= kRegMinLogN, "a thread's elements fit in the smallest tile");
 
 CUZK_HD inline unsigned tile_log(const Pass& p) { return p.s + p.log_c; }
