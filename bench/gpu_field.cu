@@ -29,6 +29,7 @@
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/shoup_ptx.hpp"
+#include "gpu_timing.hpp"
 
 namespace {
 
@@ -385,9 +386,7 @@ void BM_Chain(benchmark::State& state) {
         F* d = nullptr;
         check(cudaMalloc(&d, h.size() * sizeof(F)), "cudaMalloc");
         check(cudaMemcpy(d, h.data(), h.size() * sizeof(F), cudaMemcpyHostToDevice), "cudaMemcpy");
-        cudaEvent_t a, b;
-        check(cudaEventCreate(&a), "cudaEventCreate");
-        check(cudaEventCreate(&b), "cudaEventCreate");
+        cuzk::bench_gpu::EventTimer timer;
         const unsigned blocks = unsigned(threads / 128);
         cuzk::BigInt<Fr::N> neg_inv{}, np{};
         if constexpr (OP == kMulShoup || OP == kMulShoupNp0 || OP == kMulShoupNp01) {
@@ -420,19 +419,12 @@ void BM_Chain(benchmark::State& state) {
         const std::string key =
             std::string(F::kBits == 381 ? "Fp " : "Fr ") + op_name(OP) + (kIndependent ? " x4 indep" : "");
         for (auto _ : state) {
-            check(cudaEventRecord(a), "cudaEventRecord");
-            launch();
-            check(cudaEventRecord(b), "cudaEventRecord");
-            check(cudaEventSynchronize(b), "cudaEventSynchronize");
-            float ms = 0;
-            check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+            const float ms = timer.ms(launch);
             state.SetIterationTime(ms / 1e3);
             samples()[key].push_back(double(threads) * ops_per_thread / (ms * 1e-3) / 1e9);
         }
         state.counters["ops"] = benchmark::Counter(double(threads) * ops_per_thread * double(state.iterations()),
                                                    benchmark::Counter::kIsRate);
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
         cudaFree(d);
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
@@ -497,8 +489,8 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     std::printf("\n%-22s %12s %12s %6s\n", "gpu_field op", "median G/s", "max G/s", "runs");
     for (auto& [key, v] : samples()) {
-        std::sort(v.begin(), v.end());
-        std::printf("%-22s %12.2f %12.2f %6zu\n", key.c_str(), v[v.size() / 2], v.back(), v.size());
+        const auto sum = cuzk::bench_gpu::summarize(v);
+        std::printf("%-22s %12.2f %12.2f %6zu\n", key.c_str(), sum.median, sum.max, sum.runs);
     }
     return 0;
 }

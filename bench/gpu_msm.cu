@@ -31,6 +31,7 @@
 
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/msm/msm.hpp"
+#include "gpu_timing.hpp"
 
 namespace cuzk {
 namespace {
@@ -112,9 +113,7 @@ const Fr* device_scalars(int kind, size_t n_max) {
 template <class Curve>
 void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, size_t n, const char* label,
                const gpu::GpuMsmOptions& base = {}) {
-    cudaEvent_t a, b;
-    check(cudaEventCreate(&a), "cudaEventCreate");
-    check(cudaEventCreate(&b), "cudaEventCreate");
+    bench_gpu::EventTimer timer;
     MsmStats st;
     gpu::GpuMsmOptions o = base;
     o.stats = &st;
@@ -122,24 +121,18 @@ void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const Fr* scalars, s
     const gpu::GpuMsmOptions timed = base;
     std::vector<double> ms;
     for (auto _ : state) {
-        check(cudaEventRecord(a), "cudaEventRecord");
-        auto r = m.run_device(scalars, n, timed);
-        check(cudaEventRecord(b), "cudaEventRecord");
-        check(cudaEventSynchronize(b), "cudaEventSynchronize");
-        float t = 0;
-        check(cudaEventElapsedTime(&t, a, b), "cudaEventElapsedTime");
+        const float t = timer.ms([&] {
+            auto r = m.run_device(scalars, n, timed);
+            benchmark::DoNotOptimize(r);
+        });
         ms.push_back(t);
         state.SetIterationTime(t / 1e3);
-        benchmark::DoNotOptimize(r);
     }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(ms.begin(), ms.end());
-    const double med = ms[ms.size() / 2];
-    state.counters["median_ms"] = med;
+    const auto sum = bench_gpu::summarize(ms);
+    state.counters["median_ms"] = sum.median;
     state.counters["window_bits"] = st.window_bits;
     std::printf("%s n=2^%d: median %.2f ms over %zu runs (min %.2f, max %.2f), c=%u, full=%zu ones=%zu\n", label,
-                int(state.range(0)), med, ms.size(), ms.front(), ms.back(), st.window_bits, st.full, st.ones);
+                int(state.range(0)), sum.median, sum.runs, sum.min, sum.max, st.window_bits, st.full, st.ones);
 
     // One untimed run with phase events.
     gpu::GpuMsmPhases ph;

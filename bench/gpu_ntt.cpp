@@ -26,6 +26,7 @@
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
+#include "gpu_timing.hpp"
 
 namespace {
 
@@ -61,18 +62,6 @@ struct DeviceVec {
         std::vector<Fr> v(n);
         check(cudaMemcpy(v.data(), ptr, n * sizeof(Fr), cudaMemcpyDeviceToHost), "to_host");
         return v;
-    }
-};
-
-struct Events {
-    cudaEvent_t start, stop;
-    Events() {
-        check(cudaEventCreate(&start), "cudaEventCreate");
-        check(cudaEventCreate(&stop), "cudaEventCreate");
-    }
-    ~Events() {
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
     }
 };
 
@@ -209,7 +198,7 @@ void BM_Transform(benchmark::State& state) {
     d.fill(uint64_t(k));
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
-    Events ev;
+    cuzk::bench_gpu::EventTimer timer;
     // Warm-up (builds the tables); the first repetition also checks the result.
     auto& out = samples()[{op_name(op), k}];
     if (out.empty()) {
@@ -222,12 +211,7 @@ void BM_Transform(benchmark::State& state) {
         check(cudaStreamSynchronize(s), "warm-up");
     }
     for (auto _ : state) {
-        check(cudaEventRecord(ev.start, s), "cudaEventRecord");
-        run_op(op, d.ptr, n, s);
-        check(cudaEventRecord(ev.stop, s), "cudaEventRecord");
-        check(cudaEventSynchronize(ev.stop), "cudaEventSynchronize");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime");
+        const float ms = timer.ms([&] { run_op(op, d.ptr, n, s); }, s);
         out.push_back(ms);
         state.SetIterationTime(ms / 1e3);
     }
@@ -245,7 +229,7 @@ void BM_ComputeH(benchmark::State& state) {
     DeviceVec a(n), b(n), c(n);
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
-    Events ev;
+    cuzk::bench_gpu::EventTimer timer;
     auto& out = samples()[{state.range(1) ? "compute_h(tiled)" : "compute_h", k}];
     a.fill(1);
     b.fill(2);
@@ -272,12 +256,7 @@ void BM_ComputeH(benchmark::State& state) {
         check(cudaStreamSynchronize(s), "warm-up");
     }
     for (auto _ : state) {
-        check(cudaEventRecord(ev.start, s), "cudaEventRecord");
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
-        check(cudaEventRecord(ev.stop, s), "cudaEventRecord");
-        check(cudaEventSynchronize(ev.stop), "cudaEventSynchronize");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime");
+        const float ms = timer.ms([&] { gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl); }, s);
         out.push_back(ms);
         state.SetIterationTime(ms / 1e3);
     }
@@ -310,9 +289,8 @@ int main(int argc, char** argv) {
     std::printf("\n%-24s %6s %10s %10s %6s\n", "gpu_ntt op", "log_n", "median_ms", "min_ms", "runs");
     for (auto& [key, v] : samples()) {
         if (v.empty()) continue;
-        std::sort(v.begin(), v.end());
-        std::printf("%-24s %6d %10.3f %10.3f %6zu\n", key.first.c_str(), key.second, v[v.size() / 2], v.front(),
-                    v.size());
+        const auto sum = cuzk::bench_gpu::summarize(v);
+        std::printf("%-24s %6d %10.3f %10.3f %6zu\n", key.first.c_str(), key.second, sum.median, sum.min, sum.runs);
     }
     return 0;
 }

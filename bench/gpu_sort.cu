@@ -32,6 +32,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "gpu_timing.hpp"
 
 namespace {
 
@@ -305,21 +306,12 @@ void BM_Sort(benchmark::State& state) {
                                  std::to_string(got[0]) + " keys out of order, checksum " +
                                  (got[1] == want[1] ? "equal" : "differs"));
     std::printf("check %s 2^%d: sorted, same pairs\n", variant_name(variant), log_m);
-    cudaEvent_t a, b;
-    check(cudaEventCreate(&a), "event");
-    check(cudaEventCreate(&b), "event");
+    cuzk::bench_gpu::EventTimer timer;
     for (auto _ : state) {
-        check(cudaEventRecord(a), "record");
-        run();
-        check(cudaEventRecord(b), "record");
-        check(cudaEventSynchronize(b), "sync");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, a, b), "elapsed");
+        const float ms = timer.ms(run);
         samples()[{variant, log_m}].push_back(ms);
         state.SetIterationTime(ms / 1e3);
     }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
 }
 
 BENCHMARK(BM_Sort)
@@ -338,9 +330,9 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     std::printf("\n%-16s %6s %10s %10s %6s\n", "entries + sort", "log_m", "median_ms", "min_ms", "runs");
     for (auto& [key, v] : samples()) {
-        std::sort(v.begin(), v.end());
-        std::printf("%-16s %6d %10.3f %10.3f %6zu\n", variant_name(key.first), key.second, v[v.size() / 2], v.front(),
-                    v.size());
+        const auto sum = cuzk::bench_gpu::summarize(v);
+        std::printf("%-16s %6d %10.3f %10.3f %6zu\n", variant_name(key.first), key.second, sum.median, sum.min,
+                    sum.runs);
     }
     return 0;
 }

@@ -84,7 +84,6 @@
 #include <atomic>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -598,6 +597,17 @@ struct StreamScratch {
     void allocate(size_t n) {
         check(cudaMallocAsync(reinterpret_cast<void**>(&ptr), n * sizeof(Fr), stream), "cudaMallocAsync");
     }
+    // From `pool` instead; false (nothing allocated) when the device has no room for it.
+    bool try_allocate(size_t n, cudaMemPool_t pool) {
+        const cudaError_t e = cudaMallocFromPoolAsync(reinterpret_cast<void**>(&ptr), n * sizeof(Fr), pool, stream);
+        if (e == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();  // not sticky: clear it
+            ptr = nullptr;
+            return false;
+        }
+        check(e, "cudaMallocFromPoolAsync");
+        return true;
+    }
     ~StreamScratch() {
         if (ptr) cudaFreeAsync(ptr, stream);
     }
@@ -626,29 +636,6 @@ cudaMemPool_t scratch_pool() {
     }
     return t.scratch;
 }
-
-// A gathering pass's output buffer of n elements from scratch_pool, freed stream-ordered;
-// empty (ptr null) when the device has no room for it: the caller then takes the
-// in-place path.
-struct PooledScratch {
-    Fr* ptr = nullptr;
-    cudaStream_t stream;
-    PooledScratch(size_t n, cudaStream_t s) : stream(s) {
-        const cudaError_t e =
-            cudaMallocFromPoolAsync(reinterpret_cast<void**>(&ptr), n * sizeof(Fr), scratch_pool(), stream);
-        if (e == cudaErrorMemoryAllocation) {
-            (void)cudaGetLastError();  // not sticky: clear it, fall back
-            ptr = nullptr;
-            return;
-        }
-        check(e, "cudaMallocFromPoolAsync");
-    }
-    ~PooledScratch() {
-        if (ptr) cudaFreeAsync(ptr, stream);
-    }
-    PooledScratch(const PooledScratch&) = delete;
-    PooledScratch& operator=(const PooledScratch&) = delete;
-};
 
 std::atomic<bool> gather_first_pass_on{true};
 
@@ -831,12 +818,11 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         // scratch buffer, the last writes back to a (plan::gather_tile); else, or without
         // room for the buffer, a bit-reversal pass in place first.
         Fr* work = a;
-        std::optional<PooledScratch> scratch;
+        StreamScratch scratch(stream);
         if (in == Order::kNatural && out == Order::kNatural) {
-            if (!ab_b && np >= 2 && gather_first_pass_on.load(std::memory_order_relaxed)) {
-                scratch.emplace(n, stream);
-                if (scratch->ptr) work = scratch->ptr;
-            }
+            if (!ab_b && np >= 2 && gather_first_pass_on.load(std::memory_order_relaxed) &&
+                scratch.try_allocate(n, scratch_pool()))
+                work = scratch.ptr;
             if (work == a) {
                 launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
                 pre = no_scale();
