@@ -71,17 +71,19 @@ using filecoin::RegisteredSealProof;
 struct Args : RunArgs {
     std::vector<std::string> sizes{"2KiB", "512MiB", "32GiB"};
     unsigned partition = 0;
-    bool check_density = false;  // compare DensityCS with the full shape (small sizes only)
-    bool witness_only = false;   // stop after the witness: no parameters, no proofs
-    std::string shape = "full";  // counts and densities: full, replicate or both (see replicated_shape)
-    bool sector = false;         // then every partition, witness k+1 alongside proof k (run_sector)
+    bool check_density = false;   // compare DensityCS with the full shape (small sizes only)
+    bool witness_only = false;    // stop after the witness: no parameters, no proofs
+    std::string shape = "full";   // counts and densities: full, replicate or both (see replicated_shape)
+    bool sector = false;          // then every partition, witness k+1 alongside proof k (run_sector)
+    bool sector_compare = false;  // first a sector run with each buffer set cleared before its witness
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
-                 "       [--shape full|replicate|both] [--sector 0|1] [--out FILE.json] [--max-seconds S] [--seed N]\n"
+                 "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1] [--out FILE.json]\n"
+                 "       [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
                  "constraints) to check the densities. --witness-only 1 stops after the witness (no keys, no\n"
@@ -89,7 +91,9 @@ struct Args : RunArgs {
                  "challenges (checked shift-invariant), both runs full and replicate and compares them.\n"
                  "--sector 1 then proves every partition of the sector, the witness of partition\n"
                  "k+1 synthesized while partition k is proved (two page-locked buffer sets), and reports the\n"
-                 "sector's wall time.\n"
+                 "sector's wall time. --sector-compare 1 runs the sector twice: first with each buffer set\n"
+                 "cleared before its witness (the witness then zero-fills its vectors as they grow, as it did\n"
+                 "before 2026-12-02), then as the engine does (stale entries overwritten in place).\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -110,6 +114,8 @@ Args parse(int argc, char** argv) {
                 a.check_density = parse_flag(v);
             } else if (k == "--sector") {
                 a.sector = parse_flag(v);
+            } else if (k == "--sector-compare") {
+                a.sector_compare = parse_flag(v);
             } else if (k == "--witness-only") {
                 a.witness_only = parse_flag(v);
             } else if (k == "--shape") {
@@ -127,6 +133,7 @@ Args parse(int argc, char** argv) {
     if (a.backend != "cuda" && a.backend != "cpu") usage("--backend must be cuda or cpu");
     if (a.reps < 0) usage("--reps must be >= 0");
     if (a.sector && a.witness_only) usage("--sector 1 proves: not with --witness-only 1");
+    if (a.sector_compare && !a.sector) usage("--sector-compare 1 needs --sector 1");
     for (const auto& s : a.sizes)
         if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
             usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
@@ -259,7 +266,7 @@ struct SectorRun {
 
 struct Result : ProofSeries {
     std::string size, proof_name;
-    SectorRun sector;
+    SectorRun sector, sector_cleared;  // sector_cleared: --sector-compare's first run
     ShapeInfo shape;
     Pass c1, circuit, shape_pass, witness, params;
     double pin_ms = 0, backend_ms = 0;
@@ -295,20 +302,23 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
             for (size_t j = 0; j < r.reps.size(); ++j) f << (j ? ", " : "") << json_phases(r.reps[j]);
             f << "]";
         }
-        if (r.sector.ran) {
+        auto sector = [&](const char* key, const SectorRun& run) {
+            if (!run.ran) return;
             auto list = [&](const std::vector<double>& v) {
                 f << "[";
                 for (size_t j = 0; j < v.size(); ++j) f << (j ? ", " : "") << v[j];
                 f << "]";
             };
-            f << ",\n     \"sector\": {\"wall_ms\": " << r.sector.wall_ms << ", \"witness_ms\": ";
-            list(r.sector.witness_ms);
+            f << ",\n     \"" << key << "\": {\"wall_ms\": " << run.wall_ms << ", \"witness_ms\": ";
+            list(run.witness_ms);
             f << ", \"wait_ms\": ";
-            list(r.sector.wait_ms);
+            list(run.wait_ms);
             f << ", \"prove_ms\": ";
-            list(r.sector.prove_ms);
+            list(run.prove_ms);
             f << "}";
-        }
+        };
+        sector("sector_cleared", r.sector_cleared);
+        sector("sector", r.sector);
         f << "}";
     }
     f << "\n  ]\n}\n";
@@ -341,10 +351,11 @@ uint64_t fingerprint(const groth16::Witness& w) {
 // the pipeline and handed back, so that it is unregistered before it is freed.
 void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
                 const filecoin::SealCommitPhase1Output& c1, const groth16::Parameters& params,
-                groth16::ProverBackend& backend, groth16::Witness& slot0) {
+                groth16::ProverBackend& backend, groth16::Witness& slot0, SectorRun& out, bool clear_buffers) {
     const ShapeInfo& s = r.shape;
     const size_t parts = c1.vanilla_proofs.size();
-    say("\n  == the whole sector: %zu partitions, witness k+1 (CPU) alongside proof k (GPU), two buffer sets\n", parts);
+    say("\n  == the whole sector: %zu partitions, witness k+1 (CPU) alongside proof k (GPU), two buffer sets%s\n",
+        parts, clear_buffers ? ", each cleared before its witness (zero-filled as it grows)" : "");
     // Slot 0 takes slot0's storage, slot 1 new buffers; each slot's storage stays its own.
     // Declared before `pinned`, so that it is unregistered before anything here frees it.
     std::array<r1cs::WitnessBuffers, 2> free_bufs;
@@ -358,7 +369,6 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
     std::condition_variable cv;
     std::exception_ptr failed;
     bool stop = false;
-    SectorRun& out = r.sector;
     out.witness_ms.assign(parts, 0);
     out.wait_ms.assign(parts, 0);
     out.prove_ms.assign(parts, 0);
@@ -375,6 +385,8 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
                     if (stop) return;
                     state[slot] = 1;
                     bufs = std::move(free_bufs[slot]);
+                    if (clear_buffers)
+                        for (auto* v : {&bufs.aux, &bufs.a, &bufs.b, &bufs.c}) v->clear();
                 }
                 const auto t0 = Clock::now();
                 const StackedCircuit circuit =
@@ -593,7 +605,10 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 throw std::logic_error("the backend changed the host witness buffers; later proofs would differ");
         },
         [&] { return time_spent(args, t_start); }, r);
-    if (args.sector && r.have_first) run_sector(args, r, cfg, c1, params, *backend, w);
+    if (args.sector && r.have_first) {
+        if (args.sector_compare) run_sector(args, r, cfg, c1, params, *backend, w, r.sector_cleared, true);
+        run_sector(args, r, cfg, c1, params, *backend, w, r.sector, false);
+    }
     if (r.size == "32GiB")
         say("  anchor: /work/shared/reference/anchors-measured.md has no 32 GiB partition proof; at 2^27 it has\n"
             "  sppark's H (7 NTTs, device-resident) ~320 ms and H MSM ~1.1 s (extrapolated from 2^26). Reference,\n"

@@ -108,7 +108,7 @@ std::vector<Fr> BufferPool::take(size_t n) {
             ++reuses_;
         }
     }
-    v.clear();
+    if (v.size() > n) v.resize(n);  // shrinking initialises nothing
     v.reserve(n);
     return v;
 }
@@ -129,7 +129,7 @@ void BufferPool::give(std::vector<Fr>&& v) {
             pinned_bytes_ += bytes;
         }
     }
-    v.clear();
+    // Kept with its length: a witness into it overwrites the entries instead of zero-filling.
     idle_bytes_ += bytes;
     idle_.emplace(cap, std::move(v));
 }

@@ -6,6 +6,7 @@
 
 #include "cuzk/common/parallel.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -203,7 +204,7 @@ TEST(PoRep, TwoKiBSatisfiedAndInputsMatch) {
     r1cs::WitnessCS w;
     k.circuit.synthesize(w);
     EXPECT_TRUE(w.inputs() == cs.inputs());
-    EXPECT_TRUE(w.aux() == cs.aux()) << "witness and check modes computed different assignments";
+    EXPECT_TRUE(std::ranges::equal(w.aux(), cs.aux())) << "witness and check modes computed different assignments";
 }
 
 // The challenges synthesized in parallel, each into its own block, give exactly the
@@ -222,10 +223,10 @@ TEST(PoRep, ParallelWitnessEqualsSerialWitness) {
     EXPECT_EQ(wp.num_constraints(), 2'687'921u);
     EXPECT_EQ(wp.num_constraints(), ws.num_constraints());
     EXPECT_TRUE(wp.inputs() == ws.inputs());
-    EXPECT_TRUE(wp.aux() == ws.aux());
-    EXPECT_TRUE(wp.a_evals() == ws.a_evals());
-    EXPECT_TRUE(wp.b_evals() == ws.b_evals());
-    EXPECT_TRUE(wp.c_evals() == ws.c_evals());
+    EXPECT_TRUE(std::ranges::equal(wp.aux(), ws.aux()));
+    EXPECT_TRUE(std::ranges::equal(wp.a_evals(), ws.a_evals()));
+    EXPECT_TRUE(std::ranges::equal(wp.b_evals(), ws.b_evals()));
+    EXPECT_TRUE(std::ranges::equal(wp.c_evals(), ws.c_evals()));
 }
 
 TEST(PoRep, WrongCommRIsUnsatisfied) {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cuzk/r1cs/r1cs.hpp"
 
 namespace cuzk::test {
@@ -39,14 +41,18 @@ ModeRuns run_all_modes(F&& circuit, bool expect_satisfied = true) {
     EXPECT_EQ(r.shape.num_constraints, r.check.num_constraints());
     EXPECT_EQ(r.shape.num_inputs, r.witness.num_inputs());
     EXPECT_EQ(r.shape.num_aux, r.witness.num_aux());
-    EXPECT_TRUE(r.witness.aux() == r.check.aux()) << "witness and check modes computed different assignments";
+    EXPECT_TRUE(std::ranges::equal(r.witness.aux(), r.check.aux()))
+        << "witness and check modes computed different assignments";
     EXPECT_EQ(tracked, r.shape.density());
     if (r.shape.num_inputs == r.witness.num_inputs() && r.shape.num_aux == r.witness.num_aux()) {
-        EXPECT_TRUE(r.shape.product(r1cs::Matrix::A, r.witness.inputs(), r.witness.aux()) == r.witness.a_evals())
+        EXPECT_TRUE(std::ranges::equal(r.shape.product(r1cs::Matrix::A, r.witness.inputs(), r.witness.aux()),
+                                       r.witness.a_evals()))
             << "A·z from the shape differs from the witness-mode evaluations";
-        EXPECT_TRUE(r.shape.product(r1cs::Matrix::B, r.witness.inputs(), r.witness.aux()) == r.witness.b_evals())
+        EXPECT_TRUE(std::ranges::equal(r.shape.product(r1cs::Matrix::B, r.witness.inputs(), r.witness.aux()),
+                                       r.witness.b_evals()))
             << "B·z from the shape differs from the witness-mode evaluations";
-        EXPECT_TRUE(r.shape.product(r1cs::Matrix::C, r.witness.inputs(), r.witness.aux()) == r.witness.c_evals())
+        EXPECT_TRUE(std::ranges::equal(r.shape.product(r1cs::Matrix::C, r.witness.inputs(), r.witness.aux()),
+                                       r.witness.c_evals()))
             << "C·z from the shape differs from the witness-mode evaluations";
     }
     if (expect_satisfied) {

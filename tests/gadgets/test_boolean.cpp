@@ -219,7 +219,7 @@ TEST(AllocatedBit, WrongResultIsCaught) {
         AllocatedBit::xor_(cs, a, b);
     };
     circuit(w);
-    std::vector<Fr> aux = w.aux();
+    std::vector<Fr> aux(w.aux().begin(), w.aux().end());
     aux[2] = Fr::zero();  // 1 xor 0 claimed to be 0
     r1cs::CheckCS c(w.inputs(), aux);
     circuit(c);

@@ -2,6 +2,7 @@
 // against their definition, transpose, the shape file and its corruptions, check mode.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -139,9 +140,9 @@ TEST(RandomCircuits, ModesAgreeAndDensitiesMatchDefinition) {
         for (Matrix m : {Matrix::A, Matrix::B, Matrix::C}) {
             auto p = shape.product(m, w.inputs(), w.aux());
             auto p4 = shape.product(m, w.inputs(), w.aux(), 3);
-            const auto& e = m == Matrix::A ? w.a_evals() : m == Matrix::B ? w.b_evals() : w.c_evals();
-            EXPECT_TRUE(p == e) << "product " << int(m);
-            EXPECT_TRUE(p4 == e) << "threaded product " << int(m);
+            const auto e = m == Matrix::A ? w.a_evals() : m == Matrix::B ? w.b_evals() : w.c_evals();
+            EXPECT_TRUE(std::ranges::equal(p, e)) << "product " << int(m);
+            EXPECT_TRUE(std::ranges::equal(p4, e)) << "threaded product " << int(m);
         }
         Density def = density_by_definition(shape);
         EXPECT_EQ(tracked, def);
@@ -212,7 +213,7 @@ TEST(Shape, InputsTimesZeroConstraints) {
     circ(w);
     enforce_inputs_times_zero(w);
     Shape shape = s.finish();
-    EXPECT_TRUE(shape.product(Matrix::A, w.inputs(), w.aux()) == w.a_evals());
+    EXPECT_TRUE(std::ranges::equal(shape.product(Matrix::A, w.inputs(), w.aux()), w.a_evals()));
     for (size_t i = 0; i < w.num_inputs(); ++i) EXPECT_EQ(w.a_evals()[before + i], w.inputs()[i]);
 }
 
@@ -395,12 +396,93 @@ TEST(WitnessBlocks, ParallelBlocksEqualSerialAndCountsAreEnforced) {
     }
     EXPECT_EQ(par.num_constraints(), serial.num_constraints());
     EXPECT_TRUE(par.inputs() == serial.inputs());
-    EXPECT_TRUE(par.aux() == serial.aux());
-    EXPECT_TRUE(par.a_evals() == serial.a_evals());
-    EXPECT_TRUE(par.c_evals() == serial.c_evals());
+    EXPECT_TRUE(std::ranges::equal(par.aux(), serial.aux()));
+    EXPECT_TRUE(std::ranges::equal(par.a_evals(), serial.a_evals()));
+    EXPECT_TRUE(std::ranges::equal(par.c_evals(), serial.c_evals()));
 
     WitnessCS bad(opt);
     Variable h = bad.alloc([] { return Fr::one(); });
     EXPECT_THROW(bad.synthesize_blocks(4, BlockCounts{1, 1, 1}, [&](size_t i, SegmentCS& seg) { block(seg, h, i); }),
                  SynthesisError);
+}
+
+// Reused storage (WitnessBuffers) keeps its length and stale contents: the witness must
+// overwrite every entry it counts, in the serial and the parallel-block parts alike, keep the
+// storage it was given, and hand back vectors of exactly its counts, whatever the reused
+// vectors held: longer than needed, shorter, or of another length each.
+TEST(WitnessBlocks, ReusedStaleStorageGivesTheFreshWitness) {
+    using namespace cuzk;
+    using namespace cuzk::r1cs;
+    ScopedNumThreads threads(3);
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    auto block = [](auto& cs, Variable header, size_t i) {
+        const Fr x = Fr::from_u64(i + 3);
+        Variable v = cs.alloc([&] { return x; });
+        Variable u = cs.alloc([&] { return x + x; });
+        auto a = cs.lc(v);
+        cs.add(a, header);
+        auto two = cs.lc(Variable::one());
+        cs.add(two, Variable::one());
+        cs.enforce("u = 2 v", cs.lc(v), two, cs.lc(u));
+        cs.enforce("(v + h) * v", a, cs.lc(v), a);
+    };
+    // A header allocated and constrained one at a time, then blocks, then a tail again.
+    auto synthesize = [&](WitnessCS& cs) {
+        Variable h = cs.alloc([] { return Fr::from_u64(11); });
+        Variable h2 = cs.alloc([] { return Fr::from_u64(121); });
+        cs.enforce("h * h = h2", cs.lc(h), cs.lc(h), cs.lc(h2));
+        cs.synthesize_blocks(9, BlockCounts{0, 2, 2}, [&](size_t i, SegmentCS& seg) { block(seg, h, i); });
+        block(cs, h2, 100);
+    };
+    WitnessOptions opt;
+    opt.record_evals = true;
+    WitnessCS fresh(opt);
+    synthesize(fresh);
+    const size_t n_aux = fresh.num_aux(), n_cons = fresh.num_constraints();
+    ASSERT_EQ(n_aux, 2u + 18 + 2);
+    ASSERT_EQ(n_cons, 1u + 18 + 2);
+
+    auto garbage = [&](size_t len) {
+        std::vector<Fr> v(len);
+        for (Fr& x : v) x = Fr::random(rng);
+        return v;
+    };
+    const size_t lengths[][4] = {{n_aux + 40, n_cons + 7, n_cons + 1, n_cons + 100},  // all longer
+                                 {n_aux / 2, 3, n_cons - 1, 0},                       // shorter
+                                 {n_aux, n_cons, n_cons, n_cons},                     // the same shape
+                                 {0, n_cons + 3, 1, n_cons}};
+    for (const auto& len : lengths) {
+        SCOPED_TRACE(testing::Message() << "seed " << seed << ", lengths " << len[0] << " " << len[1] << " " << len[2]
+                                        << " " << len[3]);
+        WitnessBuffers bufs{garbage(len[0]), garbage(len[1]), garbage(len[2]), garbage(len[3])};
+        for (auto* v : {&bufs.aux, &bufs.a, &bufs.b, &bufs.c}) v->reserve(n_aux + n_cons + 200);  // no reallocation
+        const Fr* storage[4] = {bufs.aux.data(), bufs.a.data(), bufs.b.data(), bufs.c.data()};
+        WitnessCS reused(opt, std::move(bufs));
+        synthesize(reused);
+        EXPECT_EQ(reused.num_aux(), n_aux);
+        EXPECT_EQ(reused.num_constraints(), n_cons);
+        EXPECT_TRUE(std::ranges::equal(reused.aux(), fresh.aux()));
+        EXPECT_TRUE(std::ranges::equal(reused.a_evals(), fresh.a_evals()));
+        EXPECT_TRUE(std::ranges::equal(reused.b_evals(), fresh.b_evals()));
+        EXPECT_TRUE(std::ranges::equal(reused.c_evals(), fresh.c_evals()));
+        const std::vector<Fr> aux = reused.take_aux(), a = reused.take_a_evals(), b = reused.take_b_evals(),
+                              c = reused.take_c_evals();
+        EXPECT_EQ(aux.size(), n_aux);
+        EXPECT_EQ(a.size(), n_cons);
+        EXPECT_EQ(b.size(), n_cons);
+        EXPECT_EQ(c.size(), n_cons);
+        EXPECT_TRUE(std::ranges::equal(c, fresh.c_evals()));
+        EXPECT_EQ(aux.data(), storage[0]);
+        EXPECT_EQ(a.data(), storage[1]);
+        EXPECT_EQ(b.data(), storage[2]);
+        EXPECT_EQ(c.data(), storage[3]);
+    }
+
+    // Without recorded evaluations the reused a, b, c are dropped, not handed back stale.
+    WitnessCS no_evals(WitnessOptions{}, WitnessBuffers{garbage(5), garbage(5), garbage(5), garbage(5)});
+    synthesize(no_evals);
+    EXPECT_TRUE(no_evals.a_evals().empty());
+    EXPECT_TRUE(no_evals.take_b_evals().empty());
+    EXPECT_TRUE(std::ranges::equal(no_evals.aux(), fresh.aux()));
 }

@@ -85,7 +85,9 @@ class BufferPool {
     BufferPool(const BufferPool&) = delete;
     BufferPool& operator=(const BufferPool&) = delete;
 
-    // An empty vector with capacity >= n: the smallest idle one that fits, else a new one.
+    // A vector with capacity >= n: the smallest idle one that fits, else a new (empty) one.
+    // A reused one keeps its length up to n, its contents stale: the witness overwrites the
+    // entries it counts (r1cs::WitnessBuffers), so that it need not zero-fill them first.
     // The bytes are the caller's (its reservation covers them) from here on.
     std::vector<Fr> take(size_t n);
     // Returns storage to the pool (kept if it fits in max_idle_bytes and the budget, else

@@ -34,8 +34,11 @@ struct WitnessOptions {
     size_t reserve_constraints = 0;
 };
 
-// Storage a WitnessCS may reuse (cleared, capacity kept): the engine's buffer pool hands
-// these out so that large per-partition vectors are not reallocated for every proof.
+// Storage a WitnessCS may reuse: the engine's buffer pool and the sector pipeline hand
+// these back so that large per-partition vectors are not reallocated for every proof. Their
+// contents are stale and their lengths are kept: the witness overwrites every entry it
+// counts in place, so a reused vector is written once instead of zero-filled and then
+// written (see EvalCS's counts).
 struct WitnessBuffers {
     std::vector<Fr> aux, a, b, c;
 };
@@ -171,10 +174,12 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
           a_(std::move(reuse.a)),
           b_(std::move(reuse.b)),
           c_(std::move(reuse.c)) {
-        aux_.clear();
-        a_.clear();
-        b_.clear();
-        c_.clear();
+        // The reused vectors keep their lengths (stale entries, overwritten as counted).
+        if (!record_) {
+            a_.clear();
+            b_.clear();
+            c_.clear();
+        }
         init(opt);
     }
     EvalCS(const WitnessOptions& opt, WitnessBuffers&& reuse) requires kCheck : record_(opt.record_evals) {
@@ -213,15 +218,16 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     Variable alloc(F&& value) {
         if constexpr (kCheck) {
             if (replay_) {
-                if (aux_.size() >= replay_aux_.size())
+                if (num_aux_ >= replay_aux_.size())
                     throw SynthesisError("CheckCS: the circuit allocates more aux variables than the " +
                                          std::to_string(replay_aux_.size()) + " replayed");
-                aux_.push_back(replay_aux_[aux_.size()]);
-                return Variable::aux(uint32_t(aux_.size() - 1));
+                put(aux_, num_aux_, replay_aux_[num_aux_]);
+                return Variable::aux(uint32_t(num_aux_++));
             }
         }
-        aux_.push_back(value());
-        return Variable::aux(uint32_t(aux_.size() - 1));
+        const Fr x = value();
+        put(aux_, num_aux_, x);
+        return Variable::aux(uint32_t(num_aux_++));
     }
     template <class F>
     Variable alloc_input(F&& value) {
@@ -244,9 +250,9 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
         } else {
             (void)name;
             if (record_) {
-                a_.push_back(a.value);
-                b_.push_back(b.value);
-                c_.push_back(c.value);
+                put(a_, num_constraints_, a.value);
+                put(b_, num_constraints_, b.value);
+                put(c_, num_constraints_, c.value);
             }
         }
         ++num_constraints_;
@@ -272,13 +278,15 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     // after another. Throws SynthesisError if a block's counts differ from `per`.
     template <class F>
     void synthesize_blocks(size_t n, const BlockCounts& per, F&& body) requires(!kCheck) {
-        const BlockCounts start{inputs_.size(), aux_.size(), num_constraints_};
+        const BlockCounts start{inputs_.size(), num_aux_, num_constraints_};
         inputs_.resize(start.inputs + n * per.inputs);
-        aux_.resize(start.aux + n * per.aux);
+        num_aux_ += n * per.aux;
+        grow(aux_, num_aux_);
         if (record_) {
-            a_.resize(start.constraints + n * per.constraints);
-            b_.resize(a_.size());
-            c_.resize(a_.size());
+            const size_t m = start.constraints + n * per.constraints;
+            grow(a_, m);
+            grow(b_, m);
+            grow(c_, m);
         }
         SegmentCS::Storage st{inputs_.data(), aux_.data(), record_ ? a_.data() : nullptr, record_ ? b_.data() : nullptr,
                               record_ ? c_.data() : nullptr};
@@ -299,26 +307,46 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     }
 
     size_t num_inputs() const { return inputs_.size(); }
-    size_t num_aux() const { return aux_.size(); }
+    size_t num_aux() const { return num_aux_; }
     size_t num_constraints() const { return num_constraints_; }
 
     // --- results ---------------------------------------------------------------------------
+    // The counted entries (a reused vector may be longer: its tail is stale). take_* trim the
+    // vector to its count (shrinking initialises nothing) and hand the storage over.
     const std::vector<Fr>& inputs() const { return inputs_; }
-    const std::vector<Fr>& aux() const { return aux_; }
-    std::vector<Fr>& mutable_aux() { return aux_; }  // tests corrupt a witness through this
-    const std::vector<Fr>& a_evals() const { return a_; }
-    const std::vector<Fr>& b_evals() const { return b_; }
-    const std::vector<Fr>& c_evals() const { return c_; }
+    std::span<const Fr> aux() const { return {aux_.data(), num_aux_}; }
+    std::span<Fr> mutable_aux() { return {aux_.data(), num_aux_}; }  // tests corrupt a witness through this
+    std::span<const Fr> a_evals() const { return {a_.data(), num_evals()}; }
+    std::span<const Fr> b_evals() const { return {b_.data(), num_evals()}; }
+    std::span<const Fr> c_evals() const { return {c_.data(), num_evals()}; }
     std::vector<Fr> take_inputs() { return std::move(inputs_); }
-    std::vector<Fr> take_aux() { return std::move(aux_); }
-    std::vector<Fr> take_a_evals() { return std::move(a_); }
-    std::vector<Fr> take_b_evals() { return std::move(b_); }
-    std::vector<Fr> take_c_evals() { return std::move(c_); }
+    std::vector<Fr> take_aux() { return trimmed(aux_, num_aux_); }
+    std::vector<Fr> take_a_evals() { return trimmed(a_, num_evals()); }
+    std::vector<Fr> take_b_evals() { return trimmed(b_, num_evals()); }
+    std::vector<Fr> take_c_evals() { return trimmed(c_, num_evals()); }
 
     bool is_satisfied() const { return !failure_; }
     const std::optional<CheckFailure>& first_failure() const { return failure_; }
 
  private:
+    // Entry n of v (n <= v.size()): written in place inside v's length, else appended.
+    static void put(std::vector<Fr>& v, size_t n, const Fr& x) {
+        if (n < v.size())
+            v[n] = x;
+        else
+            v.push_back(x);
+    }
+    // v long enough for n entries: only what lies past its length is zero-filled (all of it
+    // for fresh storage; nothing for storage reused from a witness of the same shape).
+    static void grow(std::vector<Fr>& v, size_t n) {
+        if (v.size() < n) v.resize(n);
+    }
+    static std::vector<Fr> trimmed(std::vector<Fr>& v, size_t n) {
+        v.resize(n);
+        return std::move(v);
+    }
+    size_t num_evals() const { return record_ && !kCheck ? num_constraints_ : 0; }  // check mode records none
+
     void fail(const std::string& name) {
         std::string path;
         for (const std::string& n : ns_) {
@@ -337,6 +365,12 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     std::vector<Fr> replay_inputs_, replay_aux_;
     std::vector<Fr> inputs_, aux_;
     std::vector<Fr> a_, b_, c_;
+    // Counts of the assignment and of the recorded evaluations, kept apart from the vectors'
+    // lengths: storage reused from an earlier witness (WitnessBuffers) keeps its length, and
+    // its entries are overwritten as they are counted. Growing a vector with resize() zero-
+    // fills it first, one thread: at a 32 GiB PoRep partition that was 16.7 GB (~0.8 s of a
+    // 3.07 s witness on the H200 host, bench/RESULTS.md "PoRep witness"), all overwritten.
+    size_t num_aux_ = 0;
     size_t num_constraints_ = 0;
     std::vector<std::string> ns_;
     std::optional<CheckFailure> failure_;
