@@ -37,6 +37,10 @@
 //     densities equal the full shape's (--check-density 1).
 // H200 + 16 cores (2026-11-29, scripts/gpu-porep): a 32 GiB sector, 10 partitions, in 32.3 s
 //   wall: witness 2.94-3.17 s a partition, proof 1.61-1.63 s, so witness (CPU)-bound.
+// 2026-12-02, --sector-compare 1 (witness storage overwritten in place, not zero-filled
+//   first; proofs by then 1.40 s): buffers cleared 33.9 s wall, witness 2.9-3.6 s a partition;
+//   kept 16.4 s wall, witness 0.66-0.86 s (3.1 s for the first use of the fresh second set),
+//   so proof (GPU)-bound, the prover busy 86% of the wall.
 // A failure of one size is reported and the next one runs; --max-seconds stops starting new
 // sizes (and new proofs) once spent; the JSON (--out) is rewritten after each size.
 #include <algorithm>

@@ -368,8 +368,9 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     // Counts of the assignment and of the recorded evaluations, kept apart from the vectors'
     // lengths: storage reused from an earlier witness (WitnessBuffers) keeps its length, and
     // its entries are overwritten as they are counted. Growing a vector with resize() zero-
-    // fills it first, one thread: at a 32 GiB PoRep partition that was 16.7 GB (~0.8 s of a
-    // 3.07 s witness on the H200 host, bench/RESULTS.md "PoRep witness"), all overwritten.
+    // fills it first, one thread: at a 32 GiB PoRep partition 16.7 GB, all overwritten. H200
+    // host, 16 cores, 2026-12-02 (bench/RESULTS.md): witness 2.9-3.6 s -> 0.66-0.86 s a
+    // partition, a whole 32 GiB sector 33.9 -> 16.4 s wall (now GPU-bound).
     size_t num_aux_ = 0;
     size_t num_constraints_ = 0;
     std::vector<std::string> ns_;
