@@ -1054,6 +1054,7 @@ EngineStatus Engine::status() const {
     s.memory_reserved = m.budget.reserved();
     s.memory_high_water = m.budget.high_water();
     s.pooled_bytes = m.pool.idle_bytes();
+    s.pool_reuses = m.pool.reuses();
     s.uptime_s = ms_since(m.started) / 1000;
     s.backend = m.backend_desc;
     std::lock_guard<std::mutex> lock(m.mu_);
@@ -1107,7 +1108,8 @@ std::string Engine::status_json() const {
     j["memory"] = {{"budget_bytes", s.memory_budget},
                    {"reserved_bytes", s.memory_reserved},
                    {"high_water_bytes", s.memory_high_water},
-                   {"pooled_bytes", s.pooled_bytes}};
+                   {"pooled_bytes", s.pooled_bytes},
+                   {"pool_reuses", s.pool_reuses}};
     j["devices"] = nlohmann::json::array();
     for (const auto& d : s.devices)
         j["devices"].push_back({{"ordinal", d.ordinal},
@@ -1172,6 +1174,7 @@ std::string Engine::metrics_prometheus() const {
     metric("cuzk_memory_reserved_bytes", "Memory reserved now", "gauge", double(s.memory_reserved));
     metric("cuzk_memory_high_water_bytes", "Most memory reserved at once", "gauge", double(s.memory_high_water));
     metric("cuzk_pool_idle_bytes", "Idle pooled buffers", "gauge", double(s.pooled_bytes));
+    metric("cuzk_pool_reuses_total", "Pooled buffers handed out again", "counter", double(s.pool_reuses));
     header("cuzk_stage_pending", "Work items waiting for a stage", "gauge");
     for (const auto& q : s.queues) sample("cuzk_stage_pending", "stage=\"" + q.name + "\"", double(q.pending));
     header("cuzk_stage_in_progress", "Work items in a stage", "gauge");

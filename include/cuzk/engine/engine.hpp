@@ -199,6 +199,7 @@ struct EngineStatus {
     uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0, cpu_recomputes = 0;
     uint64_t memory_budget = 0, memory_reserved = 0, memory_high_water = 0;
     uint64_t pooled_bytes = 0;  // buffer pool (pinned when CUDA is present)
+    uint64_t pool_reuses = 0;   // buffers handed out again (a witness then overwrites, not zero-fills)
     double uptime_s = 0;
     bool accepting = true;
     std::string backend;
