@@ -259,7 +259,11 @@ TEST(GpuMsmHost, EntriesAndBaseIndex) {
     EXPECT_EQ(plan_segments(0, 64, 4).segments, 0u);
     EXPECT_EQ(gpu::gpu_msm_window_bits(1u << 20), 14u);  // the H200 sweep's best (msm.hpp)
     EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 22), 18u);
-    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 26), 20u);
+    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 24), 20u);
+    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 25), 20u);
+    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 26), 22u);  // 12 windows, not 13 (H200 sweep)
+    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 27), 22u);
+    EXPECT_EQ(gpu::gpu_msm_window_bits(size_t(1) << 30), gpu::kMaxWindowBits);
     // With a precomputed table (one reduction): wider windows, fewer of them.
     EXPECT_EQ(gpu::gpu_msm_precomputed_window_bits(1u << 20), 18u);
     EXPECT_EQ(gpu::gpu_msm_precomputed_window_bits(size_t(1) << 22), 20u);
@@ -471,6 +475,7 @@ void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_lis
 TEST(GpuMsm, G1MatchesCpu) {
     SKIP_WITHOUT_GPU();
     check_sizes<G1Curve>({1, 7, 1000, 65537}, {0, 2, 5, 13});
+    check_sizes<G1Curve>({1000}, {21, gpu::kMaxWindowBits});  // the widest windows
 }
 
 TEST(GpuMsm, G2MatchesCpu) {
@@ -508,7 +513,7 @@ TEST(GpuMsm, EmptyAndBadInput) {
     std::vector<Fr> s(11, Fr::one());
     EXPECT_THROW(g.run(s), std::invalid_argument);
     gpu::GpuMsmOptions o;
-    o.window_bits = 21;
+    o.window_bits = gpu::kMaxWindowBits + 1;
     EXPECT_THROW(g.run(std::span<const Fr>(s.data(), 10), o), std::invalid_argument);
     // Fewer scalars than bases: a prefix of the bases.
     std::vector<Fr> s3 = {Fr::from_u64(3), Fr::from_u64(5), Fr::from_u64(7)};

@@ -54,7 +54,7 @@ struct GpuMsmOptions {
     // Bit i of density[i / 64] (host memory) says whether scalar i has a base; see
     // MsmOptions::density.
     const uint64_t* density = nullptr;
-    // 0 picks the window size from gpu_msm_window_bits(); otherwise 2..20. With a
+    // 0 picks the window size from gpu_msm_window_bits(); otherwise 2..kMaxWindowBits. With a
     // precomputed table (Msm::precompute) the table's window size is used: 0 or that.
     unsigned window_bits = 0;
     // Filled with the split (zeros / ones / full), window bits and windows; `chunks`
@@ -83,17 +83,23 @@ inline constexpr size_t kMinAffineBatch = 192;
 inline constexpr size_t kMaxAffineBatch = 1024;
 
 // Window size for m full scalars on the device: minimises W(c) * (m + w * 2^(c-1) + 2^14)
-// over c in [4, 20], W(c) = ceil(257 / c) windows. The 2^(c-1) term is the bucket
+// over c in [4, kMaxWindowBits], W(c) = ceil(257 / c) windows. The 2^(c-1) term is the bucket
 // reduction (a running-sum step costs ~2 full additions, ~3 mixed ones, plus the weighted
 // correction); 2^14 stands for the fixed cost of a window (launches, sort passes).
-// w = 11 up to 2^20 scalars, where the reduction is latency-bound, 4 from 2^22 (linear in
-// log m between):
+// w = 11 up to 2^20 scalars, where the reduction is latency-bound, 3.2 from 2^22 (linear in
+// log m between; 4 until the sweep of 2026-12-02 below put a bucket at 1.2-1.3 ns against
+// 0.38 ns an addition at 2^26-2^27):
 // phase timings on the H200 (2026-11-29) gave 4.8 ns a bucket at 557K buckets (2^20, c = 16)
 // against 2.3 ns at 2M (2^22, c = 18), for 0.43 ns a bucket addition at both. Window sweeps
 // there: 2^20 c = 13/14/15/16/17: 12.02/11.96/12.22/12.20/12.30 ms; 2^22 c = 15/16/17/18/19:
-// 38.65/37.13/35.94/35.28/35.53 ms. So m = 2^20 -> 14, 2^22 -> 18, 2^24 and 2^26 -> 20
-// (m = 2^16 -> 11: the model, unmeasured).
+// 38.65/37.13/35.94/35.28/35.53 ms; 2026-12-02, c = 20/21/22: 2^26 374.9/383.4/368.4 ms,
+// 2^27 740.3/749.8/708.2 ms (12 windows instead of 13 for 4x the buckets; reduce 9 -> 30 ms).
+// So m = 2^20 -> 14, 2^22 -> 18, 2^24 and 2^25 -> 20, 2^26 and 2^27 (the H MSM of a 32 GiB
+// PoRep partition) -> 22 (m = 2^16 -> 11: the model, unmeasured).
 unsigned gpu_msm_window_bits(size_t m);  // defined below
+// Largest window of the plain path (GpuMsmOptions::window_bits, the rule above): 12 bucket
+// sets of 2^21 at 22 bits (4.8 GB of G1 buckets, 9.7 GB of G2).
+inline constexpr unsigned kMaxWindowBits = 22;
 // Window size with a precomputed table (Msm::precompute): every window shares one set of
 // 2^(c-1) buckets, so the reduction is paid once: minimises W(c) * (m + 2^14) +
 // w * 2^(c-1) over c in [4, 26] (w as above). m = 2^20 -> 18, 2^22 -> 20, 2^24 -> 22,
@@ -444,12 +450,19 @@ CUZK_HD void pair_round(size_t first, size_t stride, size_t len, const uint32_t*
 }
 }  // namespace msm_detail
 
+namespace msm_detail {
+// The cost of a bucket in the window rules, in mixed additions (see gpu_msm_window_bits).
+inline double bucket_weight(size_t m) {
+    const double lg = std::log2(double(m) + 1.0);
+    return lg <= 20 ? 11.0 : lg >= 22 ? 3.2 : 11.0 - 3.9 * (lg - 20);
+}
+}  // namespace msm_detail
+
 inline unsigned gpu_msm_window_bits(size_t m) {
     unsigned best = 4;
     double best_cost = 1e300;
-    for (unsigned c = 4; c <= 20; ++c) {
-        const double lg = std::log2(double(m) + 1.0);
-        const double w = lg <= 20 ? 11.0 : lg >= 22 ? 4.0 : 11.0 - 3.5 * (lg - 20);
+    const double w = msm_detail::bucket_weight(m);
+    for (unsigned c = 4; c <= kMaxWindowBits; ++c) {
         const double cost = double(msm_detail::num_windows(c)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
         if (cost < best_cost) {
             best_cost = cost;
@@ -462,8 +475,7 @@ inline unsigned gpu_msm_window_bits(size_t m) {
 inline unsigned gpu_msm_precomputed_window_bits(size_t m) {
     unsigned best = 4;
     double best_cost = 1e300;
-    const double lg = std::log2(double(m) + 1.0);
-    const double w = lg <= 20 ? 11.0 : lg >= 22 ? 4.0 : 11.0 - 3.5 * (lg - 20);
+    const double w = msm_detail::bucket_weight(m);
     for (unsigned c = 4; c <= 26; ++c) {
         const double cost =
             double(msm_detail::num_windows(c)) * (double(m) + 16384.0) + w * double(uint64_t(1) << (c - 1));
