@@ -83,6 +83,13 @@ void BM_PoRepCount(benchmark::State& st, RegisteredSealProof proof) {
         benchmark::Counter(double(last.num_constraints()) * double(st.iterations()), benchmark::Counter::kIsRate);
 }
 
+void witness_counters(benchmark::State& st, size_t constraints, size_t aux) {
+    st.counters["constraints"] = double(constraints);
+    st.counters["aux"] = double(aux);
+    st.counters["constraints/s"] =
+        benchmark::Counter(double(constraints) * double(st.iterations()), benchmark::Counter::kIsRate);
+}
+
 void BM_PoRepWitness(benchmark::State& st, RegisteredSealProof proof) {
     StackedParams p = StackedParams::from_config(filecoin::porep_config(proof));
     p.challenges = 1;
@@ -96,10 +103,7 @@ void BM_PoRepWitness(benchmark::State& st, RegisteredSealProof proof) {
         aux = cs.num_aux();
         benchmark::DoNotOptimize(cs.aux().data());
     }
-    st.counters["constraints"] = double(constraints);
-    st.counters["aux"] = double(aux);
-    st.counters["constraints/s"] =
-        benchmark::Counter(double(constraints) * double(st.iterations()), benchmark::Counter::kIsRate);
+    witness_counters(st, constraints, aux);
 }
 
 void BM_PoRepWitnessReused(benchmark::State& st, RegisteredSealProof proof) {
@@ -125,10 +129,7 @@ void BM_PoRepWitnessReused(benchmark::State& st, RegisteredSealProof proof) {
         synthesize();
         benchmark::DoNotOptimize(bufs.aux.data());
     }
-    st.counters["constraints"] = double(constraints);
-    st.counters["aux"] = double(aux);
-    st.counters["constraints/s"] =
-        benchmark::Counter(double(constraints) * double(st.iterations()), benchmark::Counter::kIsRate);
+    witness_counters(st, constraints, aux);
 }
 
 const int kRegistered = [] {

@@ -315,7 +315,6 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     // vector to its count (shrinking initialises nothing) and hand the storage over.
     const std::vector<Fr>& inputs() const { return inputs_; }
     std::span<const Fr> aux() const { return {aux_.data(), num_aux_}; }
-    std::span<Fr> mutable_aux() { return {aux_.data(), num_aux_}; }  // tests corrupt a witness through this
     std::span<const Fr> a_evals() const { return {a_.data(), num_evals()}; }
     std::span<const Fr> b_evals() const { return {b_.data(), num_evals()}; }
     std::span<const Fr> c_evals() const { return {c_.data(), num_evals()}; }
