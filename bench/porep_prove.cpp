@@ -75,18 +75,20 @@ using filecoin::RegisteredSealProof;
 struct Args : RunArgs {
     std::vector<std::string> sizes{"2KiB", "512MiB", "32GiB"};
     unsigned partition = 0;
-    bool check_density = false;   // compare DensityCS with the full shape (small sizes only)
-    bool witness_only = false;    // stop after the witness: no parameters, no proofs
-    std::string shape = "full";   // counts and densities: full, replicate or both (see replicated_shape)
-    bool sector = false;          // then every partition, witness k+1 alongside proof k (run_sector)
-    bool sector_compare = false;  // first a sector run with each buffer set cleared before its witness
+    bool check_density = false;       // compare DensityCS with the full shape (small sizes only)
+    bool witness_only = false;        // stop after the witness: no parameters, no proofs
+    std::string shape = "full";       // counts and densities: full, replicate or both (see replicated_shape)
+    bool sector = false;              // then every partition, witness k+1 alongside proof k (run_sector)
+    bool sector_compare = false;      // first a sector run with each buffer set cleared before its witness
+    bool copy_ahead_compare = false;  // first sector runs without the copies ahead, then with z's only
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
-                 "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1] [--out FILE.json]\n"
+                 "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1]\n"
+                 "       [--copy-ahead-compare 0|1] [--out FILE.json]\n"
                  "       [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
@@ -98,6 +100,9 @@ struct Args : RunArgs {
                  "sector's wall time. --sector-compare 1 runs the sector twice: first with each buffer set\n"
                  "cleared before its witness (the witness then zero-fills its vectors as they grow, as it did\n"
                  "before 2026-12-02), then as the engine does (stale entries overwritten in place).\n"
+                 "--copy-ahead-compare 1 runs the sector first with the CUDA backend's copies ahead off (each\n"
+                 "proof copies its own a, b, c and z when it needs them), then with z's only (under the H MSM),\n"
+                 "then as the engine does (also the next partition's a and c under this one's other MSMs).\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -120,6 +125,8 @@ Args parse(int argc, char** argv) {
                 a.sector = parse_flag(v);
             } else if (k == "--sector-compare") {
                 a.sector_compare = parse_flag(v);
+            } else if (k == "--copy-ahead-compare") {
+                a.copy_ahead_compare = parse_flag(v);
             } else if (k == "--witness-only") {
                 a.witness_only = parse_flag(v);
             } else if (k == "--shape") {
@@ -138,6 +145,7 @@ Args parse(int argc, char** argv) {
     if (a.reps < 0) usage("--reps must be >= 0");
     if (a.sector && a.witness_only) usage("--sector 1 proves: not with --witness-only 1");
     if (a.sector_compare && !a.sector) usage("--sector-compare 1 needs --sector 1");
+    if (a.copy_ahead_compare && !a.sector) usage("--copy-ahead-compare 1 needs --sector 1");
     for (const auto& s : a.sizes)
         if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
             usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
@@ -260,17 +268,24 @@ std::string json_pass(const Pass& p) {
     return buf;
 }
 
+// What the sector run lets the CUDA backend copy before a proof needs it: nothing; z (under
+// the H MSM, h_msm's own); z and the next partition's a and c (copy_abc_ahead), the default.
+enum class CopyAhead { kNone, kZ, kAll };
+
 // The whole sector (--sector 1): per partition, its witness synthesis, how long the prover
 // waited for it, and its proof; wall = first synthesis start to last proof end.
 struct SectorRun {
     bool ran = false;
     double wall_ms = 0;
     std::vector<double> witness_ms, wait_ms, prove_ms;
+    std::vector<groth16::ProofTimings> phases;
 };
 
 struct Result : ProofSeries {
     std::string size, proof_name;
-    SectorRun sector, sector_cleared;  // sector_cleared: --sector-compare's first run
+    // sector_cleared: --sector-compare's first run; sector_no_ahead and sector_z_ahead:
+    // --copy-ahead-compare's
+    SectorRun sector, sector_cleared, sector_no_ahead, sector_z_ahead;
     ShapeInfo shape;
     Pass c1, circuit, shape_pass, witness, params;
     double pin_ms = 0, backend_ms = 0;
@@ -319,9 +334,18 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
             list(run.wait_ms);
             f << ", \"prove_ms\": ";
             list(run.prove_ms);
-            f << "}";
+            f << ", \"phases\": [";
+            for (size_t j = 0; j < run.phases.size(); ++j) {
+                const groth16::ProofTimings& t = run.phases[j];
+                f << (j ? ", " : "") << "{\"h\": " << t.h << ", \"msm_h\": " << t.msm_h << ", \"msm_l\": " << t.msm_l
+                  << ", \"msm_a\": " << t.msm_a << ", \"msm_b_g1\": " << t.msm_b_g1 << ", \"msm_b_g2\": " << t.msm_b_g2
+                  << "}";
+            }
+            f << "]}";
         };
         sector("sector_cleared", r.sector_cleared);
+        sector("sector_no_copy_ahead", r.sector_no_ahead);
+        sector("sector_z_copied_ahead", r.sector_z_ahead);
         sector("sector", r.sector);
         f << "}";
     }
@@ -355,11 +379,17 @@ uint64_t fingerprint(const groth16::Witness& w) {
 // the pipeline and handed back, so that it is unregistered before it is freed.
 void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
                 const filecoin::SealCommitPhase1Output& c1, const groth16::Parameters& params,
-                groth16::ProverBackend& backend, groth16::Witness& slot0, SectorRun& out, bool clear_buffers) {
+                groth16::ProverBackend& backend, groth16::Witness& slot0, SectorRun& out, bool clear_buffers,
+                CopyAhead copy_ahead) {
     const ShapeInfo& s = r.shape;
     const size_t parts = c1.vanilla_proofs.size();
-    say("\n  == the whole sector: %zu partitions, witness k+1 (CPU) alongside proof k (GPU), two buffer sets%s\n",
-        parts, clear_buffers ? ", each cleared before its witness (zero-filled as it grows)" : "");
+    say("\n  == the whole sector: %zu partitions, witness k+1 (CPU) alongside proof k (GPU), two buffer sets%s%s\n",
+        parts, clear_buffers ? ", each cleared before its witness (zero-filled as it grows)" : "",
+        copy_ahead == CopyAhead::kNone ? ", no copies ahead"
+        : copy_ahead == CopyAhead::kZ  ? ", z copied ahead, not a and c"
+                                       : "");
+    gpu::set_copy_ahead(backend, copy_ahead != CopyAhead::kNone);
+    const gpu::CopyAheadStats ahead_before = gpu::copy_ahead_stats(backend);
     // Slot 0 takes slot0's storage, slot 1 new buffers; each slot's storage stays its own.
     // Declared before `pinned`, so that it is unregistered before anything here frees it.
     std::array<r1cs::WitnessBuffers, 2> free_bufs;
@@ -369,6 +399,9 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
     for (auto* v : {&free_bufs[1].a, &free_bufs[1].b, &free_bufs[1].c}) v->reserve(s.domain);
     PinnedBuffers pinned({&free_bufs[1].aux, &free_bufs[1].a, &free_bufs[1].b, &free_bufs[1].c}, args.pinned);
     std::array<int, 2> state{0, 0};  // 0 free, 1 being filled, 2 ready
+    // The next partition's a, b, c on their way to the device (copy_abc_ahead, started once
+    // the current proof's H is done and that witness is ready). Dropped before its storage.
+    std::shared_ptr<groth16::AbcAhead> ahead;
     std::mutex mu;
     std::condition_variable cv;
     std::exception_ptr failed;
@@ -376,6 +409,7 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
     out.witness_ms.assign(parts, 0);
     out.wait_ms.assign(parts, 0);
     out.prove_ms.assign(parts, 0);
+    out.phases.assign(parts, {});
     const auto t_sector = Clock::now();
 
     std::thread producer([&] {
@@ -417,13 +451,15 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
             cv.notify_all();
         }
         producer.join();
+        ahead.reset();  // waits for its copies
         for (size_t slot = 0; slot < 2; ++slot)
             if (state[slot] == 2) free_bufs[slot] = take_buffers(ready[slot]);
         give_buffers(std::move(free_bufs[0]), slot0);
     };
     try {
         std::mt19937_64 rng(args.seed ^ 0x5ec7025ec7025ec7ull);
-        say("    %-9s %11s %9s %9s   (ms)\n", "partition", "witness", "wait", "prove");
+        say("    %-9s %11s %9s %9s %9s %9s %9s %9s %9s %9s   (ms)\n", "partition", "witness", "wait", "prove", "H",
+            "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2");
         for (size_t k = 0; k < parts; ++k) {
             const size_t slot = k % 2;
             groth16::Witness w;
@@ -437,12 +473,23 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
                 state[slot] = 1;  // in the prover's hands
             }
             const groth16::Randomness rs{Fr::random(rng), Fr::random(rng)};
-            out.prove_ms[k] = prove_keeping_storage(params, s.density, w, rs, backend, nullptr);
+            std::shared_ptr<groth16::AbcAhead> mine = std::move(ahead);  // made for w's vectors, or null
+            auto after_h = [&] {
+                mine.reset();  // h_msm used it (or it waited for its copies)
+                std::lock_guard lk(mu);
+                if (copy_ahead == CopyAhead::kAll && k + 1 < parts && state[1 - slot] == 2)
+                    ahead = backend.copy_abc_ahead(ready[1 - slot].a, ready[1 - slot].b, ready[1 - slot].c);
+            };
+            out.prove_ms[k] =
+                prove_keeping_storage(params, s.density, w, rs, backend, &out.phases[k], mine.get(), after_h);
+            mine.reset();
             std::lock_guard lk(mu);
             free_bufs[slot] = take_buffers(w);
             state[slot] = 0;
             cv.notify_all();
-            say("    %-9zu %11.1f %9.1f %9.1f\n", k, out.witness_ms[k], out.wait_ms[k], out.prove_ms[k]);
+            const groth16::ProofTimings& t = out.phases[k];
+            say("    %-9zu %11.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", k, out.witness_ms[k],
+                out.wait_ms[k], out.prove_ms[k], t.h, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2);
         }
     } catch (...) {
         finish();
@@ -457,6 +504,10 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
         "%s-bound\n",
         parts, out.wall_ms / 1e3, prove_sum / 1e3, 100 * prove_sum / out.wall_ms, witness_sum / 1e3,
         witness_sum > prove_sum ? "witness (CPU)" : "proof (GPU)");
+    const gpu::CopyAheadStats ahead_after = gpu::copy_ahead_stats(backend);
+    say("    copies ahead (CUDA backend): z %zu, a and c %zu of %zu partitions\n", ahead_after.z - ahead_before.z,
+        ahead_after.abc - ahead_before.abc, parts);
+    gpu::set_copy_ahead(backend, true);
 }
 
 void run_one(const Args& args, Result& r, Clock::time_point t_start) {
@@ -610,8 +661,13 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         },
         [&] { return time_spent(args, t_start); }, r);
     if (args.sector && r.have_first) {
-        if (args.sector_compare) run_sector(args, r, cfg, c1, params, *backend, w, r.sector_cleared, true);
-        run_sector(args, r, cfg, c1, params, *backend, w, r.sector, false);
+        if (args.sector_compare)
+            run_sector(args, r, cfg, c1, params, *backend, w, r.sector_cleared, true, CopyAhead::kAll);
+        if (args.copy_ahead_compare) {
+            run_sector(args, r, cfg, c1, params, *backend, w, r.sector_no_ahead, false, CopyAhead::kNone);
+            run_sector(args, r, cfg, c1, params, *backend, w, r.sector_z_ahead, false, CopyAhead::kZ);
+        }
+        run_sector(args, r, cfg, c1, params, *backend, w, r.sector, false, CopyAhead::kAll);
     }
     if (r.size == "32GiB")
         say("  anchor: /work/shared/reference/anchors-measured.md has no 32 GiB partition proof; at 2^27 it has\n"

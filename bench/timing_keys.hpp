@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -387,16 +388,21 @@ inline void give_buffers(r1cs::WitnessBuffers&& b, groth16::Witness& w) {
 
 // One proof of w; prove() consumes A·z, B·z, C·z, whose storage is handed back to w after
 // it (ProveHooks::abc_released), also on a throw: page-locked storage must outlive its
-// registration. Returns the wall time of the prove() call, ms.
+// registration. abc_ahead: the backend's copy_abc_ahead of w's a, b, c, or null; after_h
+// runs once H and its MSM are done (a pipeline starts the next proof's copies there).
+// Returns the wall time of the prove() call, ms.
 inline double prove_keeping_storage(const groth16::Parameters& params, const r1cs::Density& density,
                                     groth16::Witness& w, const groth16::Randomness& rs, groth16::ProverBackend& backend,
-                                    groth16::ProofTimings* t) {
+                                    groth16::ProofTimings* t, const groth16::AbcAhead* abc_ahead = nullptr,
+                                    const std::function<void()>& after_h = {}) {
     std::vector<Fr> keep_a, keep_b, keep_c;
     groth16::ProveHooks hooks;
+    hooks.abc_ahead = abc_ahead;
     hooks.abc_released = [&] {
         keep_a = std::move(w.a);
         keep_b = std::move(w.b);
         keep_c = std::move(w.c);
+        if (after_h) after_h();
     };
     auto give_back = [&] {
         w.a = std::move(keep_a);

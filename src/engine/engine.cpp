@@ -154,9 +154,14 @@ class SlotBackend final : public groth16::ProverBackend {
     }
     void release(const void* bases) override { slot_.backend->release(bases); }
     // The fused stages the prover calls (H and its MSM; L and the three sums over z).
-    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
-                     std::span<const G1Affine> h_bases) override {
-        return run("device_h_msm", [&] { return slot_.backend->h_msm(a, b, c, h_bases); });
+    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
+                     groth16::ZInputs next_z, const groth16::AbcAhead* abc_ahead) override {
+        return run("device_h_msm", [&] { return slot_.backend->h_msm(a, b, c, h_bases, next_z, abc_ahead); });
+    }
+    // Not a device stage (it only enqueues copies): no slot lock, no busy time.
+    std::shared_ptr<groth16::AbcAhead> copy_abc_ahead(std::span<const Fr> a, std::span<const Fr> b,
+                                                      std::span<const Fr> c) override {
+        return slot_.backend->copy_abc_ahead(a, b, c);
     }
     groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
                          std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
@@ -245,6 +250,10 @@ struct Item {
     std::string backend;
     double prove_ms = 0;
     size_t slot = 0;  // the prove target it was placed on
+    // Its a, b, c on their way to the device, started by the proof before it on the same
+    // device (ProverBackend::copy_abc_ahead). After `witness`: dropped first, it waits for
+    // its copies before the witness's storage can go.
+    std::shared_ptr<groth16::AbcAhead> abc_ahead;
 };
 
 // The shape a job proves with: random-dense's depends on its seed and inputs, a SHA-256
@@ -834,13 +843,24 @@ void Engine::Impl::prove_loop(DeviceSlot& slot) {
             const LoadedCircuit& c = *item->circuit;
             groth16::Witness& w = item->witness;
             groth16::ProveHooks hooks;
+            hooks.abc_ahead = item->abc_ahead.get();
             hooks.abc_released = [&] {
                 // a, b, c are spent: their storage goes back to the pool (or is freed in the
-                // background), and their share of the reservation back to the budget.
+                // background), and their share of the reservation back to the budget; the
+                // copy made of them ahead, if any, was used (or is waited for) first.
+                item->abc_ahead.reset();
                 pool.give(std::move(w.a));
                 pool.give(std::move(w.b));
                 pool.give(std::move(w.c));
                 item->mem.release(std::min(item->mem.bytes(), c.item_abc_bytes));
+                // The next partition queued for this device has its witness: its a, b, c
+                // go up while this proof's other MSMs run (page-locked buffers, room on
+                // the device; else its own h_msm copies them).
+                if (slot.ordinal >= 0)
+                    prove_qs[slot.index]->visit_front([&](Item& next) {
+                        if (!next.abc_ahead && !next.job->stop)
+                            next.abc_ahead = backend.copy_abc_ahead(next.witness.a, next.witness.b, next.witness.c);
+                    });
             };
             item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(), backend,
                                          nullptr, &hooks);
@@ -1072,6 +1092,9 @@ EngineStatus Engine::status() const {
         d.busy_ms = slot->busy_ms.load();
         d.placed = slot->load;
         d.partitions_proven = slot->proven;
+        const gpu::CopyAheadStats ahead = gpu::copy_ahead_stats(*slot->backend);
+        d.abc_copied_ahead = ahead.abc;
+        d.z_copied_ahead = ahead.z;
         d.circuits = slot->circuits;
         s.devices.push_back(d);
     }
@@ -1121,6 +1144,8 @@ std::string Engine::status_json() const {
                                 {"busy_ms", d.busy_ms},
                                 {"partitions_placed", d.placed},
                                 {"partitions_proven", d.partitions_proven},
+                                {"abc_copied_ahead", d.abc_copied_ahead},
+                                {"z_copied_ahead", d.z_copied_ahead},
                                 {"circuits", d.circuits}});
     j["queues"] = nlohmann::json::array();
     for (const auto& q : s.queues)
@@ -1188,6 +1213,13 @@ std::string Engine::metrics_prometheus() const {
     for (const auto& d : s.devices)
         sample("cuzk_device_partitions_total", "device=\"" + std::to_string(d.ordinal) + "\"",
                double(d.partitions_proven));
+    header("cuzk_device_copies_ahead_total",
+           "Partitions whose inputs a device had copied before its proof needed them (kind: abc, z)", "counter");
+    for (const auto& d : s.devices) {
+        const std::string dev = "device=\"" + std::to_string(d.ordinal) + "\"";
+        sample("cuzk_device_copies_ahead_total", dev + ",kind=\"abc\"", double(d.abc_copied_ahead));
+        sample("cuzk_device_copies_ahead_total", dev + ",kind=\"z\"", double(d.z_copied_ahead));
+    }
     header("cuzk_device_partitions_placed", "Partitions placed on each prove target, not yet proven", "gauge");
     for (const auto& d : s.devices)
         sample("cuzk_device_partitions_placed", "device=\"" + std::to_string(d.ordinal) + "\"", double(d.placed));

@@ -9,6 +9,22 @@
 //          (the transforms of a and b run under it), h_kernels the transforms after it;
 //   msm_z: inputs and aux up into one device z (h2d_z; no z on the host) -> the L MSM
 //          reads aux inside it, the A, B_G1 and B_G2 MSMs all of it (aux copied once).
+//          When h_msm was told this z (ZInputs) and aux is page-locked, h_msm already
+//          copied it, into the scratch's b and c part once the quotient has read them,
+//          under the H MSM (copy_stream_), and msm_z starts on it at once. A 32 GiB PoRep
+//          partition's z is 4.2 GB, ~76 ms of PCIe 5 that msm_a used to wait for.
+//   copy_abc_ahead: a pipeline hands over the next proof's a, b, c once this proof's
+//          h_msm is done. Its a and c go (copy_stream_) where h and c were, the parts of
+//          the scratch that this proof's msm_z leaves alone (its z sits where b was),
+//          while this proof's other MSMs run; the next h_msm, given the handle, starts on
+//          a at once and copies only b, under a's transforms. No memory beyond the
+//          scratch: on the H200 the resident PoRep bases and the MSMs' own scratch left
+//          too little for a second 3 x 4.3 GB buffer. A 32 GiB partition's H had waited
+//          ~77 ms for the first of its three copies.
+// A copy ahead is trusted by the host addresses it came from, so the callers promise
+// (backend.hpp) not to change those vectors in between; anything else that writes the
+// scratch first drops the z and the a, c copied ahead (waiting for those copies).
+// CUZK_GPU_COPY_AHEAD=0 (or set_copy_ahead) turns both off.
 // Host buffers that are page-locked (registered by the engine's buffer pool) are copied
 // straight by DMA; pageable ones go through a ring of two pinned staging chunks, the
 // host memcpy of one chunk overlapping the DMA of the other. The device scratch (a, b,
@@ -27,6 +43,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -35,6 +52,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/backend.hpp"
@@ -59,6 +77,16 @@ constexpr size_t kStageBytes = size_t(32) << 20;
 // a G2 table 5.5 ms at 2^20 (39.9 -> 34.4, 0.23 s), 47 ms at 2^24. From 2^18 on, so that
 // a 2^20-constraint circuit's sets qualify (its B_G2 MSM: ~2^19 full scalars).
 constexpr size_t kTableMinFull = size_t(1) << 18;
+
+// CUZK_GPU_COPY_AHEAD=0 turns both copies ahead off (h_msm copies no z, copy_abc_ahead
+// starts nothing): the way to measure what they save, or to rule them out. Anything but 0
+// or 1 is refused.
+bool copy_ahead_enabled() {
+    const char* v = std::getenv("CUZK_GPU_COPY_AHEAD");
+    if (!v || !*v || std::strcmp(v, "1") == 0) return true;
+    if (std::strcmp(v, "0") == 0) return false;
+    throw std::invalid_argument(std::string("CUZK_GPU_COPY_AHEAD must be 0 or 1, got '") + v + "'");
+}
 
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
 size_t table_min_full() {
@@ -89,7 +117,8 @@ bool is_pinned(const void* p, size_t bytes) {
 
 class CudaBackend final : public groth16::ProverBackend {
  public:
-    explicit CudaBackend(int device) : device_(device), table_min_full_(table_min_full()) {}
+    explicit CudaBackend(int device)
+        : device_(device), table_min_full_(table_min_full()), copy_ahead_(copy_ahead_enabled()) {}
     ~CudaBackend() override {
         if (cudaSetDevice(device_) != cudaSuccess) return;
         if (scratch_) cudaFree(scratch_);
@@ -98,6 +127,8 @@ class CudaBackend final : public groth16::ProverBackend {
             if (s.done) cudaEventDestroy(s.done);
         }
         for (auto& e : copied_)
+            if (e) cudaEventDestroy(e);
+        for (auto e : {quotient_done_, z_copied_, ahead_copied_[0], ahead_copied_[1]})
             if (e) cudaEventDestroy(e);
         if (copy_stream_) cudaStreamDestroy(copy_stream_);
         if (stream_) cudaStreamDestroy(stream_);
@@ -141,8 +172,56 @@ class CudaBackend final : public groth16::ProverBackend {
         return r;
     }
 
-    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
-                     std::span<const G1Affine> h_bases) override {
+    void set_copy_ahead(bool on) {
+        std::lock_guard<std::mutex> lock(run_mu_);
+        std::lock_guard<std::mutex> l(ahead_mu_);
+        copy_ahead_ = on;
+    }
+    // Without locks (atomics): the engine's status reads them while a proof runs.
+    CopyAheadStats copy_ahead_stats() const { return CopyAheadStats{z_ahead_.load(), abc_ahead_.load()}; }
+
+    // Starts copying a and c into the scratch's first and last thirds (see the top of this
+    // file). The caller keeps the host vectors as they are until the handle is dropped.
+    std::shared_ptr<groth16::AbcAhead> copy_abc_ahead(std::span<const Fr> a, std::span<const Fr> b,
+                                                      std::span<const Fr> c) override {
+        select_device();
+        const size_t n = a.size();
+        if (n == 0 || b.size() != n || c.size() != n) return nullptr;
+        size_t m = 0;
+        try {
+            m = cuzk::ntt::EvaluationDomain::size_for(n);
+        } catch (const std::invalid_argument&) {
+            return nullptr;  // too many: h_msm will say so
+        }
+        if (!is_pinned(a.data(), a.size_bytes()) || !is_pinned(c.data(), c.size_bytes())) return nullptr;
+        // Never under a running stage (another thread's proof): the scratch is that stage's.
+        std::unique_lock<std::mutex> run(run_mu_, std::try_to_lock);
+        if (!run.owns_lock()) return nullptr;
+        std::lock_guard<std::mutex> lock(ahead_mu_);
+        if (!copy_ahead_ || ahead_pending_ || !scratch_ || scratch_cap_ < 3 * m) return nullptr;
+        Fr* const to[2] = {scratch_, scratch_ + 2 * m};
+        if (staged_z_.dz) {  // the current proof's msm_z still reads it: not over it
+            const Fr* z0 = staged_z_.dz;
+            const Fr* z1 = z0 + staged_z_.n_inputs + staged_z_.n_aux;
+            for (const Fr* p : to)
+                if (p < z1 && z0 < p + m) return nullptr;
+        }
+        for (int k = 0; k < 2; ++k) {
+            const std::span<const Fr> v = k == 0 ? a : c;
+            cudaError_t e = cudaMemcpyAsync(to[k], v.data(), v.size_bytes(), cudaMemcpyHostToDevice, copy_stream_);
+            if (e == cudaSuccess) e = cudaEventRecord(ahead_copied_[k], copy_stream_);
+            if (e != cudaSuccess) {
+                cudaStreamSynchronize(copy_stream_);  // nothing of it may read the host vectors later
+                check(e, "copy a, c ahead");
+            }
+        }
+        auto handle = std::make_shared<AheadCopy>(this, a.data(), b.data(), c.data(), n);
+        ahead_pending_ = handle.get();
+        return handle;
+    }
+
+    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
+                     groth16::ZInputs next_z, const groth16::AbcAhead* abc_ahead) override {
         select_device();
         if (a.size() != b.size() || a.size() != c.size())
             throw std::invalid_argument("cuda backend: h_msm: a, b, c must have one value per constraint each (got " +
@@ -155,10 +234,37 @@ class CudaBackend final : public groth16::ProverBackend {
                                         " H bases for a domain of " + std::to_string(m));
         auto msm = resident(g1_, h_bases);
         std::lock_guard<std::mutex> lock(run_mu_);
-        Fr* d = scratch(3 * m);
+        staged_z_ = StagedZ{};  // the scratch is overwritten below
+        // a and c copied ahead for these vectors (copy_abc_ahead): the transforms wait for
+        // those copies instead; b is copied as usual. Anything else pending is dropped by
+        // scratch().
+        bool ahead = false;
+        if (const auto* h = dynamic_cast<const AheadCopy*>(abc_ahead); h && h->owner == this) {
+            std::lock_guard<std::mutex> l(ahead_mu_);
+            if (ahead_pending_ == h && h->src[0] == a.data() && h->src[1] == b.data() && h->src[2] == c.data() &&
+                h->n == n && scratch_cap_ >= 3 * m) {
+                ahead_pending_ = nullptr;  // consumed: its copies are stream_'s to wait for
+                h->consumed = true;
+                ahead = true;
+                ++abc_ahead_;
+            }
+        }
+        Fr* d = ahead ? scratch_ : scratch(3 * m);
         Fr* const dv[3] = {d, d + m, d + 2 * m};
         const std::vector<Fr>* const hv[3] = {&a, &b, &c};
         Fr* const da = dv[0];
+        // z copied ahead: kept in staged_z_ only once its copy is done. If anything throws
+        // on the way, the copies are waited for here (the caller may free the host vectors).
+        StagedZ staging;
+        struct CopyGuard {
+            cudaStream_t copies, kernels;
+            bool done = false;
+            ~CopyGuard() {
+                if (done) return;
+                cudaStreamSynchronize(copies);
+                cudaStreamSynchronize(kernels);  // it waits for copies ahead
+            }
+        } guard{copy_stream_, stream_};
         {
             trace::Span span("h", "groth16");
             // Vector k's copy (copy_stream_) overlaps vector k-1's transforms (stream_),
@@ -168,13 +274,30 @@ class CudaBackend final : public groth16::ProverBackend {
             // (pageable) upload, which blocks the host, does not hold them back.
             trace::Span copy("h2d_abc", "gpu");
             for (int k = 0; k < 3; ++k) {
-                upload(dv[k], *hv[k], copy_stream_);
-                check(cudaEventRecord(copied_[k], copy_stream_), "cudaEventRecord");
-                check(cudaStreamWaitEvent(stream_, copied_[k], 0), "cudaStreamWaitEvent");
+                if (ahead && k != 1) {
+                    check(cudaStreamWaitEvent(stream_, ahead_copied_[k / 2], 0), "cudaStreamWaitEvent");
+                } else {
+                    upload(dv[k], *hv[k], copy_stream_);
+                    check(cudaEventRecord(copied_[k], copy_stream_), "cudaEventRecord");
+                    check(cudaStreamWaitEvent(stream_, copied_[k], 0), "cudaStreamWaitEvent");
+                }
                 ntt::to_coset_evals(dv[k], n, stream_);
             }
             ntt::quotient_and_coset_inverse(dv[0], dv[1], dv[2], m, stream_);
-            check(cudaEventSynchronize(copied_[2]), "upload a, b, c");
+            // z goes where b and c were, once the quotient has read them: its copy runs
+            // under the H MSM below.
+            if (stage_z_allowed(next_z, 2 * m)) {
+                check(cudaEventRecord(quotient_done_, stream_), "cudaEventRecord");
+                check(cudaStreamWaitEvent(copy_stream_, quotient_done_, 0), "cudaStreamWaitEvent");
+                staging =
+                    StagedZ{next_z.inputs.data(), next_z.inputs.size(), next_z.aux.data(), next_z.aux.size(), dv[1]};
+                upload(dv[1], next_z.inputs, copy_stream_);
+                upload(dv[1] + next_z.inputs.size(), next_z.aux, copy_stream_);
+                check(cudaEventRecord(z_copied_, copy_stream_), "cudaEventRecord");
+            }
+            // (Copied ahead, only b's copy is this call's: the events of a's and c's may be
+            // recorded again by the next copy_abc_ahead meanwhile; stream_ waits for them.)
+            check(cudaEventSynchronize(copied_[ahead ? 1 : 2]), "upload a, b, c");
             copy.end();
             trace::Span kernels("h_kernels", "gpu");
             check(cudaStreamSynchronize(stream_), "compute_h on the device");
@@ -190,6 +313,13 @@ class CudaBackend final : public groth16::ProverBackend {
             opt.stats = &st;
             r = msm->run_device(da, h_bases.size(), opt);
         }
+        // The caller may free its host z once this returns (a failed proof never reaches
+        // msm_z): the copy must be done. It ran under the MSM, so this rarely waits.
+        if (staging.dz) {
+            check(cudaEventSynchronize(z_copied_), "upload z ahead");
+            staged_z_ = std::exchange(staging, StagedZ{});
+        }
+        guard.done = true;
         maybe_precompute(msm, st.full);
         return r;
     }
@@ -208,8 +338,14 @@ class CudaBackend final : public groth16::ProverBackend {
         auto msm_b2 = resident(g2_, b_g2_bases);
         std::lock_guard<std::mutex> lock(run_mu_);
         const size_t nz = inputs.size() + aux.size();
-        Fr* dz = scratch(nz);
-        {
+        const StagedZ staged = std::exchange(staged_z_, StagedZ{});  // this call reuses the scratch either way
+        Fr* dz = nullptr;
+        if (staged.dz && staged.inputs == inputs.data() && staged.n_inputs == inputs.size() &&
+            staged.aux == aux.data() && staged.n_aux == aux.size()) {
+            dz = staged.dz;  // copied by h_msm, which waited for it
+            ++z_ahead_;
+        } else {
+            dz = scratch(nz);
             trace::Span copy("h2d_z", "gpu");
             upload(dz, inputs, stream_);
             upload(dz + inputs.size(), aux, stream_);
@@ -259,7 +395,19 @@ class CudaBackend final : public groth16::ProverBackend {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
             check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
             for (auto& e : copied_) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+            for (auto& e : ahead_copied_)
+                check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+            for (auto* e : {&quotient_done_, &z_copied_})
+                check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
         });
+    }
+
+    // Whether h_msm copies next_z ahead into `room` elements of scratch: z known and fits,
+    // and aux page-locked (a pageable copy would hold this thread in the staging loop
+    // while the H MSM waits to be launched; the inputs are a few elements either way).
+    bool stage_z_allowed(const groth16::ZInputs& z, size_t room) const {
+        const size_t nz = z.inputs.size() + z.aux.size();
+        return copy_ahead_ && !z.aux.empty() && nz <= room && is_pinned(z.aux.data(), z.aux.size_bytes());
     }
 
     // A precomputed table for a base set whose run had `full` full scalars, once, when
@@ -293,6 +441,9 @@ class CudaBackend final : public groth16::ProverBackend {
 
     // The device scratch, at least n elements; grows only (the old contents are dropped).
     Fr* scratch(size_t n) {
+        // Whatever grows or not, the caller is about to overwrite it.
+        staged_z_ = StagedZ{};
+        drop_pending_ahead();
         if (n <= scratch_cap_ && scratch_) return scratch_;
         if (scratch_) {
             check(cudaStreamSynchronize(copy_stream_), "cudaStreamSynchronize");
@@ -413,6 +564,7 @@ class CudaBackend final : public groth16::ProverBackend {
 
     int device_;
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
+    bool copy_ahead_;        // z and a, b, c may be copied ahead (CUZK_GPU_COPY_AHEAD; under run_mu_ and ahead_mu_)
     // Per base set (under run_mu_): runs with enough full scalars, whether a table was
     // considered. Weak, so that a new set at an evicted one's address counts as new.
     struct TableState {
@@ -427,10 +579,55 @@ class CudaBackend final : public groth16::ProverBackend {
     Cache<G2Curve> g2_;
     uint64_t use_clock_ = 0, evictions_ = 0;
     std::once_flag stream_once_;
-    cudaStream_t stream_ = nullptr;       // kernels, and the copies of msm_z
-    cudaStream_t copy_stream_ = nullptr;  // h_msm's copies of a, b, c
-    cudaEvent_t copied_[3] = {};          // h_msm: a, b, c are on the device
-    std::mutex run_mu_;                   // one fused stage at a time: they share the scratch and staging
+    cudaStream_t stream_ = nullptr;        // kernels, and the copies of msm_z
+    cudaStream_t copy_stream_ = nullptr;   // h_msm's copies of a, b, c
+    cudaEvent_t copied_[3] = {};           // h_msm: a, b, c are on the device
+    cudaEvent_t quotient_done_ = nullptr;  // h_msm: b and c are read, z may go there
+    cudaEvent_t z_copied_ = nullptr;       // h_msm: next_z is on the device
+    // The z that h_msm copied ahead (under run_mu_): the host spans it came from and where
+    // it is; cleared by anything else that writes the scratch.
+    struct StagedZ {
+        const Fr* inputs = nullptr;
+        size_t n_inputs = 0;
+        const Fr* aux = nullptr;
+        size_t n_aux = 0;
+        Fr* dz = nullptr;
+    };
+    StagedZ staged_z_;
+    std::atomic<size_t> z_ahead_{0}, abc_ahead_{0};  // msm_z on a z copied ahead; h_msm on a, b, c copied ahead
+
+    // copy_abc_ahead's handle: the host vectors it stands for (b's too: h_msm matches all
+    // three).
+    struct AheadCopy final : groth16::AbcAhead {
+        AheadCopy(CudaBackend* o, const Fr* a, const Fr* b, const Fr* c, size_t count)
+            : owner(o), src{a, b, c}, n(count) {}
+        ~AheadCopy() override { owner->ahead_dropped(this); }
+        CudaBackend* owner;
+        const Fr* src[3];
+        size_t n;
+        mutable bool consumed = false;  // by h_msm, under ahead_mu_
+    };
+    // A handle dropped unused waits for its copies (the host vectors may go next).
+    void ahead_dropped(const AheadCopy* h) {
+        std::lock_guard<std::mutex> lock(ahead_mu_);
+        if (h->consumed || ahead_pending_ != h) return;
+        for (auto e : ahead_copied_) cudaEventSynchronize(e);
+        ahead_pending_ = nullptr;
+    }
+    // Another writer of the scratch drops the pending copy ahead, once its copies are done
+    // (they write into the scratch); its h_msm then copies a, b, c itself.
+    void drop_pending_ahead() {
+        std::lock_guard<std::mutex> lock(ahead_mu_);
+        if (!ahead_pending_) return;
+        for (auto e : ahead_copied_) cudaEventSynchronize(e);
+        ahead_pending_ = nullptr;
+    }
+    // The handle whose a and c copies are in the scratch (first and last thirds), not yet
+    // used by its h_msm; their events.
+    std::mutex ahead_mu_;  // after run_mu_ when taken with it
+    const AheadCopy* ahead_pending_ = nullptr;
+    cudaEvent_t ahead_copied_[2] = {};
+    std::mutex run_mu_;  // one fused stage at a time: they share the scratch and staging
     Fr* scratch_ = nullptr;
     size_t scratch_cap_ = 0;
     Stage stage_[2];
@@ -443,6 +640,14 @@ std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int device) { return s
 size_t tables_built(groth16::ProverBackend& backend) {
     auto* b = dynamic_cast<CudaBackend*>(&backend);
     return b ? b->tables_built() : 0;
+}
+void set_copy_ahead(groth16::ProverBackend& backend, bool on) {
+    if (auto* b = dynamic_cast<CudaBackend*>(&backend)) b->set_copy_ahead(on);
+}
+
+CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend) {
+    auto* b = dynamic_cast<CudaBackend*>(&backend);
+    return b ? b->copy_ahead_stats() : CopyAheadStats{};
 }
 
 }  // namespace cuzk::gpu

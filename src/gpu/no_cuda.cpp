@@ -53,6 +53,8 @@ std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
     throw std::runtime_error("cuzk was built without CUDA");
 }
 size_t tables_built(groth16::ProverBackend&) { return 0; }
+CopyAheadStats copy_ahead_stats(groth16::ProverBackend&) { return {}; }
+void set_copy_ahead(groth16::ProverBackend&, bool) {}
 }  // namespace cuzk::gpu
 #endif
 

@@ -24,7 +24,7 @@ const char* query_name(G1Query q) {
 }
 
 G1Jacobian ProverBackend::h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
-                                std::span<const G1Affine> h_bases) {
+                                std::span<const G1Affine> h_bases, ZInputs, const AbcAhead*) {
     std::vector<Fr> h;
     {
         trace::Span span("h", "groth16");

@@ -101,11 +101,12 @@ class StageClock final : public trace::Sink {
 
 // h_msm: the time around it is h + msm_h; msm_h is the backend's "msm_h" span, h the rest
 // (H itself and whatever copying the backend does).
-G1Jacobian run_h_msm(const Parameters& p, std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
-                     ProverBackend& backend, ProofTimings& t) {
+// The witness's z goes along, so that a device backend can copy it under the H MSM.
+G1Jacobian run_h_msm(const Parameters& p, std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, const Witness& w,
+                     ProverBackend& backend, ProofTimings& t, const AbcAhead* abc_ahead = nullptr) {
     StageClock clock;
     auto t0 = Clock::now();
-    G1Jacobian h_sum = backend.h_msm(a, b, c, p.h);
+    G1Jacobian h_sum = backend.h_msm(a, b, c, p.h, ZInputs{w.inputs, w.aux}, abc_ahead);
     const double all = ms_since(t0);
     t.msm_h = std::min(clock.ms("msm_h"), all);
     t.h = all - t.msm_h;
@@ -152,7 +153,7 @@ Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const
     G1Jacobian h_sum;
     {
         std::vector<Fr> a = w.a, b = w.b, c = w.c;
-        h_sum = run_h_msm(p, a, b, c, backend, t);
+        h_sum = run_h_msm(p, a, b, c, w, backend, t);
     }
     Proof proof = prove_after_h(p, zd, w, h_sum, rs, backend, t);
     if (timings) *timings = t;
@@ -163,7 +164,7 @@ Proof prove(const Parameters& p, const r1cs::Density& d, Witness&& w, const Rand
             ProofTimings* timings, const ProveHooks* hooks) {
     const r1cs::ZDensity& zd = checked_densities(p, d, w);
     ProofTimings t;
-    const G1Jacobian h_sum = run_h_msm(p, w.a, w.b, w.c, backend, t);
+    const G1Jacobian h_sum = run_h_msm(p, w.a, w.b, w.c, w, backend, t, hooks ? hooks->abc_ahead : nullptr);
     // a, b, c are spent: free them (or let the caller recycle their storage) before the
     // other MSMs.
     if (hooks && hooks->abc_released)

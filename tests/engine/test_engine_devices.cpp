@@ -255,6 +255,113 @@ TEST(EngineGpuDevices, TwoLogicalDevicesOnOneGpu) {
     EXPECT_EQ(r->cpu_recomputes, 0u);
 }
 
+// The CUDA backend behind a gate: the first h_msm waits until the test opens it (so that
+// the other partitions' witnesses queue up first); counts the copies ahead the engine
+// starts and the h_msm calls that get one.
+struct Gate {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool open = false;
+    std::atomic<int> started{0}, given{0};    // copies ahead started; h_msm calls given one
+    groth16::ProverBackend* inner = nullptr;  // the CUDA backend: its copy_ahead_stats
+};
+class GatedCuda final : public groth16::ProverBackend {
+ public:
+    explicit GatedCuda(Gate* g) : gate_(g), inner_(gpu::make_cuda_backend(0)) { g->inner = inner_.get(); }
+    std::string name() const override { return inner_->name(); }
+    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+        return inner_->compute_h(a, b, c);
+    }
+    G1Jacobian msm_g1(groth16::G1Query q, std::span<const G1Affine> bases, std::span<const Fr> s,
+                      const uint64_t* d) override {
+        return inner_->msm_g1(q, bases, s, d);
+    }
+    G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> s, const uint64_t* d) override {
+        return inner_->msm_g2(bases, s, d);
+    }
+    void release(const void* bases) override { inner_->release(bases); }
+    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
+                     groth16::ZInputs z, const groth16::AbcAhead* ahead) override {
+        {
+            std::unique_lock<std::mutex> l(gate_->mu);
+            gate_->cv.wait(l, [&] { return gate_->open; });
+        }
+        if (ahead) ++gate_->given;
+        return inner_->h_msm(a, b, c, h_bases, z, ahead);
+    }
+    groth16::ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l,
+                         std::span<const G1Affine> a, std::span<const G1Affine> b1, std::span<const G2Affine> b2,
+                         const uint64_t* ad, const uint64_t* bd) override {
+        return inner_->msm_z(inputs, aux, l, a, b1, b2, ad, bd);
+    }
+    std::shared_ptr<groth16::AbcAhead> copy_abc_ahead(std::span<const Fr> a, std::span<const Fr> b,
+                                                      std::span<const Fr> c) override {
+        auto h = inner_->copy_abc_ahead(a, b, c);
+        if (h) ++gate_->started;
+        return h;
+    }
+
+ private:
+    Gate* gate_;
+    std::unique_ptr<groth16::ProverBackend> inner_;
+};
+
+// With the next partitions' witnesses queued for the device, each proof starts the copy of
+// the next one's a and c once its H is done, the next proof's h_msm starts on them, and
+// every proof verifies with no CPU recompute. The pool page-locks buffers as they come back
+// (from 1 MiB: a, b, c of a 2^16 domain are 2 MiB), so a first job fills it and the second
+// one's witnesses, queued behind a gate, are in page-locked memory.
+TEST(EngineGpuDevices, QueuedPartitionsHaveTheirInputsCopiedAhead) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    Gate gate;
+    gate.open = true;
+    EngineConfig c;
+    c.memory_budget = uint64_t(4) << 30;
+    c.log = [](int, const std::string&) {};
+    c.devices = {0};
+    c.prove_workers_per_device = 1;
+    c.witness_workers = 4;
+    c.witness_queue_bound = 8;
+    c.backend_factory = [&gate](int) { return std::make_unique<GatedCuda>(&gate); };
+    Engine e(c);
+    constexpr uint32_t kParts = 6;
+    const JobSpec spec = dense(40000, kParts);
+    auto first = e.await(e.submit(spec).job_id);
+    ASSERT_TRUE(first);
+    expect_verifies(*first);
+    {
+        std::lock_guard<std::mutex> l(gate.mu);
+        gate.open = false;
+    }
+    const int started0 = gate.started.load(), given0 = gate.given.load();
+    const size_t used0 = gpu::copy_ahead_stats(*gate.inner).abc;
+    const auto id = e.submit(spec).job_id;
+    // The first partition waits at the gate; the others' witnesses queue for the device.
+    const auto deadline = std::chrono::steady_clock::now() + 120s;
+    for (;;) {
+        uint32_t pending = 0;
+        for (const auto& q : e.status().queues)
+            if (q.name == "prove") pending = q.pending;
+        if (pending >= kParts - 1) break;
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the witnesses never queued up";
+        std::this_thread::sleep_for(10ms);
+    }
+    {
+        std::lock_guard<std::mutex> l(gate.mu);
+        gate.open = true;
+    }
+    gate.cv.notify_all();
+    auto r = e.await(id);
+    ASSERT_TRUE(r);
+    expect_verifies(*r);
+    EXPECT_EQ(r->cpu_recomputes, 0u);
+    EXPECT_EQ(gate.started.load() - started0, int(kParts) - 1);
+    EXPECT_EQ(gate.given.load() - given0, int(kParts) - 1);
+    EXPECT_EQ(gpu::copy_ahead_stats(*gate.inner).abc - used0, kParts - 1) << "handles given but not used";
+    EXPECT_EQ(e.status().devices.size(), 1u);
+}
+
 // Every GPU of the host (two or more): a 10-partition job spreads over them.
 TEST(EngineGpuDevices, AJobSpreadsOverEveryGpu) {
     std::string why;

@@ -104,6 +104,25 @@ TEST(BoundedQueue, BlocksWhenFullAndDrainsAfterClose) {
     EXPECT_EQ(q.pop(), std::nullopt);
 }
 
+// visit_front lets a consumer change the next element in place (the engine starts its
+// device copies there) without taking it; nothing is visited when the queue is empty.
+TEST(BoundedQueue, VisitFrontChangesTheNextElementInPlace) {
+    BoundedQueue<int> q(3);
+    int visits = 0;
+    q.visit_front([&](int&) { ++visits; });
+    EXPECT_EQ(visits, 0);
+    ASSERT_TRUE(q.push(1));
+    ASSERT_TRUE(q.push(2));
+    q.visit_front([&](int& v) {
+        ++visits;
+        v += 10;
+    });
+    EXPECT_EQ(visits, 1);
+    EXPECT_EQ(q.size(), 2u);
+    EXPECT_EQ(q.pop(), 11);
+    EXPECT_EQ(q.pop(), 2);
+}
+
 TEST(BufferPool, ReusesStorageAndCountsIdleBuffersInTheBudget) {
     MemoryBudget b(uint64_t(1) << 30);
     BufferPool pool(b, uint64_t(1) << 28, /*pin=*/false);

@@ -150,6 +150,13 @@ struct Registered {
     }
 };
 
+void expect_z_sums(const groth16::ZSums& got, const groth16::ZSums& want, const char* what) {
+    EXPECT_EQ(got.l, want.l) << what;
+    EXPECT_EQ(got.a, want.a) << what;
+    EXPECT_EQ(got.b_g1, want.b_g1) << what;
+    EXPECT_EQ(got.b_g2, want.b_g2) << what;
+}
+
 // 2^21 + 12345 constraints (domain 2^22): a, b, c and aux are each a little over 64 MiB,
 // so a pageable upload takes three 32 MiB staging chunks (both buffers, one reused).
 TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
@@ -173,7 +180,7 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
     auto cpu = groth16::make_cpu_backend();
     auto cuda = gpu::make_cuda_backend(0);
     std::vector<Fr> a = a0, b = b0, c = c0;
-    const G1Jacobian want_h = cpu->h_msm(a, b, c, h_bases);
+    const G1Jacobian want_h = cpu->h_msm(a, b, c, h_bases, {}, nullptr);
     const groth16::ZSums want_z =
         cpu->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
     for (bool pinned : {false, true}) {
@@ -183,20 +190,178 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
         if (pinned) {
             EXPECT_EQ(reg.ptrs.size(), 4u) << "host_register refused";
         }
-        EXPECT_EQ(cuda->h_msm(a, b, c, h_bases), want_h) << "pinned " << pinned;
-        const groth16::ZSums got =
-            cuda->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
-        EXPECT_EQ(got.l, want_z.l) << "pinned " << pinned;
-        EXPECT_EQ(got.a, want_z.a) << "pinned " << pinned;
-        EXPECT_EQ(got.b_g1, want_z.b_g1) << "pinned " << pinned;
-        EXPECT_EQ(got.b_g2, want_z.b_g2) << "pinned " << pinned;
+        // Told its z, h_msm copies a page-locked aux ahead and msm_z uses that copy.
+        const size_t ahead = gpu::copy_ahead_stats(*cuda).z;
+        EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, groth16::ZInputs{inputs, aux}, nullptr), want_h) << "pinned " << pinned;
+        expect_z_sums(
+            cuda->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data()), want_z,
+            pinned ? "pinned, z copied ahead" : "pageable");
+        EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, ahead + (pinned ? 1 : 0)) << "pinned " << pinned;
+    }
+    {
+        // A z copied ahead is dropped by the next h_msm, which writes where it was (a,
+        // b, c of the same size, no z): msm_z copies it again instead of reading b's
+        // transform.
+        a = a0, b = b0, c = c0;
+        Registered reg({&a, &b, &c, &aux});
+        const size_t ahead = gpu::copy_ahead_stats(*cuda).z;
+        EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, groth16::ZInputs{inputs, aux}, nullptr), want_h);
+        a = c0, b = a0, c = b0;
+        std::vector<Fr> ca = a, cb = b, cc = c;
+        EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, {}, nullptr), cpu->h_msm(ca, cb, cc, h_bases, {}, nullptr));
+        expect_z_sums(
+            cuda->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data()), want_z,
+            "after another h_msm");
+        // An msm_z for other spans than the ones copied ahead copies its own.
+        a = a0, b = b0, c = c0;
+        EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, groth16::ZInputs{inputs, aux}, nullptr), want_h);
+        const std::vector<Fr> aux2 = aux;
+        expect_z_sums(
+            cuda->msm_z(inputs, aux2, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data()), want_z,
+            "other spans");
+        EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, ahead);
     }
     // A smaller proof after the large one reuses the grown device scratch.
     std::vector<Fr> sa(a0.begin(), a0.begin() + 1000), sb(b0.begin(), b0.begin() + 1000),
         sc(c0.begin(), c0.begin() + 1000);
     std::vector<Fr> ca = sa, cb = sb, cc = sc;
     const auto few = random_points<G1Curve>(1023, rng);  // m - 1 for m = 1024
-    EXPECT_EQ(cuda->h_msm(sa, sb, sc, few), cpu->h_msm(ca, cb, cc, few));
+    EXPECT_EQ(cuda->h_msm(sa, sb, sc, few, {}, nullptr), cpu->h_msm(ca, cb, cc, few, {}, nullptr));
+}
+
+// A witness in page-locked memory (as the engine's buffer pool gives it) has its z copied
+// under the H MSM by both prove()s, and the proof keeps the CPU's bytes.
+TEST(GpuGroth16, PinnedWitnessHasItsZCopiedAhead) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    const DenseCase k(seed);
+    const auto& [shape, params, w, rs] = k;
+    auto cpu = groth16::make_cpu_backend();
+    auto cuda = gpu::make_cuda_backend(0);
+    const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
+    groth16::Witness moved = w;
+    {
+        Registered reg({&moved.aux, &moved.a, &moved.b, &moved.c});
+        ASSERT_EQ(reg.ptrs.size(), 4u) << "host_register refused";
+        EXPECT_EQ(groth16::prove(params, shape.density(), moved, rs, *cuda), want);
+        EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, 1u);
+        groth16::ProveHooks keep;  // a, b, c stay (registered) until `reg` unregisters them
+        keep.abc_released = [] {};
+        EXPECT_EQ(groth16::prove(params, shape.density(), std::move(moved), rs, *cuda, nullptr, &keep), want);
+        EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, 2u);
+    }
+    EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);  // pageable: copied in msm_z
+    EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, 2u);
+    EXPECT_EQ(gpu::copy_ahead_stats(*cpu).z, 0u);
+    // CUZK_GPU_COPY_AHEAD=0: pinned or not, msm_z copies z itself; a malformed value is refused.
+    setenv("CUZK_GPU_COPY_AHEAD", "0", 1);
+    auto own_copy = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_COPY_AHEAD", "yes", 1);
+    EXPECT_THROW(gpu::make_cuda_backend(0), std::invalid_argument);
+    unsetenv("CUZK_GPU_COPY_AHEAD");
+    groth16::Witness again = w;
+    Registered reg({&again.aux, &again.a, &again.b, &again.c});
+    EXPECT_EQ(groth16::prove(params, shape.density(), again, rs, *own_copy), want);
+    EXPECT_EQ(gpu::copy_ahead_stats(*own_copy).z, 0u);
+    std::vector<Fr> pa = w.a, pb = w.b, pc = w.c;
+    Registered abc({&pa, &pb, &pc});
+    EXPECT_EQ(own_copy->copy_abc_ahead(pa, pb, pc), nullptr);  // off for a, b, c too
+}
+
+// Proofs in a pipeline: each proof's hook (after its h_msm) starts the copy of the next
+// witness's a, b, c (copy_abc_ahead), the next proof's h_msm starts on it, and every proof
+// keeps the CPU's bytes. The witnesses differ (SHA-256 chains of other preimages, one shape),
+// so a proof that read another's copies, or its own from before the swap, would fail. Then
+// the handle's rules: one pending copy at a time, one given with other vectors is not used,
+// one dropped unused makes way, pageable memory or copies ahead switched off start nothing.
+TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    constexpr size_t kProofs = 4;
+    auto first = circuits::make_builtin("sha256-chain", 1, seed);
+    const r1cs::Shape shape = first.circuit->shape();  // a chain's shape depends on its length only
+    const groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
+    std::vector<groth16::Witness> ws;
+    std::vector<groth16::Randomness> rs;
+    for (size_t i = 0; i < kProofs; ++i) {
+        ws.push_back(circuits::make_builtin("sha256-chain", 1, seed + i).circuit->witness());
+        rs.push_back(groth16::Randomness{Fr::random(rng), Fr::random(rng)});
+    }
+    auto cpu = groth16::make_cpu_backend();
+    auto cuda = gpu::make_cuda_backend(0);
+    std::vector<groth16::Proof> want;
+    for (size_t i = 0; i < kProofs; ++i) want.push_back(groth16::prove(params, shape.density(), ws[i], rs[i], *cpu));
+    ASSERT_NE(want[0].a, want[1].a);
+    std::vector<std::unique_ptr<Registered>> regs;
+    for (auto& w : ws) {
+        regs.push_back(std::make_unique<Registered>(std::initializer_list<std::vector<Fr>*>{&w.aux, &w.a, &w.b, &w.c}));
+        ASSERT_EQ(regs.back()->ptrs.size(), 4u) << "host_register refused";
+    }
+
+    std::shared_ptr<groth16::AbcAhead> ahead;
+    for (size_t i = 0; i < kProofs; ++i) {
+        std::shared_ptr<groth16::AbcAhead> mine = std::move(ahead);
+        groth16::ProveHooks hooks;
+        hooks.abc_ahead = mine.get();
+        hooks.abc_released = [&] {  // a, b, c stay in ws[i] (registered, and read again below)
+            mine.reset();
+            if (i + 1 < kProofs) {
+                ahead = cuda->copy_abc_ahead(ws[i + 1].a, ws[i + 1].b, ws[i + 1].c);
+                EXPECT_NE(ahead, nullptr) << "proof " << i;
+            }
+        };
+        // The moving prove() proves ws[i] in place (the hook keeps a, b, c; aux stays).
+        EXPECT_EQ(groth16::prove(params, shape.density(), std::move(ws[i]), rs[i], *cuda, nullptr, &hooks), want[i])
+            << "proof " << i;
+    }
+    EXPECT_EQ(gpu::copy_ahead_stats(*cuda).abc, kProofs - 1);
+    EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, kProofs);
+
+    // One pending copy at a time; a handle for other vectors is not used (the right H all
+    // the same), and that h_msm, writing the scratch, drops the pending copy: the next one
+    // starts while the unused handle lives, and that handle, used later, is not trusted.
+    std::vector<Fr>&a = ws[0].a, &b = ws[0].b, &c = ws[0].c;
+    auto h1 = cuda->copy_abc_ahead(ws[1].a, ws[1].b, ws[1].c);
+    ASSERT_NE(h1, nullptr);
+    EXPECT_EQ(cuda->copy_abc_ahead(a, b, c), nullptr) << "a second pending copy";
+    auto cpu_h = [&](const groth16::Witness& w) {
+        std::vector<Fr> ca = w.a, cb = w.b, cc = w.c;
+        return cpu->h_msm(ca, cb, cc, params.h, {}, nullptr);
+    };
+    const G1Jacobian want_h0 = cpu_h(ws[0]), want_h1 = cpu_h(ws[1]);
+    const size_t used = gpu::copy_ahead_stats(*cuda).abc;
+    EXPECT_EQ(cuda->h_msm(a, b, c, params.h, {}, h1.get()), want_h0);
+    EXPECT_EQ(gpu::copy_ahead_stats(*cuda).abc, used) << "a handle for other vectors was used";
+    auto h2 = cuda->copy_abc_ahead(a, b, c);
+    ASSERT_NE(h2, nullptr) << "the h_msm that overwrote the scratch left its copy pending";
+    EXPECT_EQ(cuda->h_msm(ws[1].a, ws[1].b, ws[1].c, params.h, {}, h1.get()), want_h1) << "a dropped copy was used";
+    EXPECT_EQ(gpu::copy_ahead_stats(*cuda).abc, used);
+    h1.reset();
+    h2 = cuda->copy_abc_ahead(a, b, c);
+    ASSERT_NE(h2, nullptr);
+    EXPECT_EQ(cuda->h_msm(a, b, c, params.h, {}, h2.get()), want_h0);
+    EXPECT_EQ(gpu::copy_ahead_stats(*cuda).abc, used + 1);
+    h2.reset();
+    // Pageable vectors, mismatched lengths, copies ahead off, the CPU backend: nothing.
+    const std::vector<Fr> pa = a, pb = b, pc = c;
+    EXPECT_EQ(cuda->copy_abc_ahead(pa, pb, pc), nullptr);
+    EXPECT_EQ(cuda->copy_abc_ahead(a, b, std::span<const Fr>(c).first(c.size() - 1)), nullptr);
+    gpu::set_copy_ahead(*cuda, false);
+    EXPECT_EQ(cuda->copy_abc_ahead(a, b, c), nullptr);
+    gpu::set_copy_ahead(*cuda, true);
+    EXPECT_NE(cuda->copy_abc_ahead(a, b, c), nullptr);  // dropped at once: waits for its copies
+    EXPECT_EQ(cpu->copy_abc_ahead(a, b, c), nullptr);
+    EXPECT_EQ(gpu::copy_ahead_stats(*cpu).abc, 0u);
+    // Never over a z copied ahead for the current proof's msm_z: with more z than a third
+    // of the scratch (here z runs into c's third), nothing starts.
+    std::vector<Fr> big_aux = random_scalars(params.h.size() + 1 + 100, rng);
+    Registered big({&big_aux});
+    ASSERT_EQ(big.ptrs.size(), 1u);
+    EXPECT_EQ(cuda->h_msm(a, b, c, params.h, groth16::ZInputs{ws[0].inputs, big_aux}, nullptr), want_h0);
+    EXPECT_EQ(cuda->copy_abc_ahead(ws[1].a, ws[1].b, ws[1].c), nullptr) << "a, c would overwrite the z copied ahead";
 }
 
 // Each device's backend proves the same bytes as the CPU, with the backends' calls

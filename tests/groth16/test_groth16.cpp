@@ -250,10 +250,10 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
             ++primitive;
             return cpu->msm_g2(bases, scalars, density);
         }
-        G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
-                         std::span<const G1Affine> h_bases) override {
+        G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
+                         ZInputs next_z, const AbcAhead* ahead) override {
             ++fused;
-            return cpu->h_msm(a, b, c, h_bases);
+            return cpu->h_msm(a, b, c, h_bases, next_z, ahead);
         }
         ZSums msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
                     std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,

@@ -180,9 +180,11 @@ struct DeviceStatus {
     std::string name;
     uint64_t memory_total = 0, memory_free = 0;
     std::string current_job_id, current_kind;
-    double busy_ms = 0;                 // time inside device stages since start
-    uint32_t placed = 0;                // partitions placed here and not yet proven
-    uint64_t partitions_proven = 0;     // since start
+    double busy_ms = 0;              // time inside device stages since start
+    uint32_t placed = 0;             // partitions placed here and not yet proven
+    uint64_t partitions_proven = 0;  // since start
+    // Partitions whose a, b, c / z a CUDA backend had copied ahead (gpu::CopyAheadStats).
+    uint64_t abc_copied_ahead = 0, z_copied_ahead = 0;
     std::vector<std::string> circuits;  // whose parameters it holds or will hold (placement)
 };
 

@@ -36,6 +36,13 @@ class BoundedQueue {
         not_full_.notify_one();
         return v;
     }
+    // f(front) under the queue's lock, when there is a front: a consumer may prepare the
+    // next element (start its device copies) while it stays queued.
+    template <class F>
+    void visit_front(F&& f) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!q_.empty()) f(q_.front());
+    }
     void close() {
         std::lock_guard<std::mutex> lock(mu_);
         closed_ = true;

@@ -25,6 +25,19 @@ namespace cuzk::gpu {
 std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int device = 0);
 // How many tables a CUDA backend has built (0 for any other backend).
 size_t tables_built(groth16::ProverBackend& backend);
+// Copies ahead (page-locked host memory only, no device memory beyond the H scratch):
+// h_msm copies the proof's z under the H MSM, and copy_abc_ahead a later proof's a and c
+// while this proof's other MSMs run (its h_msm then copies only b, under a's transforms);
+// CUZK_GPU_COPY_AHEAD=0 turns both off (read by make_cuda_backend; std::invalid_argument for
+// anything but 0 / 1). Counts of a CUDA backend (0 for any other backend): msm_z calls that
+// found their z on the device, h_msm calls that started on a and c copied ahead.
+struct CopyAheadStats {
+    size_t z = 0, abc = 0;
+};
+CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend);
+// Turns a CUDA backend's copies ahead on or off from now on (benchmarks compare the two in
+// one process); no effect on any other backend.
+void set_copy_ahead(groth16::ProverBackend& backend, bool on);
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
 

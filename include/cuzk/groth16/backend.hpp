@@ -25,6 +25,19 @@ namespace cuzk::groth16 {
 enum class G1Query { H, L, A, BG1 };
 const char* query_name(G1Query q);
 
+// z = inputs || aux of one proof, as msm_z takes it; h_msm is told it ahead (a device
+// backend copies it while H's MSM runs). Empty spans: not known.
+struct ZInputs {
+    std::span<const Fr> inputs, aux;
+};
+
+// A later proof's a, b, c on their way to a device (ProverBackend::copy_abc_ahead). Dropping
+// it waits for its copies.
+class AbcAhead {
+ public:
+    virtual ~AbcAhead() = default;
+};
+
 // The sums of msm_z: L over aux, and three over z = inputs || aux.
 struct ZSums {
     G1Jacobian l;     // sum_j aux_j L_j (every aux variable has an L base)
@@ -53,9 +66,26 @@ class ProverBackend {
 
     // sum_i h_i H_i for the h of compute_h(a, b, c) and the h_bases.size() bases of the
     // H query (m - 1 of them: h's last coefficient is zero). a, b, c as for compute_h.
-    // Default: compute_h, then msm_g1(G1Query::H, ...).
+    // next_z: the z of the same proof, which the next msm_z call will be given (the
+    // prover passes it): a backend may copy it now, under the H MSM, and skip that copy
+    // in msm_z when it gets the same spans, whose contents must not change in between.
+    // abc_ahead: from this backend's copy_abc_ahead(a, b, c) for these very vectors, or
+    // null; h_msm then starts on the copies already made.
+    // Default: compute_h, then msm_g1(G1Query::H, ...); next_z and abc_ahead unused.
     virtual G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
-                             std::span<const G1Affine> h_bases);
+                             std::span<const G1Affine> h_bases, ZInputs next_z, const AbcAhead* abc_ahead);
+    // Starts copying a later proof's a, b, c (as its h_msm will get them; a device backend
+    // may copy part of them) to the device while this backend's current proof goes on: a
+    // pipeline calls it for proof k + 1 once proof k's h_msm is done
+    // (ProveHooks::abc_released), so that the copies run under proof k's other MSMs. The
+    // vectors must stay allocated and unchanged until the handle is dropped. nullptr when
+    // nothing was started (no device, memory not page-locked, a stage of another proof
+    // running, a copy ahead already pending). Default: nullptr.
+    virtual std::shared_ptr<AbcAhead> copy_abc_ahead(std::span<const Fr> a, std::span<const Fr> b,
+                                                     std::span<const Fr> c) {
+        (void)a, (void)b, (void)c;
+        return nullptr;
+    }
     // The L sum over aux (l_bases: one per aux variable), then the A, B_G1 and B_G2 sums
     // over z = inputs || aux (concatenated); a_density and b_density are bitmaps over z
     // (see msm_g1). One stage so that a device backend copies aux once. Default:

@@ -51,8 +51,11 @@ std::vector<Proof> prove_batch(const Parameters& params, const r1cs::Density& de
 // Called by the moving prove() once the witness's a, b, c are spent (after h_msm): the hook
 // may take their storage (to recycle it) or free it, and give back memory it reserved.
 // Without a hook the prover frees them.
+// abc_ahead: the backend's copy_abc_ahead of this witness's a, b, c, made while an earlier
+// proof ran (null: none); prove() hands it to h_msm.
 struct ProveHooks {
     std::function<void()> abc_released;
+    const AbcAhead* abc_ahead = nullptr;
 };
 
 // As prove(), but consumes the witness: a, b and c are the backend's H scratch and are
