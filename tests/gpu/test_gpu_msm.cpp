@@ -378,6 +378,37 @@ TEST(GpuMsmHost, PairRoundCases) {
         if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why; \
     } while (0)
 
+// The device keeps the last density it was given and copies none when a run brings the
+// same words (every proof of a circuit does): runs with the density changed in place (same
+// address), with fewer scalars inside the same last word, and back again must each use
+// their own bits, equal to the CPU.
+TEST(GpuMsm, DensityKeptOnTheDeviceOnlyForTheSameWords) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = 1000;
+    const auto bases = generator_multiples<G1Curve>(n);
+    gpu::Msm<G1Curve> g(bases);
+    auto scalars = mixed_scalars(n, rng);
+    auto dens = random_density(n, rng);
+    auto check = [&](size_t count, const char* what) {
+        const std::span<const Fr> s(scalars.data(), count);
+        MsmOptions co;
+        co.density = dens.data();
+        gpu::GpuMsmOptions o;
+        o.density = dens.data();
+        const size_t nb = popcount_prefix(dens, count);
+        ASSERT_EQ(g.run(s, o), msm<G1Curve>(std::span<const G1Affine>(bases.data(), nb), s, co)) << what;
+    };
+    ASSERT_NO_FATAL_FAILURE(check(n, "first"));
+    ASSERT_NO_FATAL_FAILURE(check(n, "the same words again"));
+    dens[3] ^= 0x00f0f0f0f0f0f0f0ull;  // in place: same pointer, other bits
+    ASSERT_NO_FATAL_FAILURE(check(n, "changed in place"));
+    dens.back() |= uint64_t(1) << ((n - 3) % 64);  // a bit among the last word's scalars
+    ASSERT_NO_FATAL_FAILURE(check(n, "last word changed"));
+    ASSERT_NO_FATAL_FAILURE(check(n - 5, "fewer scalars, same words"));
+    ASSERT_NO_FATAL_FAILURE(check(n, "all scalars again"));
+}
+
 // On a resident object over `bases`: a random density (the first popcount bases), then
 // scalars that are only 0 and 1 (the batch path alone); `what` names the case.
 template <class Curve>
