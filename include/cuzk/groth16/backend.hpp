@@ -32,7 +32,7 @@ struct ZInputs {
 };
 
 // A later proof's a, b, c on their way to a device (ProverBackend::copy_abc_ahead). Dropping
-// it waits for its copies.
+// it waits for its copies; drop it before the backend that made it.
 class AbcAhead {
  public:
     virtual ~AbcAhead() = default;
