@@ -216,6 +216,10 @@ int main(int argc, char** argv) {
                 d.ordinal, d.name.c_str(), (unsigned long long)d.partitions_proven,
                 100 * (busy_frac.count(d.ordinal) ? busy_frac[d.ordinal] : 0.0), window_ms, n > 2 * w ? n - 2 * w : 0,
                 n);
+        for (const auto& d : st.devices)
+            if (d.ordinal >= 0)
+                std::printf("  device %d: copies ahead (CUDA backend): a and c %llu, z %llu of its partitions\n",
+                            d.ordinal, (unsigned long long)d.abc_copied_ahead, (unsigned long long)d.z_copied_ahead);
         std::printf("  proofs verified before return; recomputed on the CPU after a failed check: %llu\n",
                     (unsigned long long)st.cpu_recomputes);
         std::printf("  memory high water %.1f MiB of a %.1f MiB budget; queue high water prove %u/%u\n",

@@ -854,9 +854,12 @@ void Engine::Impl::prove_loop(DeviceSlot& slot) {
                 pool.give(std::move(w.c));
                 item->mem.release(std::min(item->mem.bytes(), c.item_abc_bytes));
                 // The next partition queued for this device has its witness: its a, b, c
-                // go up while this proof's other MSMs run (page-locked buffers, room on
-                // the device; else its own h_msm copies them).
-                if (slot.ordinal >= 0)
+                // go up while this proof's other MSMs run (page-locked buffers; else its
+                // own h_msm copies them). Only with one prove worker on the device: with
+                // two, the other worker already holds the next partition (popped, waiting
+                // for the device), and its h_msm would overwrite the copies made for the
+                // one after, having to wait for them first.
+                if (slot.ordinal >= 0 && slot.workers == 1)
                     prove_qs[slot.index]->visit_front([&](Item& next) {
                         if (!next.abc_ahead && !next.job->stop)
                             next.abc_ahead = backend.copy_abc_ahead(next.witness.a, next.witness.b, next.witness.c);
