@@ -202,7 +202,7 @@ class CudaBackend final : public groth16::ProverBackend {
         Fr* const to[2] = {scratch_, scratch_ + 2 * m};
         if (staged_z_.dz) {  // the current proof's msm_z still reads it: not over it
             const Fr* z0 = staged_z_.dz;
-            const Fr* z1 = z0 + staged_z_.n_inputs + staged_z_.n_aux;
+            const Fr* z1 = z0 + staged_z_.z.inputs.size() + staged_z_.z.aux.size();
             for (const Fr* p : to)
                 if (p < z1 && z0 < p + m) return nullptr;
         }
@@ -244,7 +244,6 @@ class CudaBackend final : public groth16::ProverBackend {
             if (ahead_pending_ == h && h->src[0] == a.data() && h->src[1] == b.data() && h->src[2] == c.data() &&
                 h->n == n && scratch_cap_ >= 3 * m) {
                 ahead_pending_ = nullptr;  // consumed: its copies are stream_'s to wait for
-                h->consumed = true;
                 ahead = true;
                 ++abc_ahead_;
             }
@@ -289,8 +288,7 @@ class CudaBackend final : public groth16::ProverBackend {
             if (stage_z_allowed(next_z, 2 * m)) {
                 check(cudaEventRecord(quotient_done_, stream_), "cudaEventRecord");
                 check(cudaStreamWaitEvent(copy_stream_, quotient_done_, 0), "cudaStreamWaitEvent");
-                staging =
-                    StagedZ{next_z.inputs.data(), next_z.inputs.size(), next_z.aux.data(), next_z.aux.size(), dv[1]};
+                staging = StagedZ{next_z, dv[1]};
                 upload(dv[1], next_z.inputs, copy_stream_);
                 upload(dv[1] + next_z.inputs.size(), next_z.aux, copy_stream_);
                 check(cudaEventRecord(z_copied_, copy_stream_), "cudaEventRecord");
@@ -340,8 +338,7 @@ class CudaBackend final : public groth16::ProverBackend {
         const size_t nz = inputs.size() + aux.size();
         const StagedZ staged = std::exchange(staged_z_, StagedZ{});  // this call reuses the scratch either way
         Fr* dz = nullptr;
-        if (staged.dz && staged.inputs == inputs.data() && staged.n_inputs == inputs.size() &&
-            staged.aux == aux.data() && staged.n_aux == aux.size()) {
+        if (staged.dz && staged.holds(inputs, aux)) {
             dz = staged.dz;  // copied by h_msm, which waited for it
             ++z_ahead_;
         } else {
@@ -587,11 +584,12 @@ class CudaBackend final : public groth16::ProverBackend {
     // The z that h_msm copied ahead (under run_mu_): the host spans it came from and where
     // it is; cleared by anything else that writes the scratch.
     struct StagedZ {
-        const Fr* inputs = nullptr;
-        size_t n_inputs = 0;
-        const Fr* aux = nullptr;
-        size_t n_aux = 0;
+        groth16::ZInputs z;
         Fr* dz = nullptr;
+        bool holds(std::span<const Fr> inputs, std::span<const Fr> aux) const {
+            return inputs.data() == z.inputs.data() && inputs.size() == z.inputs.size() && aux.data() == z.aux.data() &&
+                   aux.size() == z.aux.size();
+        }
     };
     StagedZ staged_z_;
     std::atomic<size_t> z_ahead_{0}, abc_ahead_{0};  // msm_z on a z copied ahead; h_msm on a, b, c copied ahead
@@ -601,24 +599,18 @@ class CudaBackend final : public groth16::ProverBackend {
     struct AheadCopy final : groth16::AbcAhead {
         AheadCopy(CudaBackend* o, const Fr* a, const Fr* b, const Fr* c, size_t count)
             : owner(o), src{a, b, c}, n(count) {}
-        ~AheadCopy() override { owner->ahead_dropped(this); }
+        ~AheadCopy() override { owner->drop_pending_ahead(this); }
         CudaBackend* owner;
         const Fr* src[3];
         size_t n;
-        mutable bool consumed = false;  // by h_msm, under ahead_mu_
     };
-    // A handle dropped unused waits for its copies (the host vectors may go next).
-    void ahead_dropped(const AheadCopy* h) {
+    // Drops the pending copy ahead (only if it is `only`, when given) once its copies are
+    // done: another writer of the scratch (its h_msm then copies a, b, c itself), or its
+    // handle dropped unused (the host vectors may go next). A handle its h_msm used is no
+    // longer pending.
+    void drop_pending_ahead(const AheadCopy* only = nullptr) {
         std::lock_guard<std::mutex> lock(ahead_mu_);
-        if (h->consumed || ahead_pending_ != h) return;
-        for (auto e : ahead_copied_) cudaEventSynchronize(e);
-        ahead_pending_ = nullptr;
-    }
-    // Another writer of the scratch drops the pending copy ahead, once its copies are done
-    // (they write into the scratch); its h_msm then copies a, b, c itself.
-    void drop_pending_ahead() {
-        std::lock_guard<std::mutex> lock(ahead_mu_);
-        if (!ahead_pending_) return;
+        if (!ahead_pending_ || (only && ahead_pending_ != only)) return;
         for (auto e : ahead_copied_) cudaEventSynchronize(e);
         ahead_pending_ = nullptr;
     }
