@@ -282,7 +282,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 return;
             }
             for (auto* v : {&x.a, &x.b, &x.c}) {
-                const std::vector<Fr>& from = v == &x.a ? master.a : v == &x.b ? master.b : master.c;
+                const r1cs::WitnessVector& from = v == &x.a ? master.a : v == &x.b ? master.b : master.c;
                 if (v->capacity() < from.size()) throw std::logic_error("witness buffer lost its storage");
                 v->assign(from.begin(), from.end());  // within capacity: the registered storage stays
             }

@@ -52,6 +52,7 @@
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -356,7 +357,7 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
 // A sampled fingerprint of a witness vector (about 64k entries and the last one): cheap
 // enough to take around every proof at 2^27, and it catches a backend that overwrites or
 // frees the host buffers it was only meant to read.
-uint64_t fingerprint(const std::vector<Fr>& v) {
+uint64_t fingerprint(std::span<const Fr> v) {
     uint64_t h = v.size() * 0x9e3779b97f4a7c15ull;
     const size_t stride = std::max<size_t>(1, v.size() / 65536);
     auto mix = [&](const Fr& x) {
@@ -644,7 +645,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         pass_text(r.params).c_str(), std::thread::hardware_concurrency());
 
     // 6. Proofs.
-    std::vector<Fr> copy_a, copy_b, copy_c;  // the CPU backend's refill source
+    r1cs::WitnessVector copy_a, copy_b, copy_c;  // the CPU backend's refill source
     if (!reuse) copy_a = w.a, copy_b = w.b, copy_c = w.c;
     const uint64_t print = reuse ? fingerprint(w) : 0;
     run_proofs(

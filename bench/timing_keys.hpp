@@ -395,7 +395,7 @@ inline double prove_keeping_storage(const groth16::Parameters& params, const r1c
                                     groth16::Witness& w, const groth16::Randomness& rs, groth16::ProverBackend& backend,
                                     groth16::ProofTimings* t, const groth16::AbcAhead* abc_ahead = nullptr,
                                     const std::function<void()>& after_h = {}) {
-    std::vector<Fr> keep_a, keep_b, keep_c;
+    r1cs::WitnessVector keep_a, keep_b, keep_c;
     groth16::ProveHooks hooks;
     hooks.abc_ahead = abc_ahead;
     hooks.abc_released = [&] {
@@ -466,9 +466,9 @@ void run_proofs(const groth16::Parameters& params, const r1cs::Density& density,
 // proofs copy them to the device by DMA. Declare it after the vectors it registers.
 class PinnedBuffers {
  public:
-    PinnedBuffers(std::initializer_list<std::vector<Fr>*> vs, bool on) {
+    PinnedBuffers(std::initializer_list<r1cs::WitnessVector*> vs, bool on) {
         if (!on) return;
-        for (std::vector<Fr>* v : vs)
+        for (r1cs::WitnessVector* v : vs)
             if (v->capacity() && gpu::host_register(v->data(), v->capacity() * sizeof(Fr))) {
                 pinned_.push_back(v->data());
                 bytes_ += v->capacity() * sizeof(Fr);

@@ -142,7 +142,7 @@ class SlotBackend final : public groth16::ProverBackend {
 
  public:
     std::string name() const override { return slot_.backend->name(); }
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         return run("device_h", [&] { return slot_.backend->compute_h(a, b, c); });
     }
     G1Jacobian msm_g1(groth16::G1Query q, std::span<const G1Affine> bases, std::span<const Fr> scalars,
@@ -154,8 +154,9 @@ class SlotBackend final : public groth16::ProverBackend {
     }
     void release(const void* bases) override { slot_.backend->release(bases); }
     // The fused stages the prover calls (H and its MSM; L and the three sums over z).
-    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
-                     groth16::ZInputs next_z, const groth16::AbcAhead* abc_ahead) override {
+    G1Jacobian h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
+                     std::span<const G1Affine> h_bases, groth16::ZInputs next_z,
+                     const groth16::AbcAhead* abc_ahead) override {
         return run("device_h_msm", [&] { return slot_.backend->h_msm(a, b, c, h_bases, next_z, abc_ahead); });
     }
     // Not a device stage (it only enqueues copies): no slot lock, no busy time.

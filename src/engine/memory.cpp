@@ -94,8 +94,8 @@ BufferPool::~BufferPool() {
     freer_.join();
 }
 
-std::vector<Fr> BufferPool::take(size_t n) {
-    std::vector<Fr> v;
+r1cs::WitnessVector BufferPool::take(size_t n) {
+    r1cs::WitnessVector v;
     {
         std::lock_guard<std::mutex> lock(mu_);
         auto it = idle_.lower_bound(n);
@@ -113,7 +113,7 @@ std::vector<Fr> BufferPool::take(size_t n) {
     return v;
 }
 
-void BufferPool::give(std::vector<Fr>&& v) {
+void BufferPool::give(r1cs::WitnessVector&& v) {
     const size_t cap = v.capacity();
     if (cap == 0) return;
     const uint64_t bytes = fr_bytes(cap);
@@ -136,7 +136,7 @@ void BufferPool::give(std::vector<Fr>&& v) {
 
 uint64_t BufferPool::reclaim(uint64_t want) {
     uint64_t freed = 0;
-    std::vector<std::vector<Fr>> drop;
+    std::vector<r1cs::WitnessVector> drop;
     {
         std::lock_guard<std::mutex> lock(mu_);
         // Largest first: fewest buffers dropped for the room wanted.
@@ -153,7 +153,7 @@ uint64_t BufferPool::reclaim(uint64_t want) {
     return freed;
 }
 
-void BufferPool::free_later(std::vector<Fr>&& v) {
+void BufferPool::free_later(r1cs::WitnessVector&& v) {
     {
         std::lock_guard<std::mutex> lock(mu_);
         to_free_.push_back(std::move(v));
@@ -166,7 +166,7 @@ void BufferPool::freer_loop() {
     for (;;) {
         cv_.wait(lock, [this] { return stop_ || !to_free_.empty(); });
         if (to_free_.empty() && stop_) return;
-        std::vector<Fr> v = std::move(to_free_.front());
+        r1cs::WitnessVector v = std::move(to_free_.front());
         to_free_.pop_front();
         ++freeing_;
         auto pin = pinned_.find(v.data());
@@ -177,7 +177,7 @@ void BufferPool::freer_loop() {
         }
         lock.unlock();
         if (registered) gpu::host_unregister(v.data());
-        std::vector<Fr>().swap(v);  // the large free, on this thread
+        r1cs::WitnessVector().swap(v);  // the large free, on this thread
         lock.lock();
         --freeing_;
         cv_done_.notify_all();

@@ -142,9 +142,12 @@ class CudaBackend final : public groth16::ProverBackend {
         return tables_built_;
     }
 
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         select_device();
-        return ntt::compute_h(a, b, c);
+        // A copy into the witness's vector type: only the unfused path (tests, the
+        // engine's device_h) takes h to the host.
+        const std::vector<Fr> h = ntt::compute_h(a, b, c);
+        return r1cs::WitnessVector(h.begin(), h.end());
     }
     G1Jacobian msm_g1(groth16::G1Query, std::span<const G1Affine> bases, std::span<const Fr> scalars,
                       const uint64_t* density) override {
@@ -220,8 +223,9 @@ class CudaBackend final : public groth16::ProverBackend {
         return handle;
     }
 
-    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
-                     groth16::ZInputs next_z, const groth16::AbcAhead* abc_ahead) override {
+    G1Jacobian h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
+                     std::span<const G1Affine> h_bases, groth16::ZInputs next_z,
+                     const groth16::AbcAhead* abc_ahead) override {
         select_device();
         if (a.size() != b.size() || a.size() != c.size())
             throw std::invalid_argument("cuda backend: h_msm: a, b, c must have one value per constraint each (got " +
@@ -250,7 +254,7 @@ class CudaBackend final : public groth16::ProverBackend {
         }
         Fr* d = ahead ? scratch_ : scratch(3 * m);
         Fr* const dv[3] = {d, d + m, d + 2 * m};
-        const std::vector<Fr>* const hv[3] = {&a, &b, &c};
+        const r1cs::WitnessVector* const hv[3] = {&a, &b, &c};
         Fr* const da = dv[0];
         // z copied ahead: kept in staged_z_ only once its copy is done. If anything throws
         // on the way, the copies are waited for here (the caller may free the host vectors).

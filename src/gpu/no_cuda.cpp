@@ -40,7 +40,7 @@ void coset_inverse(std::span<Fr>, Impl) { no_cuda(); }
 void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_coset_evals(Fr*, size_t, Stream, Impl) { no_cuda(); }
 void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
-std::vector<Fr> compute_h(const std::vector<Fr>&, const std::vector<Fr>&, const std::vector<Fr>&, Impl) { no_cuda(); }
+std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl) { no_cuda(); }
 void clear_twiddle_cache() {}
 void set_gather_first_pass(bool) {}
 }  // namespace cuzk::gpu::ntt

@@ -948,7 +948,7 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
     quotient_and_coset_inverse(d_a, d_b, d_c, m, stream, impl);
 }
 
-std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c, Impl impl) {
+std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl) {
     if (a.size() != b.size() || a.size() != c.size())
         throw std::invalid_argument("gpu::ntt::compute_h: a, b, c must have one value per constraint each (got " +
                                     std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +

@@ -23,9 +23,9 @@ const char* query_name(G1Query q) {
     return "?";
 }
 
-G1Jacobian ProverBackend::h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+G1Jacobian ProverBackend::h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
                                 std::span<const G1Affine> h_bases, ZInputs, const AbcAhead*) {
-    std::vector<Fr> h;
+    r1cs::WitnessVector h;
     {
         trace::Span span("h", "groth16");
         h = compute_h(a, b, c);
@@ -67,7 +67,7 @@ namespace {
 class CpuBackend final : public ProverBackend {
  public:
     std::string name() const override { return "cpu"; }
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         return ntt::compute_h(std::move(a), std::move(b), std::move(c));
     }
     G1Jacobian msm_g1(G1Query, std::span<const G1Affine> bases, std::span<const Fr> scalars,

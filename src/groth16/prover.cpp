@@ -102,8 +102,8 @@ class StageClock final : public trace::Sink {
 // h_msm: the time around it is h + msm_h; msm_h is the backend's "msm_h" span, h the rest
 // (H itself and whatever copying the backend does).
 // The witness's z goes along, so that a device backend can copy it under the H MSM.
-G1Jacobian run_h_msm(const Parameters& p, std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, const Witness& w,
-                     ProverBackend& backend, ProofTimings& t, const AbcAhead* abc_ahead = nullptr) {
+G1Jacobian run_h_msm(const Parameters& p, r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
+                     const Witness& w, ProverBackend& backend, ProofTimings& t, const AbcAhead* abc_ahead = nullptr) {
     StageClock clock;
     auto t0 = Clock::now();
     G1Jacobian h_sum = backend.h_msm(a, b, c, p.h, ZInputs{w.inputs, w.aux}, abc_ahead);
@@ -152,7 +152,7 @@ Proof prove(const Parameters& p, const r1cs::Density& d, const Witness& w, const
     ProofTimings t;
     G1Jacobian h_sum;
     {
-        std::vector<Fr> a = w.a, b = w.b, c = w.c;
+        r1cs::WitnessVector a = w.a, b = w.b, c = w.c;
         h_sum = run_h_msm(p, a, b, c, w, backend, t);
     }
     Proof proof = prove_after_h(p, zd, w, h_sum, rs, backend, t);

@@ -20,7 +20,7 @@ void check_same_size(size_t a, size_t b, const char* what) {
 
 // Coefficients -> coset evaluations, from evaluations on H: the ifft (unscaled), then
 // one pass multiplying by m^-1 g^i, then the forward NTT. Equals ifft(); coset_fft().
-void eval_to_coset(std::vector<Fr>& v) {
+void eval_to_coset(std::span<Fr> v) {
     detail::inverse_unscaled(v);
     distribute_powers(v, Fr::from_u64(v.size()).inverse(), coset_generator());
     forward(v);
@@ -70,7 +70,11 @@ void EvaluationDomain::sub_assign(const EvaluationDomain& other) {
     });
 }
 
-std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) {
+namespace {
+
+// compute_h for either storage (std::vector or the witness's DefaultInitVector).
+template <class Vector>
+Vector compute_h_in(Vector a, Vector b, Vector c) {
     if (a.size() != b.size() || a.size() != c.size())
         throw std::invalid_argument("compute_h: a, b, c must have one value per constraint each (got " +
                                     std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
@@ -86,14 +90,23 @@ std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> 
     parallel_for(0, m, kPassGrain, [&](size_t lo, size_t hi) {
         for (size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
     });
-    std::vector<Fr>().swap(b);
-    std::vector<Fr>().swap(c);
+    Vector().swap(b);
+    Vector().swap(c);
     // icoset_fft with the division by Z folded in: a_i <- (m Z)^-1 g^-i * ifft_unscaled(a)_i.
     const Fr zg = Fr::from_u64(kCosetGenerator).pow(uint64_t(m)) - Fr::one();
     const Fr scale = (Fr::from_u64(m) * zg).inverse();
     detail::inverse_unscaled(a);
     distribute_powers(a, scale, coset_generator_inverse());
     return a;
+}
+
+}  // namespace
+
+std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c) {
+    return compute_h_in(std::move(a), std::move(b), std::move(c));
+}
+DefaultInitVector<Fr> compute_h(DefaultInitVector<Fr> a, DefaultInitVector<Fr> b, DefaultInitVector<Fr> c) {
+    return compute_h_in(std::move(a), std::move(b), std::move(c));
 }
 
 }  // namespace cuzk::ntt

@@ -69,7 +69,7 @@ class TestBackend final : public groth16::ProverBackend {
  public:
     TestBackend(Gate* gate, bool corrupt) : inner_(groth16::make_cpu_backend()), gate_(gate), corrupt_(corrupt) {}
     std::string name() const override { return corrupt_ ? "faulty" : "gated-cpu"; }
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         if (gate_) {
             std::unique_lock<std::mutex> l(gate_->mu);
             gate_->order.push_back(trace::current().job);

@@ -57,7 +57,7 @@ class RecordingBackend final : public groth16::ProverBackend {
     RecordingBackend(int device, Record* rec, std::unique_ptr<groth16::ProverBackend> inner)
         : device_(device), rec_(rec), inner_(std::move(inner)) {}
     std::string name() const override { return "fake:" + std::to_string(device_); }
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         {
             std::unique_lock<std::mutex> l(rec_->mu);
             rec_->cv.wait(l, [&] { return !rec_->held; });
@@ -269,7 +269,7 @@ class GatedCuda final : public groth16::ProverBackend {
  public:
     explicit GatedCuda(Gate* g) : gate_(g), inner_(gpu::make_cuda_backend(0)) { g->inner = inner_.get(); }
     std::string name() const override { return inner_->name(); }
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         return inner_->compute_h(a, b, c);
     }
     G1Jacobian msm_g1(groth16::G1Query q, std::span<const G1Affine> bases, std::span<const Fr> s,
@@ -280,8 +280,8 @@ class GatedCuda final : public groth16::ProverBackend {
         return inner_->msm_g2(bases, s, d);
     }
     void release(const void* bases) override { inner_->release(bases); }
-    G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
-                     groth16::ZInputs z, const groth16::AbcAhead* ahead) override {
+    G1Jacobian h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
+                     std::span<const G1Affine> h_bases, groth16::ZInputs z, const groth16::AbcAhead* ahead) override {
         {
             std::unique_lock<std::mutex> l(gate_->mu);
             gate_->cv.wait(l, [&] { return gate_->open; });

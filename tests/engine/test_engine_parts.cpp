@@ -154,8 +154,8 @@ TEST(BufferPool, ReusesStorageAndCountsIdleBuffersInTheBudget) {
 TEST(BufferPool, KeepsNoMoreThanItsIdleLimit) {
     MemoryBudget b(uint64_t(1) << 30);
     BufferPool pool(b, fr_bytes(1500), false);
-    pool.give(std::vector<Fr>(1000));
-    pool.give(std::vector<Fr>(1000));  // over the idle limit: freed in the background
+    pool.give(r1cs::WitnessVector(1000));
+    pool.give(r1cs::WitnessVector(1000));  // over the idle limit: freed in the background
     pool.flush();
     EXPECT_EQ(pool.idle_bytes(), fr_bytes(1000));
 }

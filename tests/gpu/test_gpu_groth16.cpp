@@ -120,8 +120,8 @@ std::vector<Affine<Curve>> random_points(size_t n, std::mt19937_64& rng) {
     return v;
 }
 
-std::vector<Fr> random_scalars(size_t n, std::mt19937_64& rng) {
-    std::vector<Fr> v(n);
+r1cs::WitnessVector random_scalars(size_t n, std::mt19937_64& rng) {
+    r1cs::WitnessVector v(n);
     for (size_t i = 0; i < n; ++i) v[i] = i % 7 == 0 ? Fr::zero() : i % 7 == 1 ? Fr::one() : Fr::random(rng);
     return v;
 }
@@ -141,7 +141,7 @@ std::vector<uint64_t> sparse_density(size_t n, size_t every, std::mt19937_64& rn
 // Registers the buffers for DMA for the scope (as the engine's buffer pool does).
 struct Registered {
     std::vector<void*> ptrs;
-    explicit Registered(std::initializer_list<std::vector<Fr>*> vs) {
+    explicit Registered(std::initializer_list<r1cs::WitnessVector*> vs) {
         for (auto* v : vs)
             if (gpu::host_register(v->data(), v->size() * sizeof(Fr))) ptrs.push_back(v->data());
     }
@@ -165,10 +165,10 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
     const size_t n = (size_t(1) << 21) + 12345;
-    const std::vector<Fr> a0 = random_scalars(n, rng), b0 = random_scalars(n, rng), c0 = random_scalars(n, rng);
+    const r1cs::WitnessVector a0 = random_scalars(n, rng), b0 = random_scalars(n, rng), c0 = random_scalars(n, rng);
     const auto h_bases = random_points<G1Curve>(1001, rng);
-    const std::vector<Fr> inputs = random_scalars(5, rng);
-    std::vector<Fr> aux = random_scalars(n + 77, rng);
+    const r1cs::WitnessVector inputs = random_scalars(5, rng);
+    r1cs::WitnessVector aux = random_scalars(n + 77, rng);
     size_t na = 0, nb = 0;
     const auto a_density = sparse_density(inputs.size() + aux.size(), 4096, rng, &na);
     const auto b_density = sparse_density(inputs.size() + aux.size(), 4096, rng, &nb);
@@ -179,14 +179,14 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
 
     auto cpu = groth16::make_cpu_backend();
     auto cuda = gpu::make_cuda_backend(0);
-    std::vector<Fr> a = a0, b = b0, c = c0;
+    r1cs::WitnessVector a = a0, b = b0, c = c0;
     const G1Jacobian want_h = cpu->h_msm(a, b, c, h_bases, {}, nullptr);
     const groth16::ZSums want_z =
         cpu->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data());
     for (bool pinned : {false, true}) {
         a = a0, b = b0, c = c0;
-        Registered reg(pinned ? std::initializer_list<std::vector<Fr>*>{&a, &b, &c, &aux}
-                              : std::initializer_list<std::vector<Fr>*>{});
+        Registered reg(pinned ? std::initializer_list<r1cs::WitnessVector*>{&a, &b, &c, &aux}
+                              : std::initializer_list<r1cs::WitnessVector*>{});
         if (pinned) {
             EXPECT_EQ(reg.ptrs.size(), 4u) << "host_register refused";
         }
@@ -207,7 +207,7 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
         const size_t ahead = gpu::copy_ahead_stats(*cuda).z;
         EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, groth16::ZInputs{inputs, aux}, nullptr), want_h);
         a = c0, b = a0, c = b0;
-        std::vector<Fr> ca = a, cb = b, cc = c;
+        r1cs::WitnessVector ca = a, cb = b, cc = c;
         EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, {}, nullptr), cpu->h_msm(ca, cb, cc, h_bases, {}, nullptr));
         expect_z_sums(
             cuda->msm_z(inputs, aux, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data()), want_z,
@@ -215,16 +215,16 @@ TEST(GpuGroth16, FusedStagesMatchCpuFromPageableAndPinnedBuffers) {
         // An msm_z for other spans than the ones copied ahead copies its own.
         a = a0, b = b0, c = c0;
         EXPECT_EQ(cuda->h_msm(a, b, c, h_bases, groth16::ZInputs{inputs, aux}, nullptr), want_h);
-        const std::vector<Fr> aux2 = aux;
+        const r1cs::WitnessVector aux2 = aux;
         expect_z_sums(
             cuda->msm_z(inputs, aux2, l_bases, a_bases, b1_bases, b2_bases, a_density.data(), b_density.data()), want_z,
             "other spans");
         EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, ahead);
     }
     // A smaller proof after the large one reuses the grown device scratch.
-    std::vector<Fr> sa(a0.begin(), a0.begin() + 1000), sb(b0.begin(), b0.begin() + 1000),
+    r1cs::WitnessVector sa(a0.begin(), a0.begin() + 1000), sb(b0.begin(), b0.begin() + 1000),
         sc(c0.begin(), c0.begin() + 1000);
-    std::vector<Fr> ca = sa, cb = sb, cc = sc;
+    r1cs::WitnessVector ca = sa, cb = sb, cc = sc;
     const auto few = random_points<G1Curve>(1023, rng);  // m - 1 for m = 1024
     EXPECT_EQ(cuda->h_msm(sa, sb, sc, few, {}, nullptr), cpu->h_msm(ca, cb, cc, few, {}, nullptr));
 }
@@ -264,7 +264,7 @@ TEST(GpuGroth16, PinnedWitnessHasItsZCopiedAhead) {
     Registered reg({&again.aux, &again.a, &again.b, &again.c});
     EXPECT_EQ(groth16::prove(params, shape.density(), again, rs, *own_copy), want);
     EXPECT_EQ(gpu::copy_ahead_stats(*own_copy).z, 0u);
-    std::vector<Fr> pa = w.a, pb = w.b, pc = w.c;
+    r1cs::WitnessVector pa = w.a, pb = w.b, pc = w.c;
     Registered abc({&pa, &pb, &pc});
     EXPECT_EQ(own_copy->copy_abc_ahead(pa, pb, pc), nullptr);  // off for a, b, c too
 }
@@ -297,7 +297,8 @@ TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
     ASSERT_NE(want[0].a, want[1].a);
     std::vector<std::unique_ptr<Registered>> regs;
     for (auto& w : ws) {
-        regs.push_back(std::make_unique<Registered>(std::initializer_list<std::vector<Fr>*>{&w.aux, &w.a, &w.b, &w.c}));
+        regs.push_back(
+            std::make_unique<Registered>(std::initializer_list<r1cs::WitnessVector*>{&w.aux, &w.a, &w.b, &w.c}));
         ASSERT_EQ(regs.back()->ptrs.size(), 4u) << "host_register refused";
     }
 
@@ -323,12 +324,12 @@ TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
     // One pending copy at a time; a handle for other vectors is not used (the right H all
     // the same), and that h_msm, writing the scratch, drops the pending copy: the next one
     // starts while the unused handle lives, and that handle, used later, is not trusted.
-    std::vector<Fr>&a = ws[0].a, &b = ws[0].b, &c = ws[0].c;
+    r1cs::WitnessVector &a = ws[0].a, &b = ws[0].b, &c = ws[0].c;
     auto h1 = cuda->copy_abc_ahead(ws[1].a, ws[1].b, ws[1].c);
     ASSERT_NE(h1, nullptr);
     EXPECT_EQ(cuda->copy_abc_ahead(a, b, c), nullptr) << "a second pending copy";
     auto cpu_h = [&](const groth16::Witness& w) {
-        std::vector<Fr> ca = w.a, cb = w.b, cc = w.c;
+        r1cs::WitnessVector ca = w.a, cb = w.b, cc = w.c;
         return cpu->h_msm(ca, cb, cc, params.h, {}, nullptr);
     };
     const G1Jacobian want_h0 = cpu_h(ws[0]), want_h1 = cpu_h(ws[1]);
@@ -346,7 +347,7 @@ TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
     EXPECT_EQ(gpu::copy_ahead_stats(*cuda).abc, used + 1);
     h2.reset();
     // Pageable vectors, mismatched lengths, copies ahead off, the CPU backend: nothing.
-    const std::vector<Fr> pa = a, pb = b, pc = c;
+    const r1cs::WitnessVector pa = a, pb = b, pc = c;
     EXPECT_EQ(cuda->copy_abc_ahead(pa, pb, pc), nullptr);
     EXPECT_EQ(cuda->copy_abc_ahead(a, b, std::span<const Fr>(c).first(c.size() - 1)), nullptr);
     gpu::set_copy_ahead(*cuda, false);
@@ -357,7 +358,7 @@ TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
     EXPECT_EQ(gpu::copy_ahead_stats(*cpu).abc, 0u);
     // Never over a z copied ahead for the current proof's msm_z: with more z than a third
     // of the scratch (here z runs into c's third), nothing starts.
-    std::vector<Fr> big_aux = random_scalars(params.h.size() + 1 + 100, rng);
+    r1cs::WitnessVector big_aux = random_scalars(params.h.size() + 1 + 100, rng);
     Registered big({&big_aux});
     ASSERT_EQ(big.ptrs.size(), 1u);
     EXPECT_EQ(cuda->h_msm(a, b, c, params.h, groth16::ZInputs{ws[0].inputs, big_aux}, nullptr), want_h0);

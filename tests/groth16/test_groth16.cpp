@@ -110,7 +110,7 @@ TEST(Groth16, ConsumingProverGivesTheSameProofAndReleasesABCAfterH) {
     const Proof want = prove(k.params, k.shape.density(), w, rs, *backend);
     // The hook runs once, after H, and may take a, b, c's storage.
     int calls = 0;
-    std::vector<Fr> taken;
+    r1cs::WitnessVector taken;
     ProveHooks hooks;
     hooks.abc_released = [&] {
         ++calls;
@@ -140,7 +140,7 @@ class RecordingBackend final : public ProverBackend {
     };
     std::vector<Call> calls;
     std::string name() const override { return "recording"; }
-    std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+    r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
         calls.push_back({"compute_h", 0, a.size(), false});
         return ntt::compute_h(a, b, c);
     }
@@ -162,7 +162,7 @@ class RecordingBackend final : public ProverBackend {
 // The prover as it was before the fused stages, written out with the CPU primitives: H,
 // then five separate MSMs over a host z, then the assembly.
 Proof reference_proof(const Parameters& p, const r1cs::Density& d, const Witness& w, const Randomness& rs) {
-    const std::vector<Fr> h = ntt::compute_h(w.a, w.b, w.c);
+    const r1cs::WitnessVector h = ntt::compute_h(w.a, w.b, w.c);
     const G1Jacobian h_sum = msm<G1Curve>(p.h, std::span<const Fr>(h).first(p.h.size()));
     const G1Jacobian l_sum = msm<G1Curve>(p.l, w.aux);
     std::vector<Fr> z = w.inputs;
@@ -236,7 +236,7 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
         std::unique_ptr<ProverBackend> cpu = make_cpu_backend();
         int primitive = 0, fused = 0;
         std::string name() const override { return "fused"; }
-        std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) override {
+        r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
             ++primitive;
             return cpu->compute_h(a, b, c);
         }
@@ -250,8 +250,8 @@ TEST(Groth16, OverriddenFusedStagesAreCalledInsteadOfThePrimitives) {
             ++primitive;
             return cpu->msm_g2(bases, scalars, density);
         }
-        G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::span<const G1Affine> h_bases,
-                         ZInputs next_z, const AbcAhead* ahead) override {
+        G1Jacobian h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
+                         std::span<const G1Affine> h_bases, ZInputs next_z, const AbcAhead* ahead) override {
             ++fused;
             return cpu->h_msm(a, b, c, h_bases, next_z, ahead);
         }

@@ -212,7 +212,8 @@ TEST(Domain, ComputeHThreadCountDoesNotChangeResults) {
 TEST(Domain, ComputeHRejectsBadInput) {
     std::vector<Fr> three(3, Fr::one()), four(4, Fr::one());
     EXPECT_THROW(ntt::compute_h(three, three, four), std::invalid_argument);
-    EXPECT_THROW(ntt::compute_h({}, {}, {}), std::invalid_argument);
+    EXPECT_THROW(ntt::compute_h(std::vector<Fr>{}, {}, {}), std::invalid_argument);
+    EXPECT_THROW(ntt::compute_h(DefaultInitVector<Fr>{}, {}, {}), std::invalid_argument);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <tuple>
@@ -409,7 +410,8 @@ TEST(WitnessBlocks, ParallelBlocksEqualSerialAndCountsAreEnforced) {
 // Reused storage (WitnessBuffers) keeps its length and stale contents: the witness must
 // overwrite every entry it counts, in the serial and the parallel-block parts alike, keep the
 // storage it was given, and hand back vectors of exactly its counts, whatever the reused
-// vectors held: longer than needed, shorter, or of another length each.
+// vectors held: longer than needed, shorter, or of another length each, garbage past their
+// lengths as well.
 TEST(WitnessBlocks, ReusedStaleStorageGivesTheFreshWitness) {
     using namespace cuzk;
     using namespace cuzk::r1cs;
@@ -444,7 +446,7 @@ TEST(WitnessBlocks, ReusedStaleStorageGivesTheFreshWitness) {
     ASSERT_EQ(n_cons, 1u + 18 + 2);
 
     auto garbage = [&](size_t len) {
-        std::vector<Fr> v(len);
+        WitnessVector v(len);
         for (Fr& x : v) x = Fr::random(rng);
         return v;
     };
@@ -456,7 +458,11 @@ TEST(WitnessBlocks, ReusedStaleStorageGivesTheFreshWitness) {
         SCOPED_TRACE(testing::Message() << "seed " << seed << ", lengths " << len[0] << " " << len[1] << " " << len[2]
                                         << " " << len[3]);
         WitnessBuffers bufs{garbage(len[0]), garbage(len[1]), garbage(len[2]), garbage(len[3])};
-        for (auto* v : {&bufs.aux, &bufs.a, &bufs.b, &bufs.c}) v->reserve(n_aux + n_cons + 200);  // no reallocation
+        for (auto* v : {&bufs.aux, &bufs.a, &bufs.b, &bufs.c}) {
+            v->reserve(n_aux + n_cons + 200);  // no reallocation
+            // Past the length too: a WitnessVector grows into its capacity without a zero-fill.
+            std::memset(static_cast<void*>(v->data() + v->size()), 0x5A, (v->capacity() - v->size()) * sizeof(Fr));
+        }
         const Fr* storage[4] = {bufs.aux.data(), bufs.a.data(), bufs.b.data(), bufs.c.data()};
         WitnessCS reused(opt, std::move(bufs));
         synthesize(reused);
@@ -466,8 +472,8 @@ TEST(WitnessBlocks, ReusedStaleStorageGivesTheFreshWitness) {
         EXPECT_TRUE(std::ranges::equal(reused.a_evals(), fresh.a_evals()));
         EXPECT_TRUE(std::ranges::equal(reused.b_evals(), fresh.b_evals()));
         EXPECT_TRUE(std::ranges::equal(reused.c_evals(), fresh.c_evals()));
-        const std::vector<Fr> aux = reused.take_aux(), a = reused.take_a_evals(), b = reused.take_b_evals(),
-                              c = reused.take_c_evals();
+        const WitnessVector aux = reused.take_aux(), a = reused.take_a_evals(), b = reused.take_b_evals(),
+                            c = reused.take_c_evals();
         EXPECT_EQ(aux.size(), n_aux);
         EXPECT_EQ(a.size(), n_cons);
         EXPECT_EQ(b.size(), n_cons);

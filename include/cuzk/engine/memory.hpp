@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/r1cs/witness_vector.hpp"
 
 namespace cuzk::engine {
 
@@ -72,7 +73,7 @@ class Reservation {
     uint64_t bytes_ = 0;
 };
 
-// Recycles std::vector<Fr> storage across work items. Idle buffers are held against the
+// Recycles witness storage (r1cs::WitnessVector) across work items. Idle buffers are held against the
 // budget (so RSS stays inside it) up to `max_idle_bytes`; when the budget needs room,
 // reclaim() drops idle buffers. With `pin` (CUDA present) a buffer is page-locked
 // (gpu::host_register) once when first pooled and stays so while pooled, so host↔device
@@ -89,10 +90,10 @@ class BufferPool {
     // A reused one keeps its length up to n, its contents stale: the witness overwrites the
     // entries it counts (r1cs::WitnessBuffers), so that it need not zero-fill them first.
     // The bytes are the caller's (its reservation covers them) from here on.
-    std::vector<Fr> take(size_t n);
+    r1cs::WitnessVector take(size_t n);
     // Returns storage to the pool (kept if it fits in max_idle_bytes and the budget, else
     // freed in the background). The caller releases its own reservation for the bytes.
-    void give(std::vector<Fr>&& v);
+    void give(r1cs::WitnessVector&& v);
     // Frees idle buffers until `want` bytes are released from the budget; returns the bytes.
     uint64_t reclaim(uint64_t want);
 
@@ -103,17 +104,17 @@ class BufferPool {
     void flush();
 
  private:
-    void free_later(std::vector<Fr>&& v);
+    void free_later(r1cs::WitnessVector&& v);
     void freer_loop();
 
     MemoryBudget& budget_;
     const uint64_t max_idle_;
     const bool pin_;
     mutable std::mutex mu_;
-    std::multimap<size_t, std::vector<Fr>> idle_;  // by capacity
-    std::map<const void*, size_t> pinned_;         // registered storage -> bytes
+    std::multimap<size_t, r1cs::WitnessVector> idle_;  // by capacity
+    std::map<const void*, size_t> pinned_;             // registered storage -> bytes
     uint64_t idle_bytes_ = 0, pinned_bytes_ = 0, reuses_ = 0;
-    std::deque<std::vector<Fr>> to_free_;
+    std::deque<r1cs::WitnessVector> to_free_;
     bool stop_ = false;
     size_t freeing_ = 0;
     std::condition_variable cv_, cv_done_;

@@ -75,8 +75,7 @@ void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m,
                                 Impl impl = Impl::kFast);
 
 // Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
-std::vector<Fr> compute_h(const std::vector<Fr>& a, const std::vector<Fr>& b, const std::vector<Fr>& c,
-                          Impl impl = Impl::kFast);
+std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl = Impl::kFast);
 
 // Frees the cached twiddle and coset-power tables of every device and trims the scratch
 // pool. Call it only while no transform is in flight.

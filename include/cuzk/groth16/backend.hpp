@@ -19,6 +19,7 @@
 
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/r1cs/witness_vector.hpp"
 
 namespace cuzk::groth16 {
 
@@ -56,7 +57,7 @@ class ProverBackend {
     // a, b, c are inputs and scratch: on return their contents are unspecified and what
     // storage they still hold is the caller's to reuse (the CPU backend takes it over and
     // frees b and c early; a device backend copies and leaves it).
-    virtual std::vector<Fr> compute_h(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c) = 0;
+    virtual r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) = 0;
     // sum_i scalars[i] * bases[j(i)], where j runs over the set bits of density (bit i
     // of density[i/64]) or over every i when density is null.
     virtual G1Jacobian msm_g1(G1Query query, std::span<const G1Affine> bases, std::span<const Fr> scalars,
@@ -72,7 +73,7 @@ class ProverBackend {
     // abc_ahead: from this backend's copy_abc_ahead(a, b, c) for these very vectors, or
     // null; h_msm then starts on the copies already made.
     // Default: compute_h, then msm_g1(G1Query::H, ...); next_z and abc_ahead unused.
-    virtual G1Jacobian h_msm(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c,
+    virtual G1Jacobian h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
                              std::span<const G1Affine> h_bases, ZInputs next_z, const AbcAhead* abc_ahead);
     // Starts copying a later proof's a, b, c (as its h_msm will get them; a device backend
     // may copy part of them) to the device while this backend's current proof goes on: a

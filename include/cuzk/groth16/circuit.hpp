@@ -23,9 +23,10 @@ namespace cuzk::groth16 {
 // What the prover needs of one assignment.
 struct Witness {
     std::vector<Fr> inputs;  // ONE first
-    std::vector<Fr> aux;
-    // A·z, B·z, C·z, one entry per constraint (input constraints included).
-    std::vector<Fr> a, b, c;
+    r1cs::WitnessVector aux;
+    // A·z, B·z, C·z, one entry per constraint (input constraints included). WitnessVector:
+    // resize(n) leaves new entries unwritten (see r1cs::WitnessBuffers).
+    r1cs::WitnessVector a, b, c;
 };
 
 // The counts and densities of a circuit without its matrices: what the prover needs when

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "cuzk/common/default_init_allocator.hpp"
 #include "cuzk/ff/bls12_381.hpp"
 
 namespace cuzk::ntt {
@@ -65,5 +66,8 @@ class EvaluationDomain {
 // a size that size_for() rejects. Passes are fused where it changes no result:
 // ifft's 1/m scaling rides with the coset shift, and 1/Z with the final 1/m.
 std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c);
+// The same on the witness's storage (r1cs::WitnessVector, as the prover's backends get it);
+// h comes back in a's.
+DefaultInitVector<Fr> compute_h(DefaultInitVector<Fr> a, DefaultInitVector<Fr> b, DefaultInitVector<Fr> c);
 
 }  // namespace cuzk::ntt

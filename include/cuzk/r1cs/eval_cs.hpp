@@ -21,6 +21,7 @@
 
 #include "cuzk/common/parallel.hpp"
 #include "cuzk/r1cs/cs.hpp"
+#include "cuzk/r1cs/witness_vector.hpp"
 
 namespace cuzk::r1cs {
 
@@ -39,8 +40,14 @@ struct WitnessOptions {
 // contents are stale and their lengths are kept: the witness overwrites every entry it
 // counts in place, so a reused vector is written once instead of zero-filled and then
 // written (see EvalCS's counts).
+//
+// Fresh storage is not zero-filled either: WitnessVector's resize(n) leaves new entries
+// unwritten (DefaultInitAllocator), and the witness writes every entry it counts. At a
+// 32 GiB PoRep partition that zero-fill was 16.7 GB on one thread, ~2.3 s of the first
+// witness into new buffers on the H200 host. Code that grows one of these vectors and
+// reads the new entries must say their value: resize(n, Fr::zero()).
 struct WitnessBuffers {
-    std::vector<Fr> aux, a, b, c;
+    WitnessVector aux, a, b, c;
 };
 
 struct CheckFailure {
@@ -319,28 +326,28 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     std::span<const Fr> b_evals() const { return {b_.data(), num_evals()}; }
     std::span<const Fr> c_evals() const { return {c_.data(), num_evals()}; }
     std::vector<Fr> take_inputs() { return std::move(inputs_); }
-    std::vector<Fr> take_aux() { return trimmed(aux_, num_aux_); }
-    std::vector<Fr> take_a_evals() { return trimmed(a_, num_evals()); }
-    std::vector<Fr> take_b_evals() { return trimmed(b_, num_evals()); }
-    std::vector<Fr> take_c_evals() { return trimmed(c_, num_evals()); }
+    WitnessVector take_aux() { return trimmed(aux_, num_aux_); }
+    WitnessVector take_a_evals() { return trimmed(a_, num_evals()); }
+    WitnessVector take_b_evals() { return trimmed(b_, num_evals()); }
+    WitnessVector take_c_evals() { return trimmed(c_, num_evals()); }
 
     bool is_satisfied() const { return !failure_; }
     const std::optional<CheckFailure>& first_failure() const { return failure_; }
 
  private:
     // Entry n of v (n <= v.size()): written in place inside v's length, else appended.
-    static void put(std::vector<Fr>& v, size_t n, const Fr& x) {
+    static void put(WitnessVector& v, size_t n, const Fr& x) {
         if (n < v.size())
             v[n] = x;
         else
             v.push_back(x);
     }
-    // v long enough for n entries: only what lies past its length is zero-filled (all of it
-    // for fresh storage; nothing for storage reused from a witness of the same shape).
-    static void grow(std::vector<Fr>& v, size_t n) {
+    // v long enough for n entries, the new ones unwritten (WitnessVector): the caller's
+    // blocks write every entry of the range they are given.
+    static void grow(WitnessVector& v, size_t n) {
         if (v.size() < n) v.resize(n);
     }
-    static std::vector<Fr> trimmed(std::vector<Fr>& v, size_t n) {
+    static WitnessVector trimmed(WitnessVector& v, size_t n) {
         v.resize(n);
         return std::move(v);
     }
@@ -362,14 +369,15 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     bool replay_ = false;
     // Owned copies: callers pass temporaries (found by ASan), and check mode is not a hot path.
     std::vector<Fr> replay_inputs_, replay_aux_;
-    std::vector<Fr> inputs_, aux_;
-    std::vector<Fr> a_, b_, c_;
+    std::vector<Fr> inputs_;
+    WitnessVector aux_, a_, b_, c_;
     // Counts of the assignment and of the recorded evaluations, kept apart from the vectors'
     // lengths: storage reused from an earlier witness (WitnessBuffers) keeps its length, and
-    // its entries are overwritten as they are counted. Growing a vector with resize() zero-
-    // fills it first, one thread: at a 32 GiB PoRep partition 16.7 GB, all overwritten. H200
-    // host, 16 cores, 2026-12-02 (bench/RESULTS.md): witness 2.9-3.6 s -> 0.66-0.86 s a
-    // partition, a whole 32 GiB sector 33.9 -> 16.4 s wall (now GPU-bound).
+    // its entries are overwritten as they are counted. Growing a std::vector with resize()
+    // zero-fills it first, one thread: at a 32 GiB PoRep partition 16.7 GB, all overwritten.
+    // H200 host, 16 cores, 2026-12-02 (bench/RESULTS.md): witness 2.9-3.6 s -> 0.66-0.86 s a
+    // partition, a whole 32 GiB sector 33.9 -> 16.4 s wall (now GPU-bound). Fresh storage
+    // no longer zero-fills either (WitnessVector).
     size_t num_aux_ = 0;
     size_t num_constraints_ = 0;
     std::vector<std::string> ns_;
