@@ -77,21 +77,25 @@ constexpr uint64_t kPinMin = uint64_t(1) << 20;
 }  // namespace
 
 BufferPool::BufferPool(MemoryBudget& budget, uint64_t max_idle_bytes, bool pin)
-    : budget_(budget), max_idle_(max_idle_bytes), pin_(pin), freer_([this] { freer_loop(); }) {}
+    : budget_(budget), max_idle_(max_idle_bytes), pin_(pin), background_([this] { background_loop(); }) {}
 
 BufferPool::~BufferPool() {
     {
         std::lock_guard<std::mutex> lock(mu_);
-        for (auto& [cap, v] : idle_) {
-            budget_.release(fr_bytes(cap));
+        auto drop = [&](r1cs::WitnessVector&& v) {
+            const uint64_t bytes = fr_bytes(v.capacity());
+            budget_.release(bytes);
+            idle_bytes_ -= bytes;
             to_free_.push_back(std::move(v));
-        }
+        };
+        for (auto& [cap, v] : idle_) drop(std::move(v));
         idle_.clear();
-        idle_bytes_ = 0;
-        stop_ = true;
+        for (auto& v : to_pin_) drop(std::move(v));
+        to_pin_.clear();
+        stop_ = true;  // a buffer being registered now is freed once registered
     }
     cv_.notify_all();
-    freer_.join();
+    background_.join();
 }
 
 r1cs::WitnessVector BufferPool::take(size_t n) {
@@ -123,14 +127,14 @@ void BufferPool::give(r1cs::WitnessVector&& v) {
         free_later(std::move(v));
         return;
     }
-    if (pin_ && bytes >= kPinMin && !pinned_.count(v.data())) {
-        if (gpu::host_register(v.data(), bytes)) {
-            pinned_[v.data()] = bytes;
-            pinned_bytes_ += bytes;
-        }
-    }
     // Kept with its length: a witness into it overwrites the entries instead of zero-filling.
     idle_bytes_ += bytes;
+    if (pin_ && bytes >= kPinMin && !pinned_.count(v.data())) {
+        to_pin_.push_back(std::move(v));  // idle once registered (background_loop)
+        lock.unlock();
+        cv_.notify_all();
+        return;
+    }
     idle_.emplace(cap, std::move(v));
 }
 
@@ -161,14 +165,40 @@ void BufferPool::free_later(r1cs::WitnessVector&& v) {
     cv_.notify_all();
 }
 
-void BufferPool::freer_loop() {
+void BufferPool::background_loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
-        cv_.wait(lock, [this] { return stop_ || !to_free_.empty(); });
-        if (to_free_.empty() && stop_) return;
+        cv_.wait(lock, [this] { return stop_ || !to_free_.empty() || !to_pin_.empty(); });
+        if (!to_pin_.empty()) {
+            r1cs::WitnessVector v = std::move(to_pin_.front());
+            to_pin_.pop_front();
+            const uint64_t bytes = fr_bytes(v.capacity());
+            ++busy_;
+            lock.unlock();
+            const bool registered = gpu::host_register(v.data(), bytes);
+            lock.lock();
+            --busy_;
+            if (registered) {
+                pinned_[v.data()] = bytes;
+                pinned_bytes_ += bytes;
+            }
+            if (stop_) {  // closing: the destructor has released every other idle buffer
+                budget_.release(bytes);
+                idle_bytes_ -= bytes;
+                to_free_.push_back(std::move(v));
+            } else {
+                idle_.emplace(v.capacity(), std::move(v));
+            }
+            cv_done_.notify_all();
+            continue;
+        }
+        if (to_free_.empty()) {
+            if (stop_) return;
+            continue;
+        }
         r1cs::WitnessVector v = std::move(to_free_.front());
         to_free_.pop_front();
-        ++freeing_;
+        ++busy_;
         auto pin = pinned_.find(v.data());
         const bool registered = pin != pinned_.end();
         if (registered) {
@@ -179,14 +209,14 @@ void BufferPool::freer_loop() {
         if (registered) gpu::host_unregister(v.data());
         r1cs::WitnessVector().swap(v);  // the large free, on this thread
         lock.lock();
-        --freeing_;
+        --busy_;
         cv_done_.notify_all();
     }
 }
 
 void BufferPool::flush() {
     std::unique_lock<std::mutex> lock(mu_);
-    cv_done_.wait(lock, [this] { return to_free_.empty() && freeing_ == 0; });
+    cv_done_.wait(lock, [this] { return to_free_.empty() && to_pin_.empty() && busy_ == 0; });
 }
 
 uint64_t BufferPool::idle_bytes() const {

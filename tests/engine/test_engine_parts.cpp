@@ -10,6 +10,7 @@
 #include "cuzk/engine/memory.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/engine/queue.hpp"
+#include "cuzk/gpu/device.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
@@ -158,6 +159,39 @@ TEST(BufferPool, KeepsNoMoreThanItsIdleLimit) {
     pool.give(r1cs::WitnessVector(1000));  // over the idle limit: freed in the background
     pool.flush();
     EXPECT_EQ(pool.idle_bytes(), fr_bytes(1000));
+}
+
+// With pin, a given buffer is page-locked on the pool's background thread (not on the
+// giver's: 12.9 GB of a 32 GiB PoRep partition's a, b, c took seconds), counted as idle at
+// once and taken only once registered; one already registered is not registered again; a
+// pool destroyed with registrations queued frees them and gives their bytes back.
+TEST(BufferPool, PageLocksGivenBuffersInTheBackground) {
+    const bool gpu = gpu::device_count() > 0;  // without one, registration fails: pooled unpinned
+    MemoryBudget b(uint64_t(1) << 30);
+    BufferPool pool(b, uint64_t(1) << 28, /*pin=*/true);
+    const size_t n = size_t(1) << 16;  // 2 MiB: above the pool's page-locking minimum
+    r1cs::WitnessVector v(n);
+    const Fr* storage = v.data();
+    pool.give(std::move(v));
+    EXPECT_EQ(pool.idle_bytes(), fr_bytes(n));  // idle (and in the budget) from the give on
+    EXPECT_EQ(b.reserved(), fr_bytes(n));
+    pool.flush();
+    EXPECT_EQ(pool.pinned_bytes(), gpu ? fr_bytes(n) : 0u);
+    auto w = pool.take(n);
+    EXPECT_EQ(w.data(), storage);
+    EXPECT_EQ(pool.reuses(), 1u);
+    EXPECT_EQ(b.reserved(), 0u);
+    pool.give(std::move(w));
+    pool.flush();
+    EXPECT_EQ(pool.pinned_bytes(), gpu ? fr_bytes(n) : 0u);  // the same registration
+    EXPECT_EQ(pool.idle_bytes(), fr_bytes(n));
+    {
+        BufferPool closing(b, uint64_t(1) << 28, true);
+        for (size_t k = 0; k < 4; ++k) closing.give(r1cs::WitnessVector(n << k));
+        EXPECT_EQ(b.reserved(), fr_bytes(n) + fr_bytes(15 * n));
+    }  // destroyed with registrations queued or running
+    EXPECT_EQ(b.reserved(), fr_bytes(n));
+    EXPECT_EQ(pool.idle_bytes(), fr_bytes(n));
 }
 
 TEST(CircuitKey, IdsRoundTripAndBadIdsAreNamed) {

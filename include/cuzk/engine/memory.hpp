@@ -73,12 +73,15 @@ class Reservation {
     uint64_t bytes_ = 0;
 };
 
-// Recycles witness storage (r1cs::WitnessVector) across work items. Idle buffers are held against the
-// budget (so RSS stays inside it) up to `max_idle_bytes`; when the budget needs room,
-// reclaim() drops idle buffers. With `pin` (CUDA present) a buffer is page-locked
-// (gpu::host_register) once when first pooled and stays so while pooled, so host↔device
-// copies from it run at full speed. Frees of large buffers (and their unregistration)
-// happen on a background thread, off the hot path.
+// Recycles witness storage (r1cs::WitnessVector) across work items. Idle buffers are held
+// against the budget (so RSS stays inside it) up to `max_idle_bytes`; when the budget needs
+// room, reclaim() drops idle buffers. With `pin` (CUDA present) a buffer is page-locked
+// (gpu::host_register) once, when first pooled, and stays so while pooled, so host↔device
+// copies from it run at full speed. The registrations and the frees of large buffers (with
+// their unregistration) run on a background thread, off the hot path: the engine gives a
+// proof's a, b, c back between its H and its other MSMs, and registering a 32 GiB PoRep
+// partition's 12.9 GB there held the prove thread (and the GPU) for seconds. A buffer being
+// registered counts as idle but is taken only once registered.
 class BufferPool {
  public:
     BufferPool(MemoryBudget& budget, uint64_t max_idle_bytes, bool pin);
@@ -100,12 +103,12 @@ class BufferPool {
     uint64_t idle_bytes() const;
     uint64_t pinned_bytes() const;
     uint64_t reuses() const;
-    // Waits until the background frees queued so far are done (tests).
+    // Waits until the background registrations and frees queued so far are done.
     void flush();
 
  private:
     void free_later(r1cs::WitnessVector&& v);
-    void freer_loop();
+    void background_loop();
 
     MemoryBudget& budget_;
     const uint64_t max_idle_;
@@ -115,10 +118,11 @@ class BufferPool {
     std::map<const void*, size_t> pinned_;             // registered storage -> bytes
     uint64_t idle_bytes_ = 0, pinned_bytes_ = 0, reuses_ = 0;
     std::deque<r1cs::WitnessVector> to_free_;
+    std::deque<r1cs::WitnessVector> to_pin_;  // given, to be registered, then idle
     bool stop_ = false;
-    size_t freeing_ = 0;
+    size_t busy_ = 0;  // buffers the background thread holds (registering or freeing)
     std::condition_variable cv_, cv_done_;
-    std::thread freer_;
+    std::thread background_;
 };
 
 // Bytes a vector of n field elements holds.
