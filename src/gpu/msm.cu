@@ -110,13 +110,7 @@ __device__ inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 unsigned blocks_for(size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
-// A device allocation that only grows; freed on destruction. Growing frees the old block,
-// and cudaFree waits for the whole device, copies of other streams included: buffers whose
-// size follows the data (the sort's, by the number of full scalars) take 1/64 more than
-// asked when they grow (reserve_slack), so that the next proof's slightly larger count
-// does not free again. Seen on the H200 (2026-12-02): a 32 GiB PoRep sector's first proofs
-// had single MSMs 50-146 ms long on growing, waiting for the next partition's 8.6 GB copy
-// ahead on the copy stream.
+// A device allocation that only grows; freed on destruction.
 template <class T>
 struct DevBuf {
     T* p = nullptr;
@@ -136,7 +130,6 @@ struct DevBuf {
         cap = std::max<size_t>(n, 1);
         return p;
     }
-    T* reserve_slack(size_t n, const char* what) { return n <= cap && p ? p : reserve(n + n / 64, what); }
     void release() {
         if (p) cudaFree(p);
         p = nullptr;
@@ -593,7 +586,7 @@ struct Msm<Curve>::Impl {
         table_c = 0;
     }
 
-    void* temp_for(size_t bytes) { return temp.reserve_slack(bytes, "cudaMalloc CUB temp"); }
+    void* temp_for(size_t bytes) { return temp.reserve(bytes, "cudaMalloc CUB temp"); }
 
     // gpu_msm_window_bits(m), held to 20 bits where its wider windows' buckets (W x 2^(c-1)
     // points: 4.8 GB of G1 at 22 bits against 1.3 GB at 20) would take more than a quarter
@@ -837,8 +830,8 @@ struct Msm<Curve>::Impl {
                 pre ? W : unsigned(std::clamp<size_t>((affine ? kAffineGroupEntries : kGroupEntries) / m, 1, W));
             const size_t max_entries = size_t(G) * m;
             for (int i = 0; i < 2; ++i) {
-                keys[i].reserve_slack(max_entries, "cudaMalloc keys");
-                vals[i].reserve_slack(max_entries, "cudaMalloc vals");
+                keys[i].reserve(max_entries, "cudaMalloc keys");
+                vals[i].reserve(max_entries, "cudaMalloc vals");
             }
             for (unsigned w0 = 0; w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
@@ -869,8 +862,8 @@ struct Msm<Curve>::Impl {
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 size_t clen = 2 * sp.segments;
                 for (int i = 0; i < 2; ++i) {
-                    carry_key[i].reserve_slack(clen, "cudaMalloc carries");
-                    carry_pt[i].reserve_slack(clen, "cudaMalloc carries");
+                    carry_key[i].reserve(clen, "cudaMalloc carries");
+                    carry_pt[i].reserve(clen, "cudaMalloc carries");
                 }
                 if (lpts) {
                     if constexpr (std::is_same_v<Curve, G1Curve>) {
