@@ -75,7 +75,6 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -469,17 +468,6 @@ struct Msm<Curve>::Impl {
     // Created on first use and kept; nothing is recorded when `timing` is false.
     bool timing = false;
     std::vector<cudaEvent_t> events;
-    // The run's small results (classify's counts, the 1s' sum, the window sums) land in
-    // page-locked memory: a copy to pageable memory goes through the driver's staging and
-    // may wait behind copies of other streams in flight, such as the next proof's a and c
-    // copied ahead (gpu/groth16_backend.cu), as the density's pageable upload did.
-    static constexpr size_t kHostSums = 64;  // window sums: W <= 256 / 8 bits
-    struct HostResults {
-        int counts[2];
-        P ones;
-        P sums[kHostSums];
-    };
-    HostResults* host = nullptr;
     std::vector<float GpuMsmPhases::*> phase_of;
     size_t marks = 0;
 
@@ -492,9 +480,6 @@ struct Msm<Curve>::Impl {
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
         bases.reserve(n, "cudaMalloc bases");
-        void* raw = nullptr;
-        check(cudaMallocHost(&raw, sizeof(HostResults)), "cudaMallocHost results");
-        host = new (raw) HostResults;
     }
     template <class Kernel>
     size_t wave_threads(Kernel kernel) const {
@@ -504,7 +489,6 @@ struct Msm<Curve>::Impl {
         return size_t(sms) * size_t(std::max(blocks, 1)) * kThreads;
     }
     ~Impl() {
-        if (host) cudaFreeHost(host);
         for (cudaEvent_t e : events) cudaEventDestroy(e);
         if (stream) cudaStreamDestroy(stream);
     }
@@ -774,8 +758,8 @@ struct Msm<Curve>::Impl {
         classify_kernel<<<unsigned(std::min<size_t>(blocks_for(n), size_t(sms) * 16)), kThreads, 0, stream>>>(
             d_scalars, n, d_density, d_prefix, canon.p, bidx.p, is_one.p, is_full.p, counts.p);
         check_launch("classify_kernel");
-        int* const host_counts = host->counts;
-        check(cudaMemcpyAsync(host_counts, counts.p, 2 * sizeof(int), cudaMemcpyDeviceToHost, stream),
+        int host_counts[2] = {0, 0};
+        check(cudaMemcpyAsync(host_counts, counts.p, sizeof(host_counts), cudaMemcpyDeviceToHost, stream),
               "cudaMemcpy counts");
         check(cudaStreamSynchronize(stream), "classify");
         const size_t n1 = size_t(host_counts[0]), m = size_t(host_counts[1]);
@@ -818,7 +802,7 @@ struct Msm<Curve>::Impl {
 
         // 2. The 1s: per-thread chunks of mixed additions, then a tree of sums.
         Jacobian<Curve> ones_sum = Jacobian<Curve>::identity();
-        host->ones = P::identity();
+        P ones_host = P::identity();
         if (n1 > 0) {
             const SegmentPlan sp = plan_segments(n1, size_t(sms) * 512, 1);
             ranges[0].reserve(sp.segments, "cudaMalloc ones partials");
@@ -826,7 +810,7 @@ struct Msm<Curve>::Impl {
                                                                                  sp.segments, base_ptr(), ranges[0].p);
             check_launch("ones_kernel");
             const int r = sum_tree(0, 1, sp.segments);
-            check(cudaMemcpyAsync(&host->ones, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
+            check(cudaMemcpyAsync(&ones_host, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy ones sum");
             mark(&GpuMsmPhases::ones);
         }
@@ -835,9 +819,7 @@ struct Msm<Curve>::Impl {
         // table every window fills one bucket set (sets = 1) in one group.
         const bool pre = table_c != 0;
         const size_t sets = pre ? 1 : W;
-        if (sets > kHostSums) throw std::logic_error("gpu msm: more window sums than the host buffer holds");
-        P* const window_sums = host->sums;
-        std::fill(window_sums, window_sums + sets, P::identity());
+        std::vector<P> window_sums(sets, P::identity());
         if (m > 0) {
             const size_t nb = (size_t(1) << (c - 1)) + 1;  // buckets per set, |d| = 0..2^(c-1)
             check(cudaMemsetAsync(buckets.reserve(sets * nb, "cudaMalloc buckets"), 0, sets * nb * sizeof(P), stream),
@@ -932,13 +914,13 @@ struct Msm<Curve>::Impl {
                 <<<blocks_for(sets * T), kThreads, 0, stream>>>(buckets.p, nb, sets, R, T, ranges[0].p);
             check_launch("reduce_ranges_kernel");
             const int r = sum_tree(0, sets, T);
-            check(cudaMemcpyAsync(window_sums, ranges[r].p, sets * sizeof(P), cudaMemcpyDeviceToHost, stream),
+            check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, sets * sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy window sums");
             mark(&GpuMsmPhases::reduce);
         }
         check(cudaStreamSynchronize(stream), "msm kernels");
         if (timing) read_phases(opt.phases);
-        ones_sum = host->ones.to_jacobian();
+        ones_sum = ones_host.to_jacobian();
 
         // 5. Horner over windows, top first: acc = acc * 2^c + window sum (the table's
         // one set already holds the weights).
