@@ -82,15 +82,9 @@ BufferPool::BufferPool(MemoryBudget& budget, uint64_t max_idle_bytes, bool pin)
 BufferPool::~BufferPool() {
     {
         std::lock_guard<std::mutex> lock(mu_);
-        auto drop = [&](r1cs::WitnessVector&& v) {
-            const uint64_t bytes = fr_bytes(v.capacity());
-            budget_.release(bytes);
-            idle_bytes_ -= bytes;
-            to_free_.push_back(std::move(v));
-        };
-        for (auto& [cap, v] : idle_) drop(std::move(v));
+        for (auto& [cap, v] : idle_) drop_idle(std::move(v));
         idle_.clear();
-        for (auto& v : to_pin_) drop(std::move(v));
+        for (auto& v : to_pin_) drop_idle(std::move(v));
         to_pin_.clear();
         stop_ = true;  // a buffer being registered now is freed once registered
     }
@@ -157,6 +151,13 @@ uint64_t BufferPool::reclaim(uint64_t want) {
     return freed;
 }
 
+void BufferPool::drop_idle(r1cs::WitnessVector&& v) {
+    const uint64_t bytes = fr_bytes(v.capacity());
+    budget_.release(bytes);
+    idle_bytes_ -= bytes;
+    to_free_.push_back(std::move(v));
+}
+
 void BufferPool::free_later(r1cs::WitnessVector&& v) {
     {
         std::lock_guard<std::mutex> lock(mu_);
@@ -182,10 +183,8 @@ void BufferPool::background_loop() {
                 pinned_[v.data()] = bytes;
                 pinned_bytes_ += bytes;
             }
-            if (stop_) {  // closing: the destructor has released every other idle buffer
-                budget_.release(bytes);
-                idle_bytes_ -= bytes;
-                to_free_.push_back(std::move(v));
+            if (stop_) {  // closing: the destructor has dropped every other idle buffer
+                drop_idle(std::move(v));
             } else {
                 idle_.emplace(v.capacity(), std::move(v));
             }

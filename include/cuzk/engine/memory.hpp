@@ -108,6 +108,9 @@ class BufferPool {
 
  private:
     void free_later(r1cs::WitnessVector&& v);
+    // An idle (or being registered) buffer leaves the pool: its bytes go back to the budget
+    // and it is queued for the background free. With mu_ held.
+    void drop_idle(r1cs::WitnessVector&& v);
     void background_loop();
 
     MemoryBudget& budget_;
