@@ -219,44 +219,53 @@ void BM_Transform(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(state.iterations()) << k);
 }
 
-// compute_h on m = 2^k evaluations. Later calls run on the previous call's outputs: the
-// arithmetic takes the same time on any values.
+// compute_h on m = 2^k evaluations (seven:1 the previous method, HMethod::kSevenTransforms,
+// for side-by-side runs). Later calls run on the previous call's outputs: the arithmetic
+// takes the same time on any values.
 void BM_ComputeH(benchmark::State& state) {
     if (!have_gpu(state)) return;
     const int k = int(state.range(0));
     const auto impl = state.range(1) ? gntt::Impl::kTiled : gntt::Impl::kFast;
+    const auto method = state.range(2) ? gntt::HMethod::kSevenTransforms : gntt::HMethod::kSixTransforms;
     const size_t n = size_t(1) << k;
     DeviceVec a(n), b(n), c(n);
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
     cuzk::bench_gpu::EventTimer timer;
-    auto& out = samples()[{state.range(1) ? "compute_h(tiled)" : "compute_h", k}];
+    const char* name = state.range(2) ? "compute_h(7 NTTs)" : state.range(1) ? "compute_h(tiled)" : "compute_h";
+    auto& out = samples()[{name, k}];
+    const auto run = [&](DeviceVec& x, DeviceVec& y, DeviceVec& z, gntt::Impl im, gntt::HMethod me) {
+        gntt::compute_h_device(x.ptr, y.ptr, z.ptr, n, s, im, me);
+    };
     a.fill(1);
     b.fill(2);
     c.fill(3);
     if (k <= 20 && out.empty()) {  // checked against the CPU once
         auto ha = a.to_host(), hb = b.to_host(), hc = c.to_host();
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
+        run(a, b, c, impl, method);
         check(cudaStreamSynchronize(s), "warm-up");
         if (a.to_host() != cuzk::ntt::compute_h(ha, hb, hc))
             throw std::runtime_error("compute_h 2^" + std::to_string(k) + ": device result differs from the CPU");
-        std::printf("check compute_h 2^%d impl %d: equals the CPU\n", k, int(impl));
-    } else if (impl == gntt::Impl::kFast && out.empty()) {  // checked against the previous path once
+        std::printf("check %s 2^%d impl %d: equals the CPU\n", name, k, int(impl));
+    } else if (impl == gntt::Impl::kFast && out.empty()) {  // checked against another path once
         DeviceVec a2(n), b2(n), c2(n);
         for (auto [src, dst] : {std::pair{&a, &a2}, std::pair{&b, &b2}, std::pair{&c, &c2}})
             check(cudaMemcpy(dst->ptr, src->ptr, n * sizeof(Fr), cudaMemcpyDeviceToDevice), "copy");
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
-        gntt::compute_h_device(a2.ptr, b2.ptr, c2.ptr, n, s, gntt::Impl::kTiled);
+        run(a, b, c, impl, method);
+        // The six-transform kFast against kTiled; the seven-transform one against the six.
+        const bool seven = method == gntt::HMethod::kSevenTransforms;
+        run(a2, b2, c2, seven ? gntt::Impl::kFast : gntt::Impl::kTiled, gntt::HMethod::kSixTransforms);
         check(cudaStreamSynchronize(s), "warm-up");
         if (a.to_host() != a2.to_host())
-            throw std::runtime_error("compute_h 2^" + std::to_string(k) + ": kFast differs from kTiled");
-        std::printf("check compute_h 2^%d: kFast equals kTiled\n", k);
+            throw std::runtime_error(std::string(name) + " 2^" + std::to_string(k) + ": differs from " +
+                                     (seven ? "six transforms" : "kTiled"));
+        std::printf("check %s 2^%d: equals %s\n", name, k, seven ? "six transforms" : "kTiled");
     } else {
-        gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl);
+        run(a, b, c, impl, method);
         check(cudaStreamSynchronize(s), "warm-up");
     }
     for (auto _ : state) {
-        const float ms = timer.ms([&] { gntt::compute_h_device(a.ptr, b.ptr, c.ptr, n, s, impl); }, s);
+        const float ms = timer.ms([&] { run(a, b, c, impl, method); }, s);
         out.push_back(ms);
         state.SetIterationTime(ms / 1e3);
     }
@@ -273,8 +282,9 @@ BENCHMARK(BM_Transform)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ComputeH)
-    ->ArgsProduct({{20, 24, 25, 26, 27}, {0, 1}})
-    ->ArgNames({"log_n", "tiled"})
+    ->ArgsProduct({{20, 24, 25, 26, 27}, {0, 1}, {0}})
+    ->ArgsProduct({{20, 24, 27}, {0}, {1}})
+    ->ArgNames({"log_n", "tiled", "seven"})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

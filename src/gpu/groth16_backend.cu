@@ -2,8 +2,8 @@
 //
 // The fused stages keep data on the device and copy each input once:
 //   h_msm: a, b, c up, pipelined with the transforms: a's copy (on copy_stream_), then
-//          a's iNTT + coset NTT (ntt::to_coset_evals, on stream_) while b is copied, b's
-//          while c is copied, then c's, then (a b - c) / Z and the coset iNTT
+//          a's iNTT + coset NTT (ntt::prepare_h_input, on stream_) while b is copied, b's
+//          while c is copied, then c's iNTT, then a b / Z, the coset iNTT and - c
 //          (ntt::quotient_and_coset_inverse) -> the H MSM reads h where that left it (no
 //          copy of h to the host and back). Spans: h2d_abc until the last copy is done
 //          (the transforms of a and b run under it), h_kernels the transforms after it;
@@ -284,7 +284,7 @@ class CudaBackend final : public groth16::ProverBackend {
                     check(cudaEventRecord(copied_[k], copy_stream_), "cudaEventRecord");
                     check(cudaStreamWaitEvent(stream_, copied_[k], 0), "cudaStreamWaitEvent");
                 }
-                ntt::to_coset_evals(dv[k], n, stream_);
+                ntt::prepare_h_input(unsigned(k), dv[k], n, stream_);
             }
             ntt::quotient_and_coset_inverse(dv[0], dv[1], dv[2], m, stream_);
             // z goes where b and c were, once the quotient has read them: its copy runs

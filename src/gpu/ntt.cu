@@ -19,9 +19,12 @@
 //      and scale by c s^i (c = n^-1, s = 1 or g^-1) as the last pass stores: no extra pass.
 // compute_h keeps the coefficients in bit-reversed order between its iDFT and coset DFT
 // (DIF passes natural -> bit-reversed, then DIT passes bit-reversed -> natural), so only
-// its last coset iDFT has a bit-reversal pass, and that pass computes a b - c as it loads
-// (H200, 2026-12-01, side by side, two rounds: compute_h 2^24 32.2 -> 32.0 ms, 2^27
-// 279.4 -> 277.4).
+// its last coset iDFT has a bit-reversal pass, and that pass computes a b as it loads
+// (H200, 2026-12-01, side by side, two rounds, then with a b - c: compute_h 2^24 32.2 ->
+// 32.0 ms, 2^27 279.4 -> 277.4). Six transforms, not seven (HMethod::kSixTransforms): c
+// gets its iDFT alone, scaled by 1/Z and left bit-reversed by the DIF passes, and is
+// subtracted from the coset iDFT of a b / Z by a tiled transposing pass (the coset iDFT is
+// linear and undoes c's coset DFT; cuzk/ntt/domain.hpp).
 // Impl::kTiled (the previous fast path, kept for side-by-side benchmarks) and
 // Impl::kReference run steps 1-2 with one butterfly per thread per stage (tiles in
 // shared memory / one kernel per stage), then for the inverses one pass that reverses
@@ -272,9 +275,9 @@ __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
 // middle bits b and rev(b) (b <= rev(b); the others return at once), both read and
 // written in runs of 16 consecutive elements through shared memory. The one-pair-a-thread
 // kernel above reads a[rev(i)] scattered: ~0.85 ms at 2^24 on the H200, 1.2 TB/s.
-// With ab_b and ab_c (compute_h's quotient): a_i b_i - c_i is what gets moved, the product
-// folded into the permutation's loads instead of a pass of its own over a, b and c
-// (ab_minus_c_kernel).
+// With ab_b (compute_h's quotient): a_i b_i, or a_i b_i - c_i with ab_c, is what gets
+// moved, the product folded into the permutation's loads instead of a pass of its own
+// over a, b (and c) (ab_minus_c_kernel).
 __global__ void __launch_bounds__(256)
     bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc, const Fr* ab_b, const Fr* ab_c) {
     constexpr unsigned kSide = 1u << plan::kRevLog;
@@ -288,7 +291,8 @@ __global__ void __launch_bounds__(256)
     for (unsigned k = 0; k < tiles; ++k) {
         const size_t i = plan::rev_tile_index(log_n, mid[k], t);
         Fr x = load_fr(a + i);
-        if (ab_b) x = x * load_fr(ab_b + i) - load_fr(ab_c + i);
+        if (ab_b) x = x * load_fr(ab_b + i);
+        if (ab_c) x = x - load_fr(ab_c + i);
         x = scaled(sc, i, x);
 #pragma unroll
         for (unsigned l = 0; l < Fr::N; ++l) sh[k][l][t >> plan::kRevLog][t & (kSide - 1)] = x.l[l];
@@ -303,8 +307,8 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// a <- its bit reversal, pre-scaled; with b and c (both or neither, log n >= 2 kRevLog)
-// a_i b_i - c_i first.
+// a <- its bit reversal, pre-scaled; with b (log n >= 2 kRevLog) a_i b_i first, with b
+// and c a_i b_i - c_i.
 void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr,
                    const Fr* c = nullptr) {
     if (log_n >= 2 * plan::kRevLog) {
@@ -533,10 +537,38 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     }
 }
 
-// h_i = a_i b_i - c_i.
+// a_i <- a_i b_i - c_i (c null: a_i b_i).
 __global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        a[i] = a[i] * b[i] - c[i];
+        a[i] = c ? a[i] * b[i] - c[i] : a[i] * b[i];
+}
+
+// a_i <- a_i - c_j with j = i, or j = rev(i) (log n bits) when rev_bits > 0.
+__global__ void subtract_kernel(Fr* a, const Fr* c, size_t n, unsigned rev_bits) {
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        a[i] = a[i] - c[rev_bits ? plan::reverse_bits(uint32_t(i), rev_bits) : i];
+}
+
+// The same with j = rev(i) by 16 x 16 tiles (log n >= 2 kRevLog; the tiles of
+// bitrev_tiled_kernel): block b reads c's tile of middle bits b in runs of 16 and
+// subtracts it, transposed through shared memory, from a's tile of middle bits rev(b),
+// also in runs of 16, instead of reading c[rev(i)] 32 B at a time across the buffer.
+__global__ void __launch_bounds__(256) subtract_bitrev_tiled_kernel(Fr* a, const Fr* c, unsigned log_n) {
+    constexpr unsigned kSide = 1u << plan::kRevLog;
+    __shared__ uint64_t sh[Fr::N][kSide][kSide + 1];  // +1: column reads spread over banks
+    const unsigned m = log_n - 2 * plan::kRevLog;
+    const size_t b = blockIdx.x;
+    const unsigned t = threadIdx.x;
+    const Fr x = load_fr(c + plan::rev_tile_index(log_n, b, t));
+#pragma unroll
+    for (unsigned l = 0; l < Fr::N; ++l) sh[l][t >> plan::kRevLog][t & (kSide - 1)] = x.l[l];
+    __syncthreads();
+    const unsigned src = plan::rev_tile_source(t);
+    Fr y;
+#pragma unroll
+    for (unsigned l = 0; l < Fr::N; ++l) y.l[l] = sh[l][src >> plan::kRevLog][src & (kSide - 1)];
+    Fr* out = a + plan::rev_tile_index(log_n, plan::reverse_bits(uint32_t(b), m), t);
+    store_fr(out, load_fr(out) - y);
 }
 
 // --- cached tables ------------------------------------------------------------------
@@ -788,7 +820,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
 // alone (only kFast with log n >= 3 does the last two). kFast fuses w^-1 and the scalings
 // into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
 // post-scale in one more pass (as the CPU code does).
-// With ab_b and ab_c (both or neither) the input is a_i b_i - c_i (compute_h's quotient):
+// With ab_b the input is a_i b_i, with ab_b and ab_c a_i b_i - c_i (compute_h's quotient):
 // folded into the tiled bit reversal where there is one, a pass of its own otherwise.
 void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
                Order in = Order::kNatural, Order out = Order::kNatural, const Fr* ab_b = nullptr,
@@ -930,25 +962,69 @@ void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl) {
     }
 }
 
-void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl) {
+bool h_coefficients_bit_reversed(Impl impl, size_t m) {
+    return impl == Impl::kFast && unsigned(__builtin_ctzll(m)) >= plan::kRegMinLogN;
+}
+
+namespace {
+// Z = g^m - 1, the vanishing polynomial on the coset gH (one value there).
+Fr vanishing_on_coset(size_t m) { return cpu::coset_generator().pow(uint64_t(m)) - Fr::one(); }
+}  // namespace
+
+void to_scaled_coefficients(Fr* d, size_t n, Stream stream, Impl impl) {
+    const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
+    if (!d) throw std::invalid_argument("gpu::ntt::to_scaled_coefficients: null device pointer");
+    const unsigned log_m = unsigned(__builtin_ctzll(m));
+    if (m > n) check(cudaMemsetAsync(d + n, 0, (m - n) * sizeof(Fr), stream), "cudaMemsetAsync");
+    // The iDFT's 1/m and 1/Z in one constant on its last stores; kFast's DIF passes leave the
+    // coefficients bit-reversed, as quotient_and_coset_inverse then reads them.
+    const Scale post = const_scale((pow2(log_m) * vanishing_on_coset(m)).inverse());
+    const Order out = h_coefficients_bit_reversed(impl, m) ? Order::kBitReversed : Order::kNatural;
+    transform(d, log_m, true, no_scale(), post, impl, stream, Order::kNatural, out);
+}
+
+void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl, HMethod method) {
+    if (k > 2) throw std::invalid_argument("gpu::ntt::prepare_h_input: k must be 0, 1 or 2 (a, b, c)");
+    if (k == 2 && method == HMethod::kSixTransforms)
+        to_scaled_coefficients(d, n, stream, impl);
+    else
+        to_coset_evals(d, n, stream, impl);
+}
+
+void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl,
+                                HMethod method) {
     const unsigned log_m = checked(d_a, m, "gpu::ntt::quotient_and_coset_inverse");
     if (!d_b || !d_c) throw std::invalid_argument("gpu::ntt::quotient_and_coset_inverse: null device pointer");
-    // a b - c, then the coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i
-    // iDFT_unscaled(h)_i, Z = g^m - 1. The product rides on the iDFT's bit reversal (kFast).
-    const Fr zg = cpu::coset_generator().pow(uint64_t(m)) - Fr::one();
+    // The coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i iDFT_unscaled(x)_i for x = a b - c
+    // (kSevenTransforms) or x = a b, then h_i -= c_i (kSixTransforms: c is iNTT(c) / Z
+    // already). The product rides on the iDFT's bit reversal (kFast).
+    const bool six = method == HMethod::kSixTransforms;
     StreamScratch scratch(stream);
-    const Scale from_coset = coset_scale(true, (pow2(log_m) * zg).inverse(), m, scratch, stream);
-    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, d_c);
+    const Scale from_coset = coset_scale(true, (pow2(log_m) * vanishing_on_coset(m)).inverse(), m, scratch, stream);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b,
+              six ? nullptr : d_c);
+    if (!six) return;
+    if (h_coefficients_bit_reversed(impl, m) && log_m >= 2 * plan::kRevLog) {
+        subtract_bitrev_tiled_kernel<<<1u << (log_m - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(
+            d_a, d_c, log_m);
+        check_launch("subtract_bitrev_tiled_kernel");
+    } else {
+        subtract_kernel<<<grid_for(m, kThreads), kThreads, 0, stream>>>(
+            d_a, d_c, m, h_coefficients_bit_reversed(impl, m) ? log_m : 0);
+        check_launch("subtract_kernel");
+    }
 }
 
-void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl) {
+void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl, HMethod method) {
     const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
     if (!d_a || !d_b || !d_c) throw std::invalid_argument("gpu::ntt::compute_h_device: null device pointer");
-    for (Fr* v : {d_a, d_b, d_c}) to_coset_evals(v, n, stream, impl);
-    quotient_and_coset_inverse(d_a, d_b, d_c, m, stream, impl);
+    Fr* const d[3] = {d_a, d_b, d_c};
+    for (unsigned k = 0; k < 3; ++k) prepare_h_input(k, d[k], n, stream, impl, method);
+    quotient_and_coset_inverse(d_a, d_b, d_c, m, stream, impl, method);
 }
 
-std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl) {
+std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl,
+                          HMethod method) {
     if (a.size() != b.size() || a.size() != c.size())
         throw std::invalid_argument("gpu::ntt::compute_h: a, b, c must have one value per constraint each (got " +
                                     std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
@@ -964,7 +1040,7 @@ std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::spa
     }
     {
         trace::Span span("h_kernels", "gpu");
-        compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl);
+        compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl, method);
         check(cudaStreamSynchronize(nullptr), "gpu::ntt::compute_h");
     }
     trace::Span span("d2h_h", "gpu");

@@ -83,20 +83,30 @@ Vector compute_h_in(Vector a, Vector b, Vector c) {
     a.resize(m, Fr::zero());
     b.resize(m, Fr::zero());
     c.resize(m, Fr::zero());
+    // Six transforms, not bellperson's seven: the coset iDFT is linear and C has degree
+    // < m, so coset_iNTT(C on gH) is C's coefficients, iNTT(c). Hence
+    //   h = coset_iNTT((A B - C) / Z) = (m Z)^-1 (g^-i iDFT_unscaled(a b)_i - iDFT_unscaled(c)_i)
+    // with Z = g^m - 1 (constant on gH): c needs its iDFT only, no coset DFT. The result is
+    // the same field elements for any a, b, c (satisfied or not); tests/ntt/test_domain.cpp
+    // checks it against the seven domain operations.
     eval_to_coset(a);
     eval_to_coset(b);
-    eval_to_coset(c);
-    // b and c are released as soon as they are consumed (bellperson drops them too).
     parallel_for(0, m, kPassGrain, [&](size_t lo, size_t hi) {
-        for (size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
+        for (size_t i = lo; i < hi; ++i) a[i] *= b[i];
     });
-    Vector().swap(b);
-    Vector().swap(c);
-    // icoset_fft with the division by Z folded in: a_i <- (m Z)^-1 g^-i * ifft_unscaled(a)_i.
+    Vector().swap(b);  // released as soon as it is consumed (bellperson drops it too)
+    detail::inverse_unscaled(c);
+    detail::inverse_unscaled(a);
     const Fr zg = Fr::from_u64(kCosetGenerator).pow(uint64_t(m)) - Fr::one();
     const Fr scale = (Fr::from_u64(m) * zg).inverse();
-    detail::inverse_unscaled(a);
-    distribute_powers(a, scale, coset_generator_inverse());
+    const Fr g_inv = coset_generator_inverse();
+    parallel_for(0, m, kPassGrain, [&](size_t lo, size_t hi) {
+        Fr x = g_inv.pow(uint64_t(lo));
+        for (size_t i = lo; i < hi; ++i) {
+            a[i] = (a[i] * x - c[i]) * scale;
+            x *= g_inv;
+        }
+    });
     return a;
 }
 

@@ -607,14 +607,18 @@ TEST(GpuComputeH, RejectsBadInput) {
 #if CUZK_HAVE_CUDA
 // The split steps of compute_h_device (what CudaBackend::h_msm pipelines with its copies)
 // against the CPU: to_coset_evals of each vector equals pad, iNTT, coset NTT on the host
-// (with garbage in the padding, which it must zero), and quotient_and_coset_inverse of
-// the three equals ntt::compute_h. Odd and power-of-two sizes, every Impl.
+// (with garbage in the padding, which it must zero); c's step of the six-transform method
+// equals pad, iNTT, times 1/Z (bit-reversed where h_coefficients_bit_reversed says so);
+// and quotient_and_coset_inverse of the three equals ntt::compute_h with either method.
+// Odd and power-of-two sizes, every Impl.
 TEST(GpuComputeH, SplitStepsMatchCpu) {
     SKIP_WITHOUT_GPU();
     auto ok = [](cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e); };
     std::mt19937_64 rng(test::seed());
-    for (size_t n : {size_t(1), size_t(5), size_t(1000), size_t(1024), size_t(4099), (size_t(1) << 16) - 7}) {
+    for (size_t n : {size_t(1), size_t(5), size_t(7), size_t(200), size_t(1000), size_t(1024), size_t(4099),
+                     (size_t(1) << 16) - 7}) {
         const size_t m = ntt::EvaluationDomain::size_for(n);
+        const unsigned log_m = unsigned(__builtin_ctzll(m));
         const std::vector<Fr> in[3] = {random_vector(n, rng), random_vector(n, rng), random_vector(n, rng)};
         const auto want_h = ntt::compute_h(in[0], in[1], in[2]);
         std::vector<Fr> want_evals[3];
@@ -624,26 +628,51 @@ TEST(GpuComputeH, SplitStepsMatchCpu) {
             ntt::inverse(want_evals[k]);
             ntt::coset_forward(want_evals[k]);
         }
+        std::vector<Fr> want_c = in[2];
+        want_c.resize(m, Fr::zero());
+        ntt::inverse(want_c);
+        const Fr z_inv = (ntt::coset_generator().pow(uint64_t(m)) - Fr::one()).inverse();
+        for (Fr& x : want_c) x *= z_inv;
         for (auto impl : {gntt::Impl::kFast, gntt::Impl::kTiled, gntt::Impl::kReference}) {
-            Fr* d[3] = {};
-            for (auto*& p : d) {
-                ok(cudaMalloc(&p, m * sizeof(Fr)));
-                ok(cudaMemset(p, 0xab, m * sizeof(Fr)));  // the padding must come out zero
-            }
-            for (int k = 0; k < 3; ++k) {
-                ok(cudaMemcpy(d[k], in[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-                gntt::to_coset_evals(d[k], n, nullptr, impl);
+            for (auto method : {gntt::HMethod::kSixTransforms, gntt::HMethod::kSevenTransforms}) {
+                const bool six = method == gntt::HMethod::kSixTransforms;
+                const std::string what = "n=" + std::to_string(n) + " impl=" + std::to_string(int(impl)) +
+                                         (six ? " six" : " seven");
+                Fr* d[3] = {};
+                for (auto*& p : d) {
+                    ok(cudaMalloc(&p, m * sizeof(Fr)));
+                    ok(cudaMemset(p, 0xab, m * sizeof(Fr)));  // the padding must come out zero
+                }
+                for (unsigned k = 0; k < 3; ++k) {
+                    ok(cudaMemcpy(d[k], in[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+                    gntt::prepare_h_input(k, d[k], n, nullptr, impl, method);
+                    std::vector<Fr> got(m);
+                    ok(cudaMemcpy(got.data(), d[k], m * sizeof(Fr), cudaMemcpyDeviceToHost));
+                    if (k == 2 && six) {
+                        if (gntt::h_coefficients_bit_reversed(impl, m)) {
+                            std::vector<Fr> natural(m);
+                            for (size_t i = 0; i < m; ++i)
+                                natural[gntt::plan::reverse_bits(uint32_t(i), log_m)] = got[i];
+                            got = natural;
+                        }
+                        EXPECT_EQ(got, want_c) << "c's step, " << what;
+                    } else {
+                        EXPECT_EQ(got, want_evals[k]) << "to_coset_evals k=" << k << ", " << what;
+                    }
+                }
+                gntt::quotient_and_coset_inverse(d[0], d[1], d[2], m, nullptr, impl, method);
                 std::vector<Fr> got(m);
-                ok(cudaMemcpy(got.data(), d[k], m * sizeof(Fr), cudaMemcpyDeviceToHost));
-                EXPECT_EQ(got, want_evals[k]) << "to_coset_evals n=" << n << " k=" << k << " impl=" << int(impl);
+                ok(cudaMemcpy(got.data(), d[0], m * sizeof(Fr), cudaMemcpyDeviceToHost));
+                EXPECT_EQ(got, want_h) << "quotient_and_coset_inverse, " << what;
+                for (auto* p : d) ok(cudaFree(p));
             }
-            gntt::quotient_and_coset_inverse(d[0], d[1], d[2], m, nullptr, impl);
-            std::vector<Fr> got(m);
-            ok(cudaMemcpy(got.data(), d[0], m * sizeof(Fr), cudaMemcpyDeviceToHost));
-            EXPECT_EQ(got, want_h) << "quotient_and_coset_inverse n=" << n << " impl=" << int(impl);
-            for (auto* p : d) ok(cudaFree(p));
         }
+        // kFast leaves c bit-reversed from 2^kRegMinLogN on, the others never.
+        EXPECT_EQ(gntt::h_coefficients_bit_reversed(gntt::Impl::kFast, m), log_m >= gntt::plan::kRegMinLogN);
+        EXPECT_FALSE(gntt::h_coefficients_bit_reversed(gntt::Impl::kTiled, m));
     }
+    EXPECT_THROW(gntt::prepare_h_input(3, nullptr, 8, nullptr), std::invalid_argument);
+    EXPECT_THROW(gntt::to_scaled_coefficients(nullptr, 8, nullptr), std::invalid_argument);
     EXPECT_THROW(gntt::to_coset_evals(nullptr, 8, nullptr), std::invalid_argument);
     EXPECT_THROW(gntt::quotient_and_coset_inverse(nullptr, nullptr, nullptr, 8, nullptr), std::invalid_argument);
     Fr* d = nullptr;

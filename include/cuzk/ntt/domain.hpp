@@ -57,14 +57,17 @@ class EvaluationDomain {
 };
 
 // Groth16's quotient H = (A B - C) / Z for the evaluations a, b, c of the circuit's
-// A, B, C polynomials on H (one value per constraint, equal lengths), exactly as
-// bellperson's prover computes it (groth16/prover: execute_fft):
-//   a, b, c <- ifft; coset_fft; h = (a b - c) / Z on the coset; h <- icoset_fft.
+// A, B, C polynomials on H (one value per constraint, equal lengths): the same field
+// elements as bellperson's prover (groth16/prover: execute_fft),
+//   a, b, c <- ifft; coset_fft; h = (a b - c) / Z on the coset; h <- icoset_fft,
+// with six transforms instead of seven: by linearity icoset_fft(coset_fft(ifft(c))) is
+// ifft(c), so h = icoset_fft(a b / Z) - ifft(c) / Z and c skips its coset_fft.
 // Returns the m coefficients of h; the top one is zero for a satisfied circuit and the
 // first m-1 are the scalars of the H query. The inputs' buffers are reused (pass them
 // with std::move to avoid copies). Throws std::invalid_argument for unequal lengths or
 // a size that size_for() rejects. Passes are fused where it changes no result:
-// ifft's 1/m scaling rides with the coset shift, and 1/Z with the final 1/m.
+// ifft's 1/m scaling rides with the coset shift, and 1/Z and - ifft(c) with the final
+// pass.
 std::vector<Fr> compute_h(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c);
 // The same on the witness's storage (r1cs::WitnessVector, as the prover's backends get it);
 // h comes back in a's.
