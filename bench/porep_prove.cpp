@@ -63,6 +63,7 @@
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/gpu/backend.hpp"
+#include "cuzk/gpu/device.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "timing_keys.hpp"
 
@@ -508,6 +509,11 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
     const gpu::CopyAheadStats ahead_after = gpu::copy_ahead_stats(backend);
     say("    copies ahead (CUDA backend): z %zu, a and c %zu of %zu partitions\n", ahead_after.z - ahead_before.z,
         ahead_after.abc - ahead_before.abc, parts);
+    if (gpu::device_count() > 0) {  // what the resident bases and the backends' scratch hold
+        const gpu::DeviceMemory mem = gpu::device_memory(0);
+        say("    device 0 memory after the sector: %.1f GiB in use of %.1f GiB (cudaMemGetInfo)\n",
+            double(mem.total - mem.free) / double(1ull << 30), double(mem.total) / double(1ull << 30));
+    }
     gpu::set_copy_ahead(backend, true);
 }
 

@@ -95,6 +95,17 @@ int device_count(std::string* why) {
     return n;
 }
 
+DeviceMemory device_memory(int device) {
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    check(cudaSetDevice(device), "cudaSetDevice");
+    DeviceMemory m;
+    const cudaError_t e = cudaMemGetInfo(&m.free, &m.total);
+    cudaSetDevice(current);
+    check(e, "cudaMemGetInfo");
+    return m;
+}
+
 void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n) { mul_add_sub(a, b, out, n); }
 void fr_mul_add_sub_on_device(const Fr* a, const Fr* b, Fr* out, size_t n) { mul_add_sub(a, b, out, n); }
 void fp_ops_on_device(const Fp* a, const Fp* b, DeviceFieldOps<Fp>* out, size_t n) { ops(a, b, out, n); }

@@ -110,6 +110,11 @@ __device__ inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 unsigned blocks_for(size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
+// Reallocations of a DevBuf to grow it, on this thread (Impl::run counts its own). A
+// growth frees the old buffer, and cudaFree waits for the whole device, copies on other
+// streams included.
+thread_local size_t t_growths = 0;
+
 // A device allocation that only grows; freed on destruction.
 template <class T>
 struct DevBuf {
@@ -123,7 +128,10 @@ struct DevBuf {
     }
     T* reserve(size_t n, const char* what) {
         if (n <= cap && p) return p;
-        if (p) cudaFree(p);
+        if (p) {
+            cudaFree(p);
+            ++t_growths;
+        }
         p = nullptr;
         cap = 0;
         check(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)), what);
@@ -605,11 +613,14 @@ struct Msm<Curve>::Impl {
     }
 
     // Sum of `len` XYZZ points per segment (segs segments, contiguous) down to one each,
-    // starting in ranges[from]; returns the buffer index holding the result.
-    int sum_tree(int from, size_t segs, size_t len) {
+    // starting in ranges[from]; returns the buffer index holding the result. Each level's
+    // buffer is sized for len_cap >= len points a segment (a bound that does not depend on
+    // the run's scalars, so that later runs do not grow it).
+    int sum_tree(int from, size_t segs, size_t len, size_t len_cap) {
         while (len > 1) {
             const size_t len2 = (len + kSumPerThread - 1) / kSumPerThread;
-            P* out = ranges[1 - from].reserve(segs * len2, "cudaMalloc sums");
+            len_cap = std::max((len_cap + kSumPerThread - 1) / kSumPerThread, len2);
+            P* out = ranges[1 - from].reserve(segs * len_cap, "cudaMalloc sums");
             sum_kernel<Curve>
                 <<<blocks_for(segs * len2), kThreads, 0, stream>>>(ranges[from].p, segs, len, kSumPerThread, len2, out);
             check_launch("sum_kernel");
@@ -680,7 +691,14 @@ struct Msm<Curve>::Impl {
         }
     }
 
+    size_t last_growths = 0;  // DevBuf growths in the last run (scratch_growths())
+
     Jacobian<Curve> run(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+        struct CountGrowths {
+            size_t& out;
+            size_t start = t_growths;
+            ~CountGrowths() { out = t_growths - start; }
+        } count_growths{last_growths};
         check(cudaSetDevice(device), "cudaSetDevice");
         if (n > size_t(INT32_MAX)) throw std::invalid_argument("gpu msm: more than 2^31 - 1 scalars");
         // Density: prefix popcounts on the host (n / 64 words), which also checks the length,
@@ -800,16 +818,20 @@ struct Msm<Curve>::Impl {
             opt.stats->windows = W;
         }
 
-        // 2. The 1s: per-thread chunks of mixed additions, then a tree of sums.
+        // 2. The 1s: per-thread chunks of mixed additions, then a tree of sums. At most
+        // ones_most segments whatever n1 (plan_segments); their buffers are sized for that
+        // in every run, 1s or not, as the sort's buffers below are (and why).
+        const size_t ones_most = size_t(sms) * 512;
+        ranges[0].reserve(ones_most, "cudaMalloc ones partials");
+        ranges[1].reserve((ones_most + kSumPerThread - 1) / kSumPerThread, "cudaMalloc sums");
         Jacobian<Curve> ones_sum = Jacobian<Curve>::identity();
         P ones_host = P::identity();
         if (n1 > 0) {
-            const SegmentPlan sp = plan_segments(n1, size_t(sms) * 512, 1);
-            ranges[0].reserve(sp.segments, "cudaMalloc ones partials");
+            const SegmentPlan sp = plan_segments(n1, ones_most, 1);
             ones_kernel<Curve><<<blocks_for(sp.segments), kThreads, 0, stream>>>(ones_idx.p, n1, sp.seg_len,
                                                                                  sp.segments, base_ptr(), ranges[0].p);
             check_launch("ones_kernel");
-            const int r = sum_tree(0, 1, sp.segments);
+            const int r = sum_tree(0, 1, sp.segments, ones_most);
             check(cudaMemcpyAsync(&ones_host, ranges[r].p, sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy ones sum");
             mark(&GpuMsmPhases::ones);
@@ -828,10 +850,27 @@ struct Msm<Curve>::Impl {
             const bool affine = !pre && use_affine(opt, m, W);
             const unsigned G =
                 pre ? W : unsigned(std::clamp<size_t>((affine ? kAffineGroupEntries : kGroupEntries) / m, 1, W));
-            const size_t max_entries = size_t(G) * m;
+            // The sort's buffers and CUB's scratch are sized for the most entries a run over
+            // these bases can have (at most `expect` full scalars), not for this run's: a
+            // later run with more full scalars would grow them, and the cudaFree of a growth
+            // waits for the whole device. In a PoRep sector that was the next partition's a
+            // and c copied ahead under this proof's MSMs: msm_l / msm_a / msm_b_g1 took
+            // 50-146 ms more at the partitions whose full-scalar count set a new high (H200,
+            // 2026-12-02; ~0.6 s a process).
+            const size_t group_cap = affine ? kAffineGroupEntries : kGroupEntries;
+            const size_t max_entries =
+                pre ? size_t(W) * expect : std::max(std::min(group_cap, size_t(W) * expect), expect);
             for (int i = 0; i < 2; ++i) {
                 keys[i].reserve(max_entries, "cudaMalloc keys");
                 vals[i].reserve(max_entries, "cudaMalloc vals");
+            }
+            {
+                cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
+                const int most_bits = std::bit_width(uint64_t(pre ? 1 : W) * nb - 1);
+                const int most = int(std::min<size_t>(max_entries, size_t(INT32_MAX)));
+                check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, most, 0, most_bits, stream),
+                      "cub SortPairs size");
+                temp_for(need);
             }
             for (unsigned w0 = 0; w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
@@ -861,9 +900,9 @@ struct Msm<Curve>::Impl {
                 SegmentPlan sp = plan_segments(llen, 2 * level1_wave, 4);  // two full waves
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 size_t clen = 2 * sp.segments;
-                for (int i = 0; i < 2; ++i) {
-                    carry_key[i].reserve(clen, "cudaMalloc carries");
-                    carry_pt[i].reserve(clen, "cudaMalloc carries");
+                for (int i = 0; i < 2; ++i) {  // for the most segments, as the sort's buffers
+                    carry_key[i].reserve(4 * level1_wave, "cudaMalloc carries");
+                    carry_pt[i].reserve(4 * level1_wave, "cudaMalloc carries");
                 }
                 if (lpts) {
                     if constexpr (std::is_same_v<Curve, G1Curve>) {
@@ -913,7 +952,7 @@ struct Msm<Curve>::Impl {
             reduce_ranges_kernel<Curve>
                 <<<blocks_for(sets * T), kThreads, 0, stream>>>(buckets.p, nb, sets, R, T, ranges[0].p);
             check_launch("reduce_ranges_kernel");
-            const int r = sum_tree(0, sets, T);
+            const int r = sum_tree(0, sets, T, T);
             check(cudaMemcpyAsync(window_sums.data(), ranges[r].p, sets * sizeof(P), cudaMemcpyDeviceToHost, stream),
                   "cudaMemcpy window sums");
             mark(&GpuMsmPhases::reduce);
@@ -964,6 +1003,11 @@ size_t Msm<Curve>::size() const {
 template <class Curve>
 int Msm<Curve>::device() const {
     return impl_->device;
+}
+
+template <class Curve>
+size_t Msm<Curve>::scratch_growths() const {
+    return impl_->last_growths;
 }
 
 template <class Curve>

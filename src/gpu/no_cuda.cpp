@@ -11,6 +11,7 @@ int device_count(std::string* why) {
     if (why) *why = "built without CUDA";
     return 0;
 }
+DeviceMemory device_memory(int) { throw std::runtime_error("cuzk was built without CUDA"); }
 void fp_mul_add_sub_on_device(const Fp*, const Fp*, Fp*, size_t) {
     throw std::runtime_error("cuzk was built without CUDA");
 }
@@ -107,6 +108,10 @@ size_t Msm<Curve>::device_base_bytes() const {
 }
 template <class Curve>
 void Msm<Curve>::drop_precomputed() {}
+template <class Curve>
+size_t Msm<Curve>::scratch_growths() const {
+    return 0;
+}
 template <class Curve>
 Jacobian<Curve> Msm<Curve>::run(std::span<const Fr>, const GpuMsmOptions&) {
     no_cuda();

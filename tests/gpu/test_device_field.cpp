@@ -6,7 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#if CUZK_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include "cuzk/gpu/device.hpp"
 #include "gpu/field_edges.hpp"
@@ -84,6 +90,31 @@ void check_ops(void (*on_device)(const F*, const F*, gpu::DeviceFieldOps<F>*, si
 
 TEST(GpuField, FpAllOpsMatchHost) { check_ops<Fp>(gpu::fp_ops_on_device); }
 TEST(GpuField, FrAllOpsMatchHost) { check_ops<Fr>(gpu::fr_ops_on_device); }
+
+// device_memory: a plausible report, an unknown device refused, and 256 MiB allocated
+// shows as (about) that much less free.
+TEST(GpuDevice, MemoryReportSeesAnAllocation) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) {
+        if (!gpu::built_with_cuda()) {
+            EXPECT_THROW(gpu::device_memory(0), std::runtime_error);
+        }
+        GTEST_SKIP() << "no GPU: " << why;
+    }
+    const gpu::DeviceMemory before = gpu::device_memory(0);
+    ASSERT_GT(before.total, size_t(0));
+    ASSERT_LE(before.free, before.total);
+    EXPECT_THROW(gpu::device_memory(1 << 20), std::runtime_error) << "no such device";
+#if CUZK_HAVE_CUDA
+    const size_t bytes = size_t(256) << 20;
+    void* p = nullptr;
+    ASSERT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
+    const gpu::DeviceMemory during = gpu::device_memory(0);
+    ASSERT_EQ(cudaFree(p), cudaSuccess);
+    EXPECT_EQ(during.total, before.total);
+    EXPECT_LE(during.free + bytes * 3 / 4, before.free) << "256 MiB allocated, free fell by less than 192 MiB";
+#endif
+}
 
 }  // namespace
 }  // namespace cuzk

@@ -409,6 +409,42 @@ TEST(GpuMsm, DensityKeptOnTheDeviceOnlyForTheSameWords) {
     ASSERT_NO_FATAL_FAILURE(check(n, "all scalars again"));
 }
 
+// A PoRep sector's MSMs see the same bases with a different split of 0 / 1 / full scalars
+// each partition; a run that grew a scratch buffer freed the old one, and that cudaFree
+// waited for the whole device (the next partition's inputs being copied on another stream:
+// 50-146 ms stalls). After a run that sized the scratch, none grows: more full scalars, all
+// full, mostly 1s (fixed window size, so the bucket sets stay as they are). Results equal
+// the CPU's.
+TEST(GpuMsm, LaterRunsGrowNoScratch) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = size_t(1) << 15;
+    const auto bases = generator_multiples<G1Curve>(n);
+    gpu::Msm<G1Curve> g(bases);
+    // Full random with probability full_pct %, else 1 or 0 alike.
+    auto split = [&](unsigned full_pct) {
+        std::vector<Fr> s(n);
+        for (auto& x : s) {
+            const unsigned r = unsigned(rng() % 200);
+            x = r < 2 * full_pct ? Fr::random(rng) : (r & 1) ? Fr::one() : Fr::zero();
+        }
+        return s;
+    };
+    gpu::GpuMsmOptions o;
+    o.window_bits = 13;
+    const auto first = split(30);
+    ASSERT_EQ(g.run(first, o), msm<G1Curve>(bases, first)) << "30% full";
+    for (unsigned pct : {60u, 100u, 5u, 31u}) {
+        const auto s = split(pct);
+        ASSERT_EQ(g.run(s, o), msm<G1Curve>(bases, s)) << pct << "% full";
+        EXPECT_EQ(g.scratch_growths(), 0u) << pct << "% full after 30%";
+    }
+    // The count is real: a larger window's bucket sets grow.
+    o.window_bits = 15;
+    ASSERT_EQ(g.run(first, o), msm<G1Curve>(bases, first)) << "c = 15";
+    EXPECT_GT(g.scratch_growths(), 0u) << "c = 13 -> 15 must grow the buckets";
+}
+
 // On a resident object over `bases`: a random density (the first popcount bases), then
 // scalars that are only 0 and 1 (the batch path alone); `what` names the case.
 template <class Curve>

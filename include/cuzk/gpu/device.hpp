@@ -17,6 +17,14 @@ bool built_with_cuda();
 // says why ("built without CUDA", "no CUDA device", a driver error, ...).
 int device_count(std::string* why = nullptr);
 
+// Free and total bytes of a device's memory as the driver reports them (cudaMemGetInfo;
+// other processes' allocations count as used). Throws std::runtime_error without CUDA or
+// on a driver error.
+struct DeviceMemory {
+    size_t free = 0, total = 0;
+};
+DeviceMemory device_memory(int device);
+
 // out[i] = a[i] * b[i] + a[i] - b[i], computed on device 0. Throws std::runtime_error
 // naming the failing CUDA call. Used by tests to pin the device arithmetic to the host's.
 void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n);

@@ -150,6 +150,13 @@ class Msm {
     // Same with n scalars (Montgomery form, as Fr stores them) already on the device.
     Result run_device(const Fr* device_scalars, size_t n, const GpuMsmOptions& opt = {});
 
+    // Device scratch buffers the last run reallocated to grow them. Scratch is sized for
+    // the most full scalars and 1s the scalar count allows, so after a run with full
+    // scalars, later runs over as many scalars with the same window size grow none,
+    // whatever their split into 0 / 1 / full (a growth's cudaFree waits for every stream
+    // of the device: copies on other streams too).
+    size_t scratch_growths() const;
+
  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
