@@ -96,12 +96,20 @@ int device_count(std::string* why) {
 }
 
 DeviceMemory device_memory(int device) {
+    // A bad ordinal is refused before cudaSetDevice, whose failure would stay in the
+    // runtime's last error and fail the next unrelated launch check of this thread.
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    if (device < 0 || device >= count)
+        throw std::runtime_error("device_memory: no CUDA device " + std::to_string(device) + " (" +
+                                 std::to_string(count) + " present)");
     int current = 0;
     check(cudaGetDevice(&current), "cudaGetDevice");
     check(cudaSetDevice(device), "cudaSetDevice");
     DeviceMemory m;
     const cudaError_t e = cudaMemGetInfo(&m.free, &m.total);
     cudaSetDevice(current);
+    if (e != cudaSuccess) cudaGetLastError();  // not left for the next launch check
     check(e, "cudaMemGetInfo");
     return m;
 }

@@ -39,7 +39,9 @@
 // builds them pays 1.4 s a 2^24 set, so a one-off proof builds none).
 // A mostly-0/1 set never gets one (its Pippenger part is small). CUZK_GPU_TABLES=0 turns
 // them off, CUZK_GPU_TABLES=<n> sets kTableMinFull to n. Every run holds run_mu_, so a
-// table is never built under a running MSM.
+// table is never built under a running MSM, and all resident base sets share one set of
+// MSM scratch (gpu::MsmScratch: classification, sort and bucket buffers, ~20 GB at a 32
+// GiB partition's sizes) instead of one each.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -516,6 +518,9 @@ class CudaBackend final : public groth16::ProverBackend {
             evict_until_free_locked(std::numeric_limits<size_t>::max(), &e);
             e.msm = std::make_shared<Msm<Curve>>(bases, device_);
         }
+        // Every set's runs hold run_mu_, so they share one set of per-run buffers (MsmScratch).
+        if (!msm_scratch_) msm_scratch_ = make_msm_scratch();
+        e.msm->use_scratch(msm_scratch_);
         return e.msm;
     }
 
@@ -576,6 +581,7 @@ class CudaBackend final : public groth16::ProverBackend {
     std::map<const void*, TableState> table_state_;
     size_t tables_built_ = 0;  // under run_mu_
     std::mutex mutex_;         // the caches
+    std::shared_ptr<MsmScratch> msm_scratch_;  // every resident set's per-run buffers (under mutex_)
     Cache<G1Curve> g1_;
     Cache<G2Curve> g2_;
     uint64_t use_clock_ = 0, evictions_ = 0;

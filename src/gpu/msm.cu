@@ -82,6 +82,7 @@
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -142,6 +143,31 @@ struct DevBuf {
         if (p) cudaFree(p);
         p = nullptr;
         cap = 0;
+    }
+};
+
+// A typed view of one of an MsmScratch's buffers: grows it like DevBuf (counted in
+// t_growths). `p` is this view's pointer as of its last reserve(): another Msm sharing the
+// scratch may reallocate the buffer in between, so a run reserves every view it uses.
+template <class T>
+struct Scratch {
+    MsmScratch::Buffer* b = nullptr;
+    T* p = nullptr;
+    size_t cap() const { return b->bytes / sizeof(T); }
+    T* reserve(size_t n, const char* what) {
+        const size_t bytes = std::max<size_t>(n, 1) * sizeof(T);
+        if (b->p == nullptr || b->bytes < bytes) {
+            if (b->p) {
+                cudaFree(b->p);
+                ++t_growths;
+                b->p = nullptr;
+                b->bytes = 0;
+            }
+            check(cudaMalloc(&b->p, bytes), what);
+            b->bytes = bytes;
+        }
+        p = static_cast<T*>(b->p);
+        return p;
     }
 };
 
@@ -448,9 +474,11 @@ struct Msm<Curve>::Impl {
     DevBuf<A> bases, table;
     unsigned table_c = 0;
     const A* base_ptr() const { return table_c ? table.p : bases.p; }
-    // Per-run scratch, grown on demand and kept for the next run.
-    DevBuf<Fr> scalars;
-    DevBuf<uint64_t> density;
+    // Per-run scratch, grown on demand and kept for the next run: views of `scratch`'s
+    // buffers (this object's own, or shared with other Msm objects: use_scratch).
+    std::shared_ptr<MsmScratch> scratch;
+    Scratch<Fr> scalars;
+    DevBuf<uint64_t> density;  // these two stay with the object (density_on_device)
     DevBuf<uint32_t> word_prefix;
     // The density words on the device now (with their set-bit count), as the host gave
     // them: a run with the same words copies nothing. Every proof of a circuit passes the
@@ -458,19 +486,59 @@ struct Msm<Curve>::Impl {
     // copied ahead (gpu/groth16_backend.cu): a 32 GiB partition's A MSM 57 -> 151 ms.
     std::vector<uint64_t> density_on_device;
     size_t density_n = 0, density_count = 0;  // the scalar count it was for; its set bits below it
-    DevBuf<Scalar> canon, full_k;
-    DevBuf<uint32_t> bidx, ones_idx, full_b;
-    DevBuf<uint8_t> is_one, is_full;
-    DevBuf<int> counts, selected;  // classify's counts; the selections' own (unused)
-    DevBuf<uint32_t> keys[2], vals[2];
-    DevBuf<P> buckets, carry_pt[2], ranges[2];
-    DevBuf<uint32_t> carry_key[2];
-    DevBuf<unsigned char> temp;
+    Scratch<Scalar> canon, full_k;
+    Scratch<uint32_t> bidx, ones_idx, full_b;
+    Scratch<uint8_t> is_one, is_full;
+    Scratch<int> counts, selected;  // classify's counts; the selections' own (unused)
+    Scratch<uint32_t> keys[2], vals[2];
+    Scratch<P> buckets, carry_pt[2], ranges[2];
+    Scratch<uint32_t> carry_key[2];
+    Scratch<unsigned char> temp;
     // Batch-affine rounds: split flags and their prefix sums, the lists they write, the
     // running products of the batches.
-    DevBuf<uint32_t> split_flags, splits_before, round_keys[2];
-    DevBuf<A> round_pts[2];
-    DevBuf<typename Curve::Field> products;
+    Scratch<uint32_t> split_flags, splits_before, round_keys[2];
+    Scratch<A> round_pts[2];
+    Scratch<typename Curve::Field> products;
+
+    // Points every view at its buffer of s (the device's: checked by use_scratch).
+    void bind(std::shared_ptr<MsmScratch> s) {
+        scratch = std::move(s);
+        scratch->device = device;
+        MsmScratch& m = *scratch;
+        const auto at = [&m](auto& view, MsmScratch::Slot slot) {
+            view.b = &m.buf[slot];
+            view.p = nullptr;
+        };
+        at(scalars, MsmScratch::kScalars);
+        at(canon, MsmScratch::kCanon);
+        at(full_k, MsmScratch::kFullK);
+        at(bidx, MsmScratch::kBidx);
+        at(ones_idx, MsmScratch::kOnesIdx);
+        at(full_b, MsmScratch::kFullB);
+        at(is_one, MsmScratch::kIsOne);
+        at(is_full, MsmScratch::kIsFull);
+        at(counts, MsmScratch::kCounts);
+        at(selected, MsmScratch::kSelected);
+        at(keys[0], MsmScratch::kKeys0);
+        at(keys[1], MsmScratch::kKeys1);
+        at(vals[0], MsmScratch::kVals0);
+        at(vals[1], MsmScratch::kVals1);
+        at(buckets, MsmScratch::kBuckets);
+        at(carry_pt[0], MsmScratch::kCarryPt0);
+        at(carry_pt[1], MsmScratch::kCarryPt1);
+        at(carry_key[0], MsmScratch::kCarryKey0);
+        at(carry_key[1], MsmScratch::kCarryKey1);
+        at(ranges[0], MsmScratch::kRanges0);
+        at(ranges[1], MsmScratch::kRanges1);
+        at(temp, MsmScratch::kTemp);
+        at(split_flags, MsmScratch::kSplitFlags);
+        at(splits_before, MsmScratch::kSplitsBefore);
+        at(round_keys[0], MsmScratch::kRoundKeys0);
+        at(round_keys[1], MsmScratch::kRoundKeys1);
+        at(round_pts[0], MsmScratch::kRoundPts0);
+        at(round_pts[1], MsmScratch::kRoundPts1);
+        at(products, MsmScratch::kProducts);
+    }
     // Phase timing (GpuMsmOptions::phases): events recorded on the stream at the end of
     // each phase; interval i (event i to event i + 1) is credited to phase_of[i + 1].
     // Created on first use and kept; nothing is recorded when `timing` is false.
@@ -488,6 +556,7 @@ struct Msm<Curve>::Impl {
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
         bases.reserve(n, "cudaMalloc bases");
+        bind(std::make_shared<MsmScratch>());
     }
     template <class Kernel>
     size_t wave_threads(Kernel kernel) const {
@@ -603,7 +672,7 @@ struct Msm<Curve>::Impl {
         const unsigned c = gpu_msm_window_bits(m);
         if (c <= 20) return c;
         const size_t need = size_t(num_windows(c)) * ((size_t(1) << (c - 1)) + 1) * sizeof(P);
-        if (need <= buckets.cap * sizeof(P)) return c;  // already held
+        if (buckets.b && need <= buckets.cap() * sizeof(P)) return c;  // already held
         size_t free_b = 0, total_b = 0;
         if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
             cudaGetLastError();
@@ -1011,6 +1080,21 @@ size_t Msm<Curve>::scratch_growths() const {
 }
 
 template <class Curve>
+void Msm<Curve>::use_scratch(std::shared_ptr<MsmScratch> scratch) {
+    if (!scratch) throw std::invalid_argument("gpu msm: use_scratch needs a scratch (make_msm_scratch)");
+    if (scratch->device >= 0 && scratch->device != impl_->device) {
+        throw std::invalid_argument("gpu msm: a scratch of device " + std::to_string(scratch->device) +
+                                    " for bases on device " + std::to_string(impl_->device));
+    }
+    impl_->bind(std::move(scratch));
+}
+
+template <class Curve>
+const std::shared_ptr<MsmScratch>& Msm<Curve>::scratch() const {
+    return impl_->scratch;
+}
+
+template <class Curve>
 void Msm<Curve>::precompute(unsigned window_bits) {
     impl_->precompute(window_bits);
 }
@@ -1052,6 +1136,12 @@ Jacobian<Curve> Msm<Curve>::run_device(const Fr* device_scalars, size_t n, const
 // G1 here, G2 in msm_g2.cu (this file with CUZK_MSM_G2): the two instantiations are the
 // slow part of the CUDA build and compile side by side in a parallel build.
 #ifndef CUZK_MSM_G2
+MsmScratch::~MsmScratch() {
+    for (Buffer& b : buf)
+        if (b.p) cudaFree(b.p);
+}
+std::shared_ptr<MsmScratch> make_msm_scratch() { return std::make_shared<MsmScratch>(); }
+
 template class Msm<G1Curve>;
 G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG1 m(bases);

@@ -70,6 +70,7 @@ namespace cuzk::gpu {
 namespace {
 [[noreturn]] void no_cuda() { throw std::runtime_error("cuzk was built without CUDA"); }
 }  // namespace
+std::shared_ptr<MsmScratch> make_msm_scratch() { no_cuda(); }
 template <class Curve>
 struct Msm<Curve>::Impl {};
 template <class Curve>
@@ -111,6 +112,15 @@ void Msm<Curve>::drop_precomputed() {}
 template <class Curve>
 size_t Msm<Curve>::scratch_growths() const {
     return 0;
+}
+template <class Curve>
+void Msm<Curve>::use_scratch(std::shared_ptr<MsmScratch>) {
+    no_cuda();
+}
+template <class Curve>
+const std::shared_ptr<MsmScratch>& Msm<Curve>::scratch() const {
+    static const std::shared_ptr<MsmScratch> none;
+    return none;
 }
 template <class Curve>
 Jacobian<Curve> Msm<Curve>::run(std::span<const Fr>, const GpuMsmOptions&) {

@@ -105,6 +105,10 @@ TEST(GpuDevice, MemoryReportSeesAnAllocation) {
     ASSERT_GT(before.total, size_t(0));
     ASSERT_LE(before.free, before.total);
     EXPECT_THROW(gpu::device_memory(1 << 20), std::runtime_error) << "no such device";
+    EXPECT_THROW(gpu::device_memory(-1), std::runtime_error) << "no such device";
+    // ... and the refusal leaves no error behind for the next launch check.
+    std::vector<Fr> a(64, Fr::one()), out(64);
+    EXPECT_NO_THROW(gpu::fr_mul_add_sub_on_device(a.data(), a.data(), out.data(), a.size()));
 #if CUZK_HAVE_CUDA
     const size_t bytes = size_t(256) << 20;
     void* p = nullptr;

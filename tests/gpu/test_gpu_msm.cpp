@@ -445,6 +445,43 @@ TEST(GpuMsm, LaterRunsGrowNoScratch) {
     EXPECT_GT(g.scratch_growths(), 0u) << "c = 13 -> 15 must grow the buckets";
 }
 
+// Msm objects given one MsmScratch (as the CUDA backend gives all its resident sets) run in
+// the same buffers: a G1 set, a smaller G1 set and a G2 set interleaved, each sum equal to
+// the CPU's; once the largest has run, the smaller G1 set runs in its buffers without
+// growing any, and after one round nobody grows anything.
+TEST(GpuMsm, SharedScratchGivesTheSameSums) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const auto big_bases = generator_multiples<G1Curve>(20000);
+    auto small_bases = generator_multiples<G1Curve>(3000);
+    put_infinities(small_bases);
+    const auto g2_bases = generator_multiples<G2Curve>(500);
+    gpu::Msm<G1Curve> big(big_bases), small(small_bases);
+    gpu::Msm<G2Curve> g2(g2_bases);
+    EXPECT_THROW(big.use_scratch(nullptr), std::invalid_argument);
+    const auto shared = gpu::make_msm_scratch();
+    for (auto* m : {&big, &small}) m->use_scratch(shared);
+    g2.use_scratch(shared);
+    EXPECT_EQ(big.scratch(), shared);
+    EXPECT_EQ(g2.scratch(), shared);
+    for (int round = 0; round < 2; ++round) {
+        const std::string r = " (round " + std::to_string(round) + ")";
+        auto s = mixed_scalars(big_bases.size(), rng);
+        ASSERT_EQ(big.run(s), msm<G1Curve>(big_bases, s)) << "big" << r;
+        if (round == 1) {
+            EXPECT_EQ(big.scratch_growths(), 0u) << "big" << r;
+        }
+        s = mixed_scalars(small_bases.size(), rng);
+        ASSERT_EQ(small.run(s), msm<G1Curve>(small_bases, s)) << "small" << r;
+        EXPECT_EQ(small.scratch_growths(), 0u) << "small after big" << r;
+        s = mixed_scalars(g2_bases.size(), rng);
+        ASSERT_EQ(g2.run(s), msm<G2Curve>(g2_bases, s)) << "G2" << r;
+        if (round == 1) {
+            EXPECT_EQ(g2.scratch_growths(), 0u) << "G2" << r;
+        }
+    }
+}
+
 // On a resident object over `bases`: a random density (the first popcount bases), then
 // scalars that are only 0 and 1 (the batch path alone); `what` names the case.
 template <class Curve>

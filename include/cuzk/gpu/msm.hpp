@@ -106,6 +106,17 @@ inline constexpr unsigned kMaxWindowBits = 22;
 // 2^26 -> 24.
 unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
 
+// The per-run device buffers of MSMs (classification, sort, buckets, sums; ~80 B a scalar
+// plus 2^28 sort entries and the bucket sets at 2^26-2^27 scalars, so ~20 GB for a 32 GiB
+// PoRep partition's H). Every Msm owns one unless given another by use_scratch: Msm objects
+// that share one hold one set of buffers between them, the largest any of them needs,
+// instead of one each. Their runs must not overlap (runs are synchronous: one thread at a
+// time, or a lock, as the CUDA backend's run_mu_), and they must be on the same device.
+class MsmScratch;
+// A new, empty scratch (its buffers are allocated by the first runs that use it). Throws
+// std::runtime_error in a build without CUDA.
+std::shared_ptr<MsmScratch> make_msm_scratch();
+
 template <class Curve>
 class Msm {
  public:
@@ -156,6 +167,12 @@ class Msm {
     // whatever their split into 0 / 1 / full (a growth's cudaFree waits for every stream
     // of the device: copies on other streams too).
     size_t scratch_growths() const;
+
+    // Runs from now on use `scratch` (see MsmScratch) instead of the buffers they had; this
+    // object's own are freed unless another object shares them. Throws
+    // std::invalid_argument for a null scratch or one used on another device.
+    void use_scratch(std::shared_ptr<MsmScratch> scratch);
+    const std::shared_ptr<MsmScratch>& scratch() const;
 
  private:
     struct Impl;
