@@ -17,10 +17,8 @@ class MsmScratch {
     enum Slot : unsigned {
         kScalars,
         kCanon,
-        kFullK,
         kBidx,
         kOnesIdx,
-        kFullB,
         kIsOne,
         kIsFull,
         kCounts,
