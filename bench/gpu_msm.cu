@@ -27,6 +27,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -102,6 +103,14 @@ const Fr* device_scalars(int kind, size_t n_max) {
         std::vector<Fr> s;
         if (kind == 0) {
             s = random_scalars(n_max, 1);
+        } else if (kind == 2) {  // a PoRep B query's mix: 1/4 full, 1/2 ones, 1/4 zeros
+            s = random_scalars(n_max, 3);
+            std::mt19937_64 rng(4);
+            for (auto& x : s) {
+                const unsigned r = unsigned(rng() & 3);
+                if (r == 1 || r == 2) x = Fr::one();
+                if (r == 3) x = Fr::zero();
+            }
         } else {
             std::mt19937_64 rng(2);
             s.resize(n_max);
@@ -319,6 +328,36 @@ void BM_GpuMsmG1ZeroOne(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_GpuMsmG1ZeroOne)->Arg(26)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// Scalars mixed as a PoRep B query's (1/4 full, 1/2 ones, 1/4 zeros): the classification
+// and compaction of the full ones (GpuMsmOptions::compact_in_place 1 / 0) show in the
+// classify phase.
+template <class Curve>
+void BM_GpuMsmMixed(benchmark::State& state) {
+    try {
+        const size_t n = size_t(1) << state.range(0);
+        gpu::GpuMsmOptions o;
+        o.compact_in_place = state.range(1) != 0;
+        constexpr bool g1 = std::is_same_v<Curve, G1Curve>;
+        auto& m = resident<Curve>(g1 ? kMaxLogG1 : kMaxLogG2, g1 ? kDistinctG1 : kDistinctG2);
+        time_runs<Curve>(state, m, device_scalars(2, size_t(1) << kMaxLogG1), n,
+                         o.compact_in_place ? (g1 ? "G1 mixed, in place" : "G2 mixed, in place")
+                                            : (g1 ? "G1 mixed, copies" : "G2 mixed, copies"),
+                         o);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK_TEMPLATE(BM_GpuMsmMixed, G1Curve)
+    ->ArgsProduct({{24, 26}, {1, 0}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_GpuMsmMixed, G2Curve)
+    ->ArgsProduct({{24}, {1, 0}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // G2 over a precomputed table (2^n bases of its own), against the plain resident G2
 // result at the same size.

@@ -36,7 +36,7 @@ __global__ void ops_kernel(const F* a, const F* b, DeviceFieldOps<F>* out, size_
     r.inv = x.inverse();  // Fermat on the device: a chain of squares and multiplies
     F::mul_portable(r.mul_portable, x, y);
     r.mul_sub_mul = F::mul_sub_mul(x, y, r.add, r.sub);  // x y - (x + y)(x - y)
-    r.mul_fp64 = F::mul_fp64(x, y);  // the FP64 pipe (mont_fp64.hpp)
+    r.mul_fp64 = F::mul_fp64(x, y);                      // the FP64 pipe (mont_fp64.hpp)
     out[i] = r;
 }
 

@@ -40,8 +40,9 @@
 // A mostly-0/1 set never gets one (its Pippenger part is small). CUZK_GPU_TABLES=0 turns
 // them off, CUZK_GPU_TABLES=<n> sets kTableMinFull to n. Every run holds run_mu_, so a
 // table is never built under a running MSM, and all resident base sets share one set of
-// MSM scratch (gpu::MsmScratch: classification, sort and bucket buffers, ~20 GB at a 32
-// GiB partition's sizes) instead of one each.
+// MSM scratch (gpu::MsmScratch: classification, sort and bucket buffers, ~15 GB at a 32
+// GiB partition's sizes) instead of one each: device memory after a 32 GiB sector on the
+// H200 137.2 -> 82.7 GiB (78.2 with the in-place compaction; bench/RESULTS.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -579,8 +580,8 @@ class CudaBackend final : public groth16::ProverBackend {
         bool tried = false;
     };
     std::map<const void*, TableState> table_state_;
-    size_t tables_built_ = 0;  // under run_mu_
-    std::mutex mutex_;         // the caches
+    size_t tables_built_ = 0;                  // under run_mu_
+    std::mutex mutex_;                         // the caches
     std::shared_ptr<MsmScratch> msm_scratch_;  // every resident set's per-run buffers (under mutex_)
     Cache<G1Curve> g1_;
     Cache<G2Curve> g2_;

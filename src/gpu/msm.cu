@@ -486,8 +486,8 @@ struct Msm<Curve>::Impl {
     // copied ahead (gpu/groth16_backend.cu): a 32 GiB partition's A MSM 57 -> 151 ms.
     std::vector<uint64_t> density_on_device;
     size_t density_n = 0, density_count = 0;  // the scalar count it was for; its set bits below it
-    Scratch<Scalar> canon;
-    Scratch<uint32_t> bidx, ones_idx;
+    Scratch<Scalar> canon, full_k;            // full_k, full_b: without compact_in_place
+    Scratch<uint32_t> bidx, ones_idx, full_b;
     Scratch<uint8_t> is_one, is_full;
     Scratch<int> counts, selected;  // classify's counts; the selections' own (unused)
     Scratch<uint32_t> keys[2], vals[2];
@@ -511,6 +511,8 @@ struct Msm<Curve>::Impl {
         };
         at(scalars, MsmScratch::kScalars);
         at(canon, MsmScratch::kCanon);
+        at(full_k, MsmScratch::kFullK);
+        at(full_b, MsmScratch::kFullB);
         at(bidx, MsmScratch::kBidx);
         at(ones_idx, MsmScratch::kOnesIdx);
         at(is_one, MsmScratch::kIsOne);
@@ -758,7 +760,7 @@ struct Msm<Curve>::Impl {
         }
     }
 
-    size_t last_growths = 0;  // DevBuf growths in the last run (scratch_growths())
+    size_t last_growths = 0;  // buffer growths (t_growths) in the last run: scratch_growths()
 
     Jacobian<Curve> run(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
         struct CountGrowths {
@@ -848,33 +850,50 @@ struct Msm<Curve>::Impl {
         const size_t n1 = size_t(host_counts[0]), m = size_t(host_counts[1]);
         // Compaction, only where it removes something: with every scalar full the
         // canonical values and base indices are the full lists already (2^26: 4.6 ms of
-        // classify with the three selections). The full ones are compacted in place, after
-        // the 1s' base indices are taken out of bidx: no second n-entry copy (36 B a
-        // scalar, 4.7 GB at a 32 GiB partition's 130M).
+        // classify with the three selections). The full ones are compacted in place
+        // (GpuMsmOptions::compact_in_place), after the 1s' base indices are taken out of
+        // bidx: no second n-entry copy.
         const Scalar* full_scalars = canon.p;
         const uint32_t* full_bases = bidx.p;
+        const bool in_place = opt.compact_in_place;
+        if (!in_place) {
+            full_k.reserve(n, "cudaMalloc full_k");
+            full_b.reserve(n, "cudaMalloc full_b");
+        }
         const int ni = int(n);
         const int64_t n64 = int64_t(n);
         size_t bytes = 0, need = 0;
         check(cub::DeviceSelect::Flagged(nullptr, need, bidx.p, is_one.p, ones_idx.p, selected.p, ni, stream),
               "cub Flagged size");
         bytes = std::max(bytes, need);
-        check(cub::DeviceSelect::Flagged(nullptr, need, canon.p, is_full.p, selected.p, n64, stream),
-              "cub Flagged size");
-        bytes = std::max(bytes, need);
-        check(cub::DeviceSelect::Flagged(nullptr, need, bidx.p, is_full.p, selected.p, n64, stream),
-              "cub Flagged size");
+        if (in_place) {
+            check(cub::DeviceSelect::Flagged(nullptr, need, canon.p, is_full.p, selected.p, n64, stream),
+                  "cub Flagged size");
+            bytes = std::max(bytes, need);
+            check(cub::DeviceSelect::Flagged(nullptr, need, bidx.p, is_full.p, selected.p, n64, stream),
+                  "cub Flagged size");
+        } else {
+            check(cub::DeviceSelect::Flagged(nullptr, need, canon.p, is_full.p, full_k.p, selected.p, ni, stream),
+                  "cub Flagged size");
+        }
         bytes = std::max(bytes, need);
         void* tmp = temp_for(bytes);
         if (n1 > 0) {
             check(cub::DeviceSelect::Flagged(tmp, bytes, bidx.p, is_one.p, ones_idx.p, selected.p, ni, stream),
                   "cub Flagged ones");
         }
-        if (m > 0 && m < n) {
+        if (m > 0 && m < n && in_place) {
             check(cub::DeviceSelect::Flagged(tmp, bytes, canon.p, is_full.p, selected.p, n64, stream),
                   "cub Flagged full scalars");
             check(cub::DeviceSelect::Flagged(tmp, bytes, bidx.p, is_full.p, selected.p, n64, stream),
                   "cub Flagged full bases");
+        } else if (m > 0 && m < n) {
+            check(cub::DeviceSelect::Flagged(tmp, bytes, canon.p, is_full.p, full_k.p, selected.p, ni, stream),
+                  "cub Flagged full scalars");
+            check(cub::DeviceSelect::Flagged(tmp, bytes, bidx.p, is_full.p, full_b.p, selected.p, ni, stream),
+                  "cub Flagged full bases");
+            full_scalars = full_k.p;
+            full_bases = full_b.p;
         }
         mark(&GpuMsmPhases::classify);
         if (c == 0) c = rule_window_bits(m);

@@ -17,6 +17,8 @@ class MsmScratch {
     enum Slot : unsigned {
         kScalars,
         kCanon,
+        kFullK,
+        kFullB,
         kBidx,
         kOnesIdx,
         kIsOne,

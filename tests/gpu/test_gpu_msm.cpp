@@ -445,6 +445,31 @@ TEST(GpuMsm, LaterRunsGrowNoScratch) {
     EXPECT_GT(g.scratch_growths(), 0u) << "c = 13 -> 15 must grow the buckets";
 }
 
+// The full scalars compacted in place (the default) or into copies give the CPU's sum, with
+// and without a density, on one object in turn (the copies' buffers come and go beside the
+// in-place run's).
+TEST(GpuMsm, CompactionInPlaceAndByCopiesAgree) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = 5000;
+    const auto bases = generator_multiples<G1Curve>(n);
+    gpu::Msm<G1Curve> g(bases);
+    const auto s = mixed_scalars(n, rng);
+    auto dens = random_density(n, rng);
+    const size_t nb = popcount_prefix(dens, n);
+    MsmOptions co;
+    co.density = dens.data();
+    const auto want = msm<G1Curve>(bases, s);
+    const auto want_dens = msm<G1Curve>(std::span<const G1Affine>(bases.data(), nb), s, co);
+    for (bool in_place : {false, true, false}) {
+        gpu::GpuMsmOptions o;
+        o.compact_in_place = in_place;
+        ASSERT_EQ(g.run(s, o), want) << "in place " << in_place;
+        o.density = dens.data();
+        ASSERT_EQ(g.run(s, o), want_dens) << "in place " << in_place << ", density";
+    }
+}
+
 // Msm objects given one MsmScratch (as the CUDA backend gives all its resident sets) run in
 // the same buffers: a G1 set, a smaller G1 set and a G2 set interleaved, each sum equal to
 // the CPU's; once the largest has run, the smaller G1 set runs in its buffers without

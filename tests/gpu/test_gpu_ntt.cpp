@@ -636,8 +636,8 @@ TEST(GpuComputeH, SplitStepsMatchCpu) {
         for (auto impl : {gntt::Impl::kFast, gntt::Impl::kTiled, gntt::Impl::kReference}) {
             for (auto method : {gntt::HMethod::kSixTransforms, gntt::HMethod::kSevenTransforms}) {
                 const bool six = method == gntt::HMethod::kSixTransforms;
-                const std::string what = "n=" + std::to_string(n) + " impl=" + std::to_string(int(impl)) +
-                                         (six ? " six" : " seven");
+                const std::string what =
+                    "n=" + std::to_string(n) + " impl=" + std::to_string(int(impl)) + (six ? " six" : " seven");
                 Fr* d[3] = {};
                 for (auto*& p : d) {
                     ok(cudaMalloc(&p, m * sizeof(Fr)));

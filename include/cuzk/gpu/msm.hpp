@@ -76,6 +76,10 @@ struct GpuMsmOptions {
     // one, so that the gather's latency overlaps an addition (msm_detail::
     // accumulate_segment_pipelined). Off: load, then add. H200: G1 2^26 391.6 -> 377.8 ms.
     bool level1_prefetch = true;
+    // The full scalars and their base indices compacted in place (CUB's in-place
+    // DeviceSelect::Flagged) rather than into second n-entry buffers (36 B a scalar: 4.7 GB
+    // at a 32 GiB partition's 130M). Off: the copies, kept for side-by-side benchmarks.
+    bool compact_in_place = true;
 };
 // A round's inversion (~540 multiplications) is shared by a thread's batch: below ~200
 // pairs it costs more than the XYZZ additions it replaces save.
@@ -106,12 +110,12 @@ inline constexpr unsigned kMaxWindowBits = 22;
 // 2^26 -> 24.
 unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
 
-// The per-run device buffers of MSMs (classification, sort, buckets, sums; ~80 B a scalar
-// plus 2^28 sort entries and the bucket sets at 2^26-2^27 scalars, so ~20 GB for a 32 GiB
-// PoRep partition's H). Every Msm owns one unless given another by use_scratch: Msm objects
-// that share one hold one set of buffers between them, the largest any of them needs,
-// instead of one each. Their runs must not overlap (runs are synchronous: one thread at a
-// time, or a lock, as the CUDA backend's run_mu_), and they must be on the same device.
+// The per-run device buffers of MSMs (classification, sort, buckets, sums; ~42 B a scalar
+// plus 2^28 sort entries (4 GiB) and the bucket sets (4.8 GB of G1 at 12 x 2^21) at
+// 2^26-2^27 scalars: ~15 GB for a 32 GiB PoRep partition's H). Every Msm owns one unless
+// given another by use_scratch: Msm objects that share one hold one set of buffers between
+// them, the largest any of them needs, instead of one each. Their runs must not overlap (runs are synchronous: one
+// thread at a time, or a lock, as the CUDA backend's run_mu_), and they must be on the same device.
 class MsmScratch;
 // A new, empty scratch (its buffers are allocated by the first runs that use it). Throws
 // std::runtime_error in a build without CUDA.

@@ -90,8 +90,8 @@ void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl = Imp
 // The last step of compute_h_device: with d_a, d_b, d_c from prepare_h_input (m elements
 // each, m a power of two, the domain size; the same impl and method), d_a <- the m
 // coefficients of h. d_b and d_c are only read.
-void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream,
-                                Impl impl = Impl::kFast, HMethod method = HMethod::kSixTransforms);
+void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl = Impl::kFast,
+                                HMethod method = HMethod::kSixTransforms);
 
 // Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
 std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl = Impl::kFast,
