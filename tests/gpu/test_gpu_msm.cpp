@@ -446,8 +446,8 @@ TEST(GpuMsm, LaterRunsGrowNoScratch) {
 }
 
 // The full scalars compacted in place (the default) or into copies give the CPU's sum, with
-// and without a density, on one object in turn (the copies' buffers come and go beside the
-// in-place run's).
+// and without a density, on one object in turn (the copies' buffers are allocated by the
+// first run that wants them and kept).
 TEST(GpuMsm, CompactionInPlaceAndByCopiesAgree) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
