@@ -111,44 +111,15 @@ __device__ inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 unsigned blocks_for(size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
-// Reallocations of a DevBuf to grow it, on this thread (Impl::run counts its own). A
+// Reallocations of a buffer to grow it, on this thread (Impl::run counts its own). A
 // growth frees the old buffer, and cudaFree waits for the whole device, copies on other
 // streams included.
 thread_local size_t t_growths = 0;
 
-// A device allocation that only grows; freed on destruction.
-template <class T>
-struct DevBuf {
-    T* p = nullptr;
-    size_t cap = 0;
-    DevBuf() = default;
-    DevBuf(const DevBuf&) = delete;
-    DevBuf& operator=(const DevBuf&) = delete;
-    ~DevBuf() {
-        if (p) cudaFree(p);
-    }
-    T* reserve(size_t n, const char* what) {
-        if (n <= cap && p) return p;
-        if (p) {
-            cudaFree(p);
-            ++t_growths;
-        }
-        p = nullptr;
-        cap = 0;
-        check(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)), what);
-        cap = std::max<size_t>(n, 1);
-        return p;
-    }
-    void release() {
-        if (p) cudaFree(p);
-        p = nullptr;
-        cap = 0;
-    }
-};
-
-// A typed view of one of an MsmScratch's buffers: grows it like DevBuf (counted in
-// t_growths). `p` is this view's pointer as of its last reserve(): another Msm sharing the
-// scratch may reallocate the buffer in between, so a run reserves every view it uses.
+// A typed view of a device buffer that only grows (reallocations counted in t_growths):
+// one of an MsmScratch's, or a DevBuf's own. `p` is this view's pointer as of its last
+// reserve(): another Msm sharing the scratch may reallocate the buffer in between, so a run
+// reserves every view it uses.
 template <class T>
 struct Scratch {
     MsmScratch::Buffer* b = nullptr;
@@ -162,12 +133,34 @@ struct Scratch {
                 ++t_growths;
                 b->p = nullptr;
                 b->bytes = 0;
+                p = nullptr;
             }
             check(cudaMalloc(&b->p, bytes), what);
             b->bytes = bytes;
         }
         p = static_cast<T*>(b->p);
         return p;
+    }
+};
+
+// A device allocation of this object's own that only grows; freed on destruction.
+template <class T>
+struct DevBuf : Scratch<T> {
+    MsmScratch::Buffer own;
+    DevBuf() { this->b = &own; }
+    DevBuf(const DevBuf&) = delete;
+    DevBuf& operator=(const DevBuf&) = delete;
+    ~DevBuf() { release(); }
+    void release() {
+        if (own.p) cudaFree(own.p);
+        own = MsmScratch::Buffer{};
+        this->p = nullptr;
+    }
+    // Takes over n elements at q (cudaMalloc'd).
+    void adopt(T* q, size_t n) {
+        release();
+        own = MsmScratch::Buffer{q, n * sizeof(T)};
+        this->p = q;
     }
 };
 
@@ -618,8 +611,7 @@ struct Msm<Curve>::Impl {
                                      " MiB) does not fit in device memory (" + std::to_string(free_b >> 20) +
                                      " MiB free)");
         }
-        table.p = t;
-        table.cap = size_t(W) * n;
+        table.adopt(t, size_t(W) * n);
         try {
             fill_table(c, W);
         } catch (...) {
