@@ -4,7 +4,8 @@
 // path at 2^26 (half zeros, half ones), G2 at 2^24, and G1 with the batch-affine pairing
 // rounds off and on side by side (BM_GpuMsmG1Affine), level 1 with and without the
 // gather one entry ahead (BM_GpuMsmG1Prefetch), and G1 over a precomputed table of
-// shifted bases (BM_GpuMsmG1Precomputed, with its build time and size).
+// shifted bases (BM_GpuMsmG1Precomputed, with its build time and size); bases streamed
+// from host memory in chunks (BM_GpuMsmG1Streamed).
 // Targets (issue "CUDA backend"): G1 <= 12 / 30 / 90 / 300 ms at 2^20 / 22 / 24 / 26;
 // sppark on the same H200: 22.0 / 53.8 / 158.6 / 557 ms.
 //
@@ -380,6 +381,49 @@ void BM_GpuMsmG2(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_GpuMsmG2)->DenseRange(18, 24, 2)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// Streamed bases (Msm::Streamed: host memory, through the device in chunks of n / pieces),
+// from pageable (pinned 0) or page-locked (1) host memory, against the resident set's
+// time at the same size in the same process (BM_GpuMsmG1 n=2^log_n, printed there). The
+// sum is checked against the resident one's. Host bases: the tiled 2^20 distinct points.
+void BM_GpuMsmG1Streamed(benchmark::State& state) {
+    try {
+        const unsigned log_n = unsigned(state.range(0));
+        const size_t n = size_t(1) << log_n, pieces = size_t(state.range(1));
+        const bool pinned = state.range(2) != 0;
+        static std::vector<G1Affine> host;  // the largest size asked for, kept
+        if (host.size() < n) {
+            const auto b = generator_multiples<G1Curve>(kDistinctG1);
+            host.resize(n);
+            for (size_t off = 0; off < n; off += kDistinctG1)
+                std::copy_n(b.begin(), std::min(kDistinctG1, n - off), host.begin() + ptrdiff_t(off));
+        }
+        const Fr* scalars = device_scalars(0, size_t(1) << kMaxLogG1);
+        if (pinned && cudaHostRegister(host.data(), n * sizeof(G1Affine), cudaHostRegisterDefault) != cudaSuccess)
+            throw std::runtime_error("cudaHostRegister of the host bases failed");
+        struct Unregister {
+            bool on;
+            void* p;
+            ~Unregister() {
+                if (on) cudaHostUnregister(p);
+            }
+        } unregister{pinned, host.data()};
+        gpu::MsmG1 m(gpu::MsmG1::Streamed{}, std::span<const G1Affine>(host.data(), n), n / pieces);
+        const auto want = resident<G1Curve>(kMaxLogG1, kDistinctG1).run_device(scalars, n);
+        if (m.run_device(scalars, n) != want) throw std::runtime_error("streamed msm differs from the resident one");
+        const std::string label =
+            "G1 streamed, " + std::to_string(pieces) + " chunks, " + (pinned ? "page-locked" : "pageable");
+        time_runs<G1Curve>(state, m, scalars, n, label.c_str());
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1Streamed)
+    ->ArgsProduct({{24, 26}, {4, 8}, {0, 1}})
+    ->ArgNames({"log_n", "pieces", "pinned"})
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace cuzk

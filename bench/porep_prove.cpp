@@ -513,6 +513,11 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
         const gpu::DeviceMemory mem = gpu::device_memory(0);
         say("    device 0 memory after the sector: %.1f GiB in use of %.1f GiB (cudaMemGetInfo)\n",
             double(mem.total - mem.free) / double(1ull << 30), double(mem.total) / double(1ull << 30));
+        const gpu::ResidencyStats rs = gpu::residency_stats(backend);
+        say("    base sets (CUDA backend): %zu resident, %zu streamed from host memory, %zu evictions; "
+            "CUZK_GPU_MEMORY %s\n",
+            rs.resident_sets, rs.streamed_sets, rs.evictions,
+            rs.memory_limit ? (std::to_string(rs.memory_limit >> 30) + " GiB").c_str() : "unset");
     }
     gpu::set_copy_ahead(backend, true);
 }

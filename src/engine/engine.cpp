@@ -1099,6 +1099,9 @@ EngineStatus Engine::status() const {
         const gpu::CopyAheadStats ahead = gpu::copy_ahead_stats(*slot->backend);
         d.abc_copied_ahead = ahead.abc;
         d.z_copied_ahead = ahead.z;
+        const gpu::ResidencyStats res = gpu::residency_stats(*slot->backend);
+        d.base_sets_resident = res.resident_sets;
+        d.base_sets_streamed = res.streamed_sets;
         d.circuits = slot->circuits;
         s.devices.push_back(d);
     }
@@ -1150,6 +1153,8 @@ std::string Engine::status_json() const {
                                 {"partitions_proven", d.partitions_proven},
                                 {"abc_copied_ahead", d.abc_copied_ahead},
                                 {"z_copied_ahead", d.z_copied_ahead},
+                                {"base_sets_resident", d.base_sets_resident},
+                                {"base_sets_streamed", d.base_sets_streamed},
                                 {"circuits", d.circuits}});
     j["queues"] = nlohmann::json::array();
     for (const auto& q : s.queues)
@@ -1223,6 +1228,12 @@ std::string Engine::metrics_prometheus() const {
         const std::string dev = "device=\"" + std::to_string(d.ordinal) + "\"";
         sample("cuzk_device_copies_ahead_total", dev + ",kind=\"abc\"", double(d.abc_copied_ahead));
         sample("cuzk_device_copies_ahead_total", dev + ",kind=\"z\"", double(d.z_copied_ahead));
+    }
+    header("cuzk_device_base_sets", "Parameter base sets a device keeps resident or streams from host memory", "gauge");
+    for (const auto& d : s.devices) {
+        const std::string dev = "device=\"" + std::to_string(d.ordinal) + "\"";
+        sample("cuzk_device_base_sets", dev + ",state=\"resident\"", double(d.base_sets_resident));
+        sample("cuzk_device_base_sets", dev + ",state=\"streamed\"", double(d.base_sets_streamed));
     }
     header("cuzk_device_partitions_placed", "Partitions placed on each prove target, not yet proven", "gauge");
     for (const auto& d : s.devices)

@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -62,6 +63,7 @@
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/ntt/domain.hpp"
+#include "msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -89,6 +91,31 @@ bool copy_ahead_enabled() {
     if (!v || !*v || std::strcmp(v, "1") == 0) return true;
     if (std::strcmp(v, "0") == 0) return false;
     throw std::invalid_argument(std::string("CUZK_GPU_COPY_AHEAD must be 0 or 1, got '") + v + "'");
+}
+
+// CUZK_GPU_MEMORY: the device memory the backend plans with, as if the card had that much
+// (whatever else uses the card counts against it too); 0 (unset): the whole card. A count
+// of bytes with an optional binary suffix K, M, G or T (80G = 80 GiB); anything else is
+// refused.
+size_t gpu_memory_limit() {
+    const char* v = std::getenv("CUZK_GPU_MEMORY");
+    if (!v || !*v) return 0;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    unsigned shift = 0;
+    if (*end) {
+        static const char units[] = "KMGT";
+        const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(*end)));
+        if (u && end[1] == '\0')
+            shift = 10 * unsigned(u - units + 1);
+        else
+            end = nullptr;
+    }
+    if (end == nullptr || end == v || v[0] == '-' || n == 0 || (n >> (63 - shift)) != 0)
+        throw std::invalid_argument(std::string("CUZK_GPU_MEMORY must be a positive size in bytes, with an optional "
+                                                "K, M, G or T (binary units), got '") +
+                                    v + "'");
+    return size_t(n) << shift;
 }
 
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
@@ -121,7 +148,10 @@ bool is_pinned(const void* p, size_t bytes) {
 class CudaBackend final : public groth16::ProverBackend {
  public:
     explicit CudaBackend(int device)
-        : device_(device), table_min_full_(table_min_full()), copy_ahead_(copy_ahead_enabled()) {}
+        : device_(device),
+          table_min_full_(table_min_full()),
+          copy_ahead_(copy_ahead_enabled()),
+          memory_limit_(gpu_memory_limit()) {}
     ~CudaBackend() override {
         if (cudaSetDevice(device_) != cudaSuccess) return;
         if (scratch_) cudaFree(scratch_);
@@ -143,6 +173,10 @@ class CudaBackend final : public groth16::ProverBackend {
     size_t tables_built() {
         std::lock_guard<std::mutex> lock(run_mu_);
         return tables_built_;
+    }
+    // Without locks (atomics): the engine's status reads them while resident() uploads.
+    ResidencyStats residency() const {
+        return ResidencyStats{resident_sets_.load(), streamed_sets_.load(), evictions_.load(), memory_limit_};
     }
 
     r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
@@ -239,7 +273,6 @@ class CudaBackend final : public groth16::ProverBackend {
         if (h_bases.size() > m)
             throw std::invalid_argument("cuda backend: h_msm: " + std::to_string(h_bases.size()) +
                                         " H bases for a domain of " + std::to_string(m));
-        auto msm = resident(g1_, h_bases);
         std::lock_guard<std::mutex> lock(run_mu_);
         staged_z_ = StagedZ{};  // the scratch is overwritten below
         // a and c copied ahead for these vectors (copy_abc_ahead): the transforms wait for
@@ -308,7 +341,10 @@ class CudaBackend final : public groth16::ProverBackend {
             check(cudaStreamSynchronize(stream_), "compute_h on the device");
         }
         // h (m coefficients, the last zero) is in da; the MSM runs on its own stream,
-        // after the synchronisation above.
+        // after the synchronisation above. Its base set is looked up (made resident or
+        // streamed) only now, so that on the first proof the decision sees the memory the
+        // a, b, c scratch and the NTT's twiddles took.
+        auto msm = resident(g1_, h_bases);
         G1Jacobian r;
         MsmStats st;
         {
@@ -433,7 +469,7 @@ class CudaBackend final : public groth16::ProverBackend {
         const size_t table = W * n * sizeof(Affine<Curve>);
         const size_t sort = W * full * 16 + (size_t(1) << (c - 1)) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets
         size_t free_b = 0, total_b = 0;
-        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return;
+        if (!usable_memory(free_b, total_b)) return;
         if (free_b < table + sort + total_b / 4) return;
         try {
             msm.precompute(c);
@@ -502,43 +538,120 @@ class CudaBackend final : public groth16::ProverBackend {
     template <class Curve>
     using Cache = std::map<std::pair<const void*, size_t>, Entry<Curve>>;
 
+    // Free and total device memory as the backend plans with them: the card's, or with
+    // CUZK_GPU_MEMORY as if the card had that much (what the rest of the card holds beyond
+    // the limit is taken off the free bytes). False when CUDA cannot say.
+    bool usable_memory(size_t& free_b, size_t& total_b) const {
+        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+            cudaGetLastError();
+            return false;
+        }
+        if (memory_limit_ && memory_limit_ < total_b) {
+            const size_t beyond = total_b - memory_limit_;
+            free_b = free_b > beyond ? free_b - beyond : 0;
+            total_b = memory_limit_;
+        }
+        return true;
+    }
+    int sms() const {
+        int v = 0;
+        if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, device_) != cudaSuccess) cudaGetLastError();
+        return v;
+    }
+    size_t usable_free() const {
+        size_t free_b = 0, total_b = 0;
+        return usable_memory(free_b, total_b) ? free_b : 0;
+    }
+
+    // The Msm of a base set: resident on the device when it fits, otherwise streamed from
+    // host memory in chunks (gpu::Msm::Streamed). "Fits": its bases plus what a run over
+    // it may add to the shared MSM scratch (Msm::run_scratch_bytes beyond what the scratch
+    // holds) plus 512 MiB are free, after dropping resident sets that none of the last
+    // kProofSets calls used (least recently used first). The sets of the proof under way
+    // (h, l, a, b_g1, b_g2: five calls) never push each other out: evicting them would
+    // upload each of them again every proof, where streaming the one that does not fit
+    // moves only that one, under its own kernels. A streamed set becomes resident when a
+    // later call finds room for it without evicting anything.
+    static constexpr uint64_t kProofSets = 5;
     template <class Curve>
     std::shared_ptr<Msm<Curve>> resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases) {
         std::lock_guard<std::mutex> lock(mutex_);
         auto& e = cache[{static_cast<const void*>(bases.data()), bases.size()}];
         e.last_use = ++use_clock_;
-        if (e.msm) return e.msm;
-        // A new base set: make room on the device first, least recently used sets first.
-        // Want its bytes plus a margin for the MSM's own scratch (sort keys, buckets).
-        const size_t want = bases.size() * sizeof(Affine<Curve>) + bases.size() * 16 + (size_t(1) << 30);
-        evict_until_free_locked(want, &e);
+        if (e.msm && !e.msm->chunk_bases()) return e.msm;
+        if (!msm_scratch_) msm_scratch_ = make_msm_scratch();
+        const size_t n = bases.size(), bytes = n * sizeof(Affine<Curve>);
+        // The scratch a run may add: estimated with a resident Msm's rule, on the high side.
+        size_t held = 0;
+        for (const MsmScratch::Buffer& b : msm_scratch_->buf) held += b.bytes;
+        const auto want_for = [&](size_t scratch_bytes) {
+            return bytes + (scratch_bytes > held ? scratch_bytes - held : 0) + (size_t(512) << 20);
+        };
+        if (e.msm) {  // streamed: resident now if it fits as things are
+            if (usable_free() < want_for(msm_run_scratch_bytes<Curve>(n, sms()))) return e.msm;
+            try {
+                auto m = std::make_shared<Msm<Curve>>(bases, device_);
+                m->use_scratch(msm_scratch_);
+                e.msm = std::move(m);
+                recount_locked();
+            } catch (const std::runtime_error&) {
+                cudaGetLastError();
+            }
+            return e.msm;
+        }
+        std::shared_ptr<Msm<Curve>> m;
         try {
-            e.msm = std::make_shared<Msm<Curve>>(bases, device_);
+            const size_t want = want_for(msm_run_scratch_bytes<Curve>(n, sms()));
+            evict_until_free_locked(want, &e, use_clock_ > kProofSets ? use_clock_ - kProofSets : 0);
+            if (usable_free() >= want) m = std::make_shared<Msm<Curve>>(bases, device_);
         } catch (const std::runtime_error&) {
-            // Out of device memory after all: drop every other set and try once more.
-            evict_until_free_locked(std::numeric_limits<size_t>::max(), &e);
-            e.msm = std::make_shared<Msm<Curve>>(bases, device_);
+            cudaGetLastError();  // out of device memory after all (another process): streamed
+            m.reset();
+        }
+        if (!m) {
+            // Two chunk buffers in a quarter of what is free (at least 2^16 bases a chunk, or
+            // the whole set when smaller; kMinChunkBases when the card is that full).
+            const size_t free_now = usable_free();
+            size_t chunk = std::max<size_t>(free_now / 4 / (2 * sizeof(Affine<Curve>)), size_t(1) << 16);
+            if (2 * chunk * sizeof(Affine<Curve>) > free_now) chunk = Msm<Curve>::kMinChunkBases;
+            chunk = std::max(std::min(chunk, n), Msm<Curve>::kMinChunkBases);
+            m = std::make_shared<Msm<Curve>>(typename Msm<Curve>::Streamed{}, bases, chunk, device_);
         }
         // Every set's runs hold run_mu_, so they share one set of per-run buffers (MsmScratch).
-        if (!msm_scratch_) msm_scratch_ = make_msm_scratch();
-        e.msm->use_scratch(msm_scratch_);
+        m->use_scratch(msm_scratch_);
+        e.msm = std::move(m);
+        recount_locked();
         return e.msm;
     }
 
+    // The residency counts (under mutex_, after any change to the caches).
+    void recount_locked() {
+        size_t resident = 0, streamed = 0;
+        const auto count = [&](auto& cache) {
+            for (auto& [k, e] : cache) {
+                if (!e.msm) continue;
+                ++(e.msm->chunk_bases() ? streamed : resident);
+            }
+        };
+        count(g1_);
+        count(g2_);
+        resident_sets_ = resident;
+        streamed_sets_ = streamed;
+    }
+
     // Drops resident base sets, least recently used first, until `want` bytes of device
-    // memory are free or nothing but `keep` is left.
-    void evict_until_free_locked(size_t want, const void* keep) {
+    // memory are free or nothing is left but `keep` and the sets used after `protect_after`.
+    void evict_until_free_locked(size_t want, const void* keep, uint64_t protect_after) {
         for (;;) {
-            size_t free_b = 0, total_b = 0;
-            if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return;
-            if (free_b >= want) return;
+            if (usable_free() >= want) return;
             uint64_t oldest = std::numeric_limits<uint64_t>::max();
             int which = -1;
             const void* key_ptr = nullptr;
             size_t key_n = 0;
             auto scan = [&](auto& cache, int id) {
                 for (auto& [k, e] : cache)
-                    if (e.msm && static_cast<const void*>(&e) != keep && e.last_use < oldest) {
+                    if (e.msm && !e.msm->chunk_bases() && static_cast<const void*>(&e) != keep &&
+                        e.last_use <= protect_after && e.last_use < oldest) {
                         oldest = e.last_use;
                         which = id;
                         key_ptr = k.first;
@@ -553,6 +666,7 @@ class CudaBackend final : public groth16::ProverBackend {
             else
                 g2_.erase({key_ptr, key_n});
             ++evictions_;
+            recount_locked();
         }
     }
 
@@ -561,6 +675,7 @@ class CudaBackend final : public groth16::ProverBackend {
         std::lock_guard<std::mutex> lock(mutex_);
         std::erase_if(g1_, [&](const auto& kv) { return kv.first.first == bases; });
         std::erase_if(g2_, [&](const auto& kv) { return kv.first.first == bases; });
+        recount_locked();
     }
 
  private:
@@ -572,6 +687,7 @@ class CudaBackend final : public groth16::ProverBackend {
     int device_;
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
     bool copy_ahead_;        // z and a, b, c may be copied ahead (CUZK_GPU_COPY_AHEAD; under run_mu_ and ahead_mu_)
+    size_t memory_limit_;    // CUZK_GPU_MEMORY, 0: the whole card
     // Per base set (under run_mu_): runs with enough full scalars, whether a table was
     // considered. Weak, so that a new set at an evicted one's address counts as new.
     struct TableState {
@@ -585,7 +701,8 @@ class CudaBackend final : public groth16::ProverBackend {
     std::shared_ptr<MsmScratch> msm_scratch_;  // every resident set's per-run buffers (under mutex_)
     Cache<G1Curve> g1_;
     Cache<G2Curve> g2_;
-    uint64_t use_clock_ = 0, evictions_ = 0;
+    uint64_t use_clock_ = 0;  // under mutex_
+    std::atomic<size_t> resident_sets_{0}, streamed_sets_{0}, evictions_{0};
     std::once_flag stream_once_;
     cudaStream_t stream_ = nullptr;        // kernels, and the copies of msm_z
     cudaStream_t copy_stream_ = nullptr;   // h_msm's copies of a, b, c
@@ -651,6 +768,11 @@ void set_copy_ahead(groth16::ProverBackend& backend, bool on) {
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend) {
     auto* b = dynamic_cast<CudaBackend*>(&backend);
     return b ? b->copy_ahead_stats() : CopyAheadStats{};
+}
+
+ResidencyStats residency_stats(groth16::ProverBackend& backend) {
+    auto* b = dynamic_cast<CudaBackend*>(&backend);
+    return b ? b->residency() : ResidencyStats{};
 }
 
 }  // namespace cuzk::gpu

@@ -75,6 +75,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -449,6 +450,23 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
 
 }  // namespace
 
+// Estimated from run_core's sizing rules, on the high side: the classification (scalars,
+// canonical values, base indices, flags, the 1s' indices), the sort's keys and values
+// (double-buffered) and as much again for CUB's scratch, the buckets, and the carries and
+// sums at 2048 threads a multiprocessor.
+template <class Curve>
+size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits) {
+    const unsigned c = table_window_bits ? table_window_bits : gpu_msm_window_bits(n);
+    const size_t W = num_windows(c), nb = (size_t(1) << (c - 1)) + 1;
+    const size_t entries = table_window_bits ? W * n : std::max(std::min(kGroupEntries, W * n), n);
+    const size_t sets = table_window_bits ? 1 : W;
+    const size_t point = sizeof(XYZZ<Curve>) + sizeof(uint32_t);
+    const size_t classify = n * (sizeof(Fr) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
+    const size_t sort = entries * 6 * sizeof(uint32_t);
+    const size_t sums = size_t(std::max(sms, 1)) * (2048 * 10 + 512) * point;
+    return classify + sort + sets * nb * sizeof(XYZZ<Curve>) + sums;
+}
+
 // ---- the resident-bases object ---------------------------------------------------------
 
 template <class Curve>
@@ -466,7 +484,16 @@ struct Msm<Curve>::Impl {
     // freed.
     DevBuf<A> bases, table;
     unsigned table_c = 0;
-    const A* base_ptr() const { return table_c ? table.p : bases.p; }
+    // Streamed bases (Msm(Streamed, ...)): host_bases stay in host memory and pass through
+    // chunk[0] / chunk[1] (chunk_cap bases each, copied on copy_stream); `active` is the
+    // chunk the pipeline reads during a streamed run (active_n bases), null otherwise.
+    const A* host_bases = nullptr;
+    size_t chunk_cap = 0;
+    DevBuf<A> chunk[2];
+    cudaStream_t copy_stream = nullptr;
+    const A* active = nullptr;
+    size_t active_n = 0;
+    const A* base_ptr() const { return active ? active : table_c ? table.p : bases.p; }
     // Per-run scratch, grown on demand and kept for the next run: views of `scratch`'s
     // buffers (this object's own, or shared with other Msm objects: use_scratch).
     std::shared_ptr<MsmScratch> scratch;
@@ -540,7 +567,9 @@ struct Msm<Curve>::Impl {
     std::vector<float GpuMsmPhases::*> phase_of;
     size_t marks = 0;
 
-    Impl(int dev, size_t n) : device(dev), n_bases(n) {
+    // chunk_bases 0: n bases resident (uploaded by the caller into `bases`); otherwise
+    // streamed from host_src in chunks of that many.
+    Impl(int dev, size_t n, const A* host_src = nullptr, size_t chunk_bases = 0) : device(dev), n_bases(n) {
         if (n > kMaxBases)
             throw std::invalid_argument("gpu msm: " + std::to_string(n) + " bases; at most 2^31 - 2 supported");
         check(cudaSetDevice(device), "cudaSetDevice");
@@ -548,7 +577,14 @@ struct Msm<Curve>::Impl {
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
-        bases.reserve(n, "cudaMalloc bases");
+        if (chunk_bases == 0) {
+            bases.reserve(n, "cudaMalloc bases");
+        } else {
+            host_bases = host_src;
+            chunk_cap = chunk_bases;
+            check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+            for (auto& c : chunk) c.reserve(std::min(n, chunk_cap), "cudaMalloc base chunk");
+        }
         bind(std::make_shared<MsmScratch>());
     }
     template <class Kernel>
@@ -561,6 +597,7 @@ struct Msm<Curve>::Impl {
     ~Impl() {
         for (cudaEvent_t e : events) cudaEventDestroy(e);
         if (stream) cudaStreamDestroy(stream);
+        if (copy_stream) cudaStreamDestroy(copy_stream);
     }
 
     // Ends the current phase (the work queued since the previous mark) as `phase`;
@@ -591,6 +628,8 @@ struct Msm<Curve>::Impl {
 
     void precompute(unsigned c) {
         check(cudaSetDevice(device), "cudaSetDevice");
+        if (chunk_cap)
+            throw std::invalid_argument("gpu msm: streamed bases stay in host memory and take no precomputed table");
         if (c == 0) c = gpu_msm_precomputed_window_bits(n_bases);
         if (c < 4 || c > 26) throw std::invalid_argument("gpu msm: precomputed window bits must be in [4, 26]");
         const unsigned W = num_windows(c);
@@ -754,7 +793,113 @@ struct Msm<Curve>::Impl {
 
     size_t last_growths = 0;  // buffer growths (t_growths) in the last run: scratch_growths()
 
+    size_t run_scratch_bytes(size_t n) const {
+        return msm_run_scratch_bytes<Curve>(chunk_cap ? std::min(n, chunk_cap) : n, sms, table_c);
+    }
+
+    // A streamed run: chunk k's bases are copied (copy_stream, on a thread of its own so
+    // that a pageable copy does not hold this one) while chunk k - 1's pipeline runs; the
+    // chunks' sums, stats and phase times add up.
+    Jacobian<Curve> run_streamed(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        if (n > size_t(INT32_MAX)) throw std::invalid_argument("gpu msm: more than 2^31 - 1 scalars");
+        // Pieces: scalars [s0, s1) whose bases are [b0, b1), at most chunk_cap of them; with a
+        // density, pieces end on words, so that a piece's density is a slice of the words.
+        struct Piece {
+            size_t s0, s1, b0, b1;
+        };
+        std::vector<Piece> pieces;
+        size_t total = 0;
+        if (!opt.density) {
+            for (size_t s = 0; s < n; s += chunk_cap) pieces.push_back({s, std::min(n, s + chunk_cap), s, 0});
+            for (Piece& p : pieces) p.b1 = p.s1;
+            total = n;
+        } else {
+            const size_t words = (n + 63) / 64;
+            size_t s0 = 0, b0 = 0;
+            for (size_t w = 0; w < words; ++w) {
+                uint64_t word = opt.density[w];
+                if (w == words - 1 && n % 64) word &= (uint64_t(1) << (n % 64)) - 1;
+                const size_t pc = size_t(std::popcount(word));
+                if (total + pc - b0 > chunk_cap) {  // never for a piece's first word: pc <= 64 <= chunk_cap
+                    pieces.push_back({s0, w * 64, b0, total});
+                    s0 = w * 64;
+                    b0 = total;
+                }
+                total += pc;
+            }
+            if (n > 0) pieces.push_back({s0, n, b0, total});
+        }
+        if (total > n_bases) {
+            throw std::invalid_argument("gpu msm: " + std::to_string(total) + " scalars" +
+                                        (opt.density ? " with a base (density)" : "") + " but only " +
+                                        std::to_string(n_bases) + " bases");
+        }
+        if (opt.stats) *opt.stats = MsmStats{};
+        if (opt.phases) *opt.phases = GpuMsmPhases{};
+        const auto upload = [this, &pieces](size_t k) {
+            const Piece& p = pieces[k];
+            A* to = chunk[k % 2].p;
+            const A* from = host_bases + p.b0;
+            const size_t count = p.b1 - p.b0;
+            return std::async(std::launch::async, [this, to, from, count] {
+                check(cudaSetDevice(device), "cudaSetDevice");
+                if (count == 0) return;
+                trace::Span span("h2d_base_chunk", "gpu");
+                check(cudaMemcpyAsync(to, from, count * sizeof(A), cudaMemcpyHostToDevice, copy_stream),
+                      "cudaMemcpy base chunk");
+                check(cudaStreamSynchronize(copy_stream), "cudaMemcpy base chunk");
+            });
+        };
+        struct Unset {
+            const A*& a;
+            ~Unset() { a = nullptr; }
+        } unset{active};
+        Jacobian<Curve> sum = Jacobian<Curve>::identity();
+        std::future<void> next = pieces.empty() ? std::future<void>() : upload(0);
+        for (size_t k = 0; k < pieces.size(); ++k) {
+            next.get();  // chunk k is on the device
+            // Into the other buffer: its last reader, chunk k - 1's pipeline, has finished
+            // (run_core returns after its stream is idle).
+            if (k + 1 < pieces.size()) next = upload(k + 1);
+            const Piece& p = pieces[k];
+            GpuMsmOptions o = opt;
+            o.density = opt.density ? opt.density + p.s0 / 64 : nullptr;
+            MsmStats st;
+            GpuMsmPhases ph;
+            o.stats = opt.stats ? &st : nullptr;
+            o.phases = opt.phases ? &ph : nullptr;
+            active = chunk[k % 2].p;
+            active_n = p.b1 - p.b0;
+            sum += run_core(d_scalars + p.s0, p.s1 - p.s0, o);
+            if (opt.stats) {
+                opt.stats->zeros += st.zeros;
+                opt.stats->ones += st.ones;
+                opt.stats->full += st.full;
+                opt.stats->window_bits = std::max(opt.stats->window_bits, st.window_bits);
+                opt.stats->windows = std::max(opt.stats->windows, st.windows);
+                opt.stats->chunks += st.chunks;
+            }
+            if (opt.phases) {
+                GpuMsmPhases& to = *opt.phases;
+                to.classify += ph.classify;
+                to.ones += ph.ones;
+                to.sort += ph.sort;
+                to.pair += ph.pair;
+                to.accumulate += ph.accumulate;
+                to.carries += ph.carries;
+                to.reduce += ph.reduce;
+                to.total += ph.total;
+            }
+        }
+        return sum;
+    }
+
     Jacobian<Curve> run(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+        return chunk_cap ? run_streamed(d_scalars, n, opt) : run_core(d_scalars, n, opt);
+    }
+
+    Jacobian<Curve> run_core(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
         struct CountGrowths {
             size_t& out;
             size_t start = t_growths;
@@ -782,10 +927,11 @@ struct Msm<Curve>::Impl {
             }
             expect = c;
         }
-        if (expect > n_bases) {
+        const size_t have = active ? active_n : n_bases;
+        if (expect > have) {
             throw std::invalid_argument("gpu msm: " + std::to_string(expect) + " scalars" +
                                         (opt.density ? " with a base (density)" : "") + " but only " +
-                                        std::to_string(n_bases) + " resident bases");
+                                        std::to_string(have) + (active ? " bases in the chunk" : " resident bases"));
         }
         unsigned c = opt.window_bits;
         if (table_c) {
@@ -1070,6 +1216,16 @@ Msm<Curve>::Msm(FromDevice, const AffinePoint* device_bases, size_t n, int devic
 }
 
 template <class Curve>
+Msm<Curve>::Msm(Streamed, std::span<const AffinePoint> host_bases, size_t chunk_bases, int device) {
+    if (chunk_bases < kMinChunkBases) {
+        throw std::invalid_argument("gpu msm: streamed bases need chunks of at least " +
+                                    std::to_string(kMinChunkBases) + " bases (one density word's), got " +
+                                    std::to_string(chunk_bases));
+    }
+    impl_ = std::make_unique<Impl>(device, host_bases.size(), host_bases.data(), chunk_bases);
+}
+
+template <class Curve>
 Msm<Curve>::~Msm() = default;
 template <class Curve>
 Msm<Curve>::Msm(Msm&&) noexcept = default;
@@ -1083,6 +1239,14 @@ size_t Msm<Curve>::size() const {
 template <class Curve>
 int Msm<Curve>::device() const {
     return impl_->device;
+}
+template <class Curve>
+size_t Msm<Curve>::chunk_bases() const {
+    return impl_->chunk_cap;
+}
+template <class Curve>
+size_t Msm<Curve>::run_scratch_bytes(size_t n) const {
+    return impl_->run_scratch_bytes(n);
 }
 
 template <class Curve>
@@ -1116,6 +1280,7 @@ unsigned Msm<Curve>::precomputed_window_bits() const {
 template <class Curve>
 size_t Msm<Curve>::device_base_bytes() const {
     const Impl& im = *impl_;
+    if (im.chunk_cap) return 2 * std::min(im.n_bases, im.chunk_cap) * sizeof(AffinePoint);
     return (im.table_c ? size_t(num_windows(im.table_c)) : 1) * im.n_bases * sizeof(AffinePoint);
 }
 template <class Curve>
@@ -1154,12 +1319,14 @@ MsmScratch::~MsmScratch() {
 std::shared_ptr<MsmScratch> make_msm_scratch() { return std::make_shared<MsmScratch>(); }
 
 template class Msm<G1Curve>;
+template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned);
 G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG1 m(bases);
     return m.run(scalars, opt);
 }
 #else
 template class Msm<G2Curve>;
+template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned);
 G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG2 m(bases);
     return m.run(scalars, opt);

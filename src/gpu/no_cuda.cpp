@@ -59,6 +59,7 @@ std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
 size_t tables_built(groth16::ProverBackend&) { return 0; }
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend&) { return {}; }
 void set_copy_ahead(groth16::ProverBackend&, bool) {}
+ResidencyStats residency_stats(groth16::ProverBackend&) { return {}; }
 }  // namespace cuzk::gpu
 #endif
 
@@ -80,6 +81,18 @@ Msm<Curve>::Msm(std::span<const AffinePoint>, int) {
 template <class Curve>
 Msm<Curve>::Msm(FromDevice, const AffinePoint*, size_t, int) {
     no_cuda();
+}
+template <class Curve>
+Msm<Curve>::Msm(Streamed, std::span<const AffinePoint>, size_t, int) {
+    no_cuda();
+}
+template <class Curve>
+size_t Msm<Curve>::chunk_bases() const {
+    return 0;
+}
+template <class Curve>
+size_t Msm<Curve>::run_scratch_bytes(size_t) const {
+    return 0;
 }
 template <class Curve>
 Msm<Curve>::~Msm() = default;
@@ -130,6 +143,12 @@ template <class Curve>
 Jacobian<Curve> Msm<Curve>::run_device(const Fr*, size_t, const GpuMsmOptions&) {
     no_cuda();
 }
+template <class Curve>
+size_t msm_run_scratch_bytes(size_t, int, unsigned) {
+    return 0;
+}
+template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned);
+template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned);
 template class Msm<G1Curve>;
 template class Msm<G2Curve>;
 G1Jacobian msm_g1(std::span<const G1Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }

@@ -253,6 +253,17 @@ TEST(EngineGpuDevices, TwoLogicalDevicesOnOneGpu) {
     EXPECT_EQ(n[0] + n[1], 10);
     EXPECT_GE(n[1], 1) << "the second logical device took no partition";
     EXPECT_EQ(r->cpu_recomputes, 0u);
+    // Each device's backend keeps the parameters' five base sets resident (the GPU has room
+    // for them): status and metrics say so, and nothing streams.
+    for (const auto& d : e.status().devices) {
+        EXPECT_EQ(d.base_sets_streamed, 0u) << "device " << d.ordinal;
+        if (n[d.ordinal] > 0) {
+            EXPECT_EQ(d.base_sets_resident, 5u) << "device " << d.ordinal;
+        }
+    }
+    const auto m = e.metrics_prometheus();
+    EXPECT_NE(m.find("cuzk_device_base_sets{device=\"1\",state=\"resident\"} 5"), std::string::npos) << m;
+    EXPECT_NE(e.status_json().find("\"base_sets_streamed\":0"), std::string::npos);
 }
 
 // The CUDA backend behind a gate: the first h_msm waits until the test opens it (so that

@@ -113,6 +113,50 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     EXPECT_EQ(gpu::tables_built(*cpu), 0u);
 }
 
+// CUZK_GPU_MEMORY below what any base set needs: every set stays in host memory and
+// streams through the device in chunks, and the proofs keep the CPU's bytes; without a
+// limit the sets are resident. Sizes parse in binary units; malformed ones are refused
+// with the variable's name.
+TEST(GpuGroth16, StreamedBaseSetsGiveTheSameProofBytes) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    auto cpu = groth16::make_cpu_backend();
+    setenv("CUZK_GPU_MEMORY", "1", 1);
+    auto tight = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_MEMORY", "64g", 1);
+    auto sized = gpu::make_cuda_backend(0);
+    EXPECT_EQ(gpu::residency_stats(*sized).memory_limit, size_t(64) << 30);
+    for (const char* bad : {"lots", "0", "-5", "12Q", "8GB", "", "99999999999999999999T"}) {
+        setenv("CUZK_GPU_MEMORY", bad, 1);
+        if (!*bad) continue;  // empty: no limit
+        try {
+            gpu::make_cuda_backend(0);
+            ADD_FAILURE() << "CUZK_GPU_MEMORY=" << bad << " accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("CUZK_GPU_MEMORY"), std::string::npos) << e.what();
+        }
+    }
+    unsetenv("CUZK_GPU_MEMORY");
+    auto roomy = gpu::make_cuda_backend(0);
+    EXPECT_EQ(gpu::residency_stats(*tight).memory_limit, 1u);
+    const DenseCase k(seed);
+    const auto& [shape, params, w, rs] = k;
+    const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
+    for (int i = 0; i < 2; ++i) {  // the second proof finds the streamed sets in the cache
+        EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *tight), want) << "proof " << i;
+        const gpu::ResidencyStats t = gpu::residency_stats(*tight);
+        EXPECT_EQ(t.resident_sets, 0u);
+        EXPECT_EQ(t.streamed_sets, 5u);  // H, L, A, B_G1 (G1) and B_G2
+    }
+    EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *roomy), want);
+    const gpu::ResidencyStats r = gpu::residency_stats(*roomy);
+    EXPECT_EQ(r.streamed_sets, 0u);
+    EXPECT_EQ(r.resident_sets, 5u);
+    EXPECT_EQ(r.memory_limit, 0u);
+    EXPECT_EQ(gpu::residency_stats(*cpu).resident_sets, 0u);
+}
+
 template <class Curve>
 std::vector<Affine<Curve>> random_points(size_t n, std::mt19937_64& rng) {
     std::vector<Affine<Curve>> v(n);

@@ -13,6 +13,7 @@
 
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/gpu/device.hpp"
+#include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "support/seed.hpp"
@@ -663,6 +664,91 @@ TEST(GpuMsm, PhaseTimes) {
     for (float t : {ph.classify, ph.ones, ph.sort, ph.accumulate, ph.carries, ph.reduce}) EXPECT_GT(t, 0.0f);
     const float sum = ph.classify + ph.ones + ph.sort + ph.pair + ph.accumulate + ph.carries + ph.reduce;
     EXPECT_NEAR(ph.total, sum, 1e-3 * ph.total + 1e-3);
+}
+
+// Streamed bases (host memory, through the device in chunks): the CPU's sums for chunks
+// from the smallest (kMinChunkBases) to one for everything, with a density (its pieces
+// end on words), 0/1 scalars and a prefix of the scalars; the counts add up over the
+// chunks, and the phase times too.
+template <class Curve>
+void check_streamed(std::initializer_list<size_t> sizes, std::initializer_list<size_t> chunks) {
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : sizes) {
+        auto bases = generator_multiples<Curve>(n);
+        put_infinities(bases);
+        const auto scalars = mixed_scalars(n, rng);
+        const auto expect = msm<Curve>(bases, scalars);
+        const size_t k = n / 2 + 1;
+        const auto expect_prefix =
+            msm<Curve>(std::span<const Affine<Curve>>(bases.data(), k), std::span<const Fr>(scalars.data(), k));
+        for (size_t chunk : chunks) {
+            const std::string what = "n=" + std::to_string(n) + " chunk=" + std::to_string(chunk);
+            gpu::Msm<Curve> g(typename gpu::Msm<Curve>::Streamed{}, bases, chunk);
+            EXPECT_EQ(g.chunk_bases(), chunk);
+            EXPECT_EQ(g.size(), n);
+            EXPECT_EQ(g.device_base_bytes(), 2 * std::min(n, chunk) * sizeof(Affine<Curve>));
+            MsmStats st;
+            gpu::GpuMsmPhases ph;
+            gpu::GpuMsmOptions o;
+            o.stats = &st;
+            o.phases = &ph;
+            ASSERT_EQ(g.run(scalars, o), expect) << what;
+            EXPECT_EQ(st.zeros + st.ones + st.full, n) << what;
+            const size_t zeros = size_t(std::count(scalars.begin(), scalars.end(), Fr::zero()));
+            const size_t ones = size_t(std::count(scalars.begin(), scalars.end(), Fr::one()));
+            EXPECT_EQ(st.ones, ones) << what;
+            EXPECT_GE(st.zeros, zeros) << what;  // and points at infinity
+            const float sum = ph.classify + ph.ones + ph.sort + ph.pair + ph.accumulate + ph.carries + ph.reduce;
+            EXPECT_GT(ph.total, 0.0f) << what;
+            EXPECT_NEAR(ph.total, sum, 1e-3 * ph.total + 1e-3) << what;
+            ASSERT_EQ(g.run(std::span<const Fr>(scalars.data(), k)), expect_prefix) << what << " prefix";
+            ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(g, bases, scalars, rng, what));
+        }
+    }
+}
+
+TEST(GpuMsm, G1StreamedMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    check_streamed<G1Curve>({1, 7, 1000, 65537}, {64, 100, 1000, 30000, size_t(1) << 20});
+}
+
+TEST(GpuMsm, G2StreamedMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    check_streamed<G2Curve>({7, 1000}, {64, 333});
+}
+
+// Page-locked host bases go by DMA straight; the sums are the same. Streamed objects take
+// no table, refuse chunks under a density word, and more scalars (with a base) than bases.
+TEST(GpuMsm, StreamedPinnedAndBadInput) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = 5000;
+    auto bases = generator_multiples<G1Curve>(n);
+    const auto scalars = mixed_scalars(n, rng);
+    const auto expect = msm<G1Curve>(bases, scalars);
+    ASSERT_TRUE(gpu::host_register(bases.data(), bases.size() * sizeof(G1Affine)));
+    {
+        gpu::MsmG1 g(gpu::MsmG1::Streamed{}, bases, 1024);
+        EXPECT_EQ(g.run(scalars), expect);
+        EXPECT_THROW(g.precompute(), std::invalid_argument);
+        EXPECT_EQ(g.precomputed_window_bits(), 0u);
+        std::vector<Fr> more(n + 1, Fr::one());
+        EXPECT_THROW(g.run(more), std::invalid_argument);
+        // A density with more set bits than bases.
+        std::vector<uint64_t> dens((n + 1 + 63) / 64, ~uint64_t(0));
+        gpu::GpuMsmOptions o;
+        o.density = dens.data();
+        EXPECT_THROW(g.run(more, o), std::invalid_argument);
+        EXPECT_EQ(g.run(scalars), expect);  // still usable
+        EXPECT_TRUE(g.run({}).is_identity());
+    }
+    gpu::host_unregister(bases.data());
+    try {
+        gpu::MsmG1 g(gpu::MsmG1::Streamed{}, bases, 63);
+        ADD_FAILURE() << "a chunk of 63 bases accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("at least 64"), std::string::npos) << e.what();
+    }
 }
 
 TEST(SlowGpuMsm, G1Large) {

@@ -185,6 +185,9 @@ struct DeviceStatus {
     uint64_t partitions_proven = 0;  // since start
     // Partitions whose a, b, c / z a CUDA backend had copied ahead (gpu::CopyAheadStats).
     uint64_t abc_copied_ahead = 0, z_copied_ahead = 0;
+    // Base sets the device's backend holds resident / streams from host memory (CUDA
+    // backend; gpu::residency_stats).
+    uint64_t base_sets_resident = 0, base_sets_streamed = 0;
     std::vector<std::string> circuits;  // whose parameters it holds or will hold (placement)
 };
 

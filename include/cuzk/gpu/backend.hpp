@@ -39,6 +39,21 @@ CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend);
 // one process); no effect on any other backend.
 void set_copy_ahead(groth16::ProverBackend& backend, bool on);
 
+// Where a CUDA backend keeps its base sets (zeros for any other backend). A set whose
+// bases (plus the MSM scratch a run over it may add) do not fit on the device, after
+// dropping resident sets that the proof under way does not use, stays in host memory and is
+// streamed through the device in chunks (gpu::Msm::Streamed), the next chunk's copy under
+// the current chunk's kernels. CUZK_GPU_MEMORY=<bytes>[K|M|G|T] (binary units) makes the
+// backend plan as if the card had that much memory (to share a card, or to see what a
+// smaller one would do); read by make_cuda_backend, std::invalid_argument for anything but
+// a positive size.
+struct ResidencyStats {
+    size_t resident_sets = 0, streamed_sets = 0;  // now
+    size_t evictions = 0;                         // resident sets dropped to make room, so far
+    size_t memory_limit = 0;                      // CUZK_GPU_MEMORY, 0: the whole card
+};
+ResidencyStats residency_stats(groth16::ProverBackend& backend);
+
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
 
 }  // namespace cuzk::gpu

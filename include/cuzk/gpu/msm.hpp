@@ -7,6 +7,10 @@
 // The bases stay resident on the device between calls (the Groth16 parameters are
 // uploaded once per circuit): build one Msm per base set and call run() per proof.
 //
+// Bases that do not fit on the device can stay in host memory instead (Msm::Streamed):
+// they pass through the device in chunks, the next chunk's copy under the current one's
+// kernels.
+//
 // Pipeline on the device (src/gpu/msm.cu says why each step is shaped as it is):
 //   classify scalars (from Montgomery, 0 / 1 / full, base index through the density)
 //   -> compact the 1s and the full scalars (CUB DeviceSelect)
@@ -117,6 +121,12 @@ unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
 // them, the largest any of them needs, instead of one each. Their runs must not overlap (runs are synchronous: one
 // thread at a time, or a lock, as the CUDA backend's run_mu_), and they must be on the same device.
 class MsmScratch;
+// Device bytes of the per-run scratch that an MSM over n scalars, all full and with a base,
+// may take on a device of `sms` multiprocessors, without a precomputed table
+// (table_window_bits 0) or with one of that window size: what a caller keeps free for it
+// beside the bases (the CUDA backend's residency decisions). An estimate, on the high side.
+template <class Curve>
+size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits = 0);
 // A new, empty scratch (its buffers are allocated by the first runs that use it). Throws
 // std::runtime_error in a build without CUDA.
 std::shared_ptr<MsmScratch> make_msm_scratch();
@@ -134,6 +144,18 @@ class Msm {
     // another component or generated there.
     struct FromDevice {};
     Msm(FromDevice, const AffinePoint* device_bases, size_t n, int device = 0);
+    // Bases that stay in host memory and pass through the device in chunks of at most
+    // chunk_bases (two device buffers of that size: the next chunk's copy runs under the
+    // current chunk's kernels), for base sets that do not fit on the device. Each chunk is
+    // an MSM of its own over the scalars whose bases it holds (with a density, the chunks
+    // end on 64-scalar words); the result equals the resident path's. The host bases must
+    // stay where they are, unchanged, while this object lives (page-locked memory is copied
+    // by DMA straight, pageable memory through the driver's staging). Throws
+    // std::invalid_argument for chunk_bases < kMinChunkBases (a density word's 64 bases must
+    // fit in one chunk) or 2^31 - 1 or more bases.
+    struct Streamed {};
+    static constexpr size_t kMinChunkBases = 64;
+    Msm(Streamed, std::span<const AffinePoint> host_bases, size_t chunk_bases, int device = 0);
     ~Msm();
     Msm(Msm&&) noexcept;
     Msm& operator=(Msm&&) noexcept;
@@ -142,6 +164,11 @@ class Msm {
 
     size_t size() const;
     int device() const;
+    // Bases a chunk holds when streamed (Msm(Streamed, ...)); 0 for resident bases.
+    size_t chunk_bases() const;
+    // msm_run_scratch_bytes for a run of this object over n scalars (its table, its device;
+    // streamed: a chunk's worth at most).
+    size_t run_scratch_bytes(size_t n) const;
 
     // Precomputed multiples of the fixed bases: copy w of the table holds 2^(c w) P_i
     // for the W = num_windows(c) windows, so that every window's digits go to one set of
@@ -151,11 +178,13 @@ class Msm {
     // 11 x 6.5 GiB) and W c doublings a base once. window_bits 0 picks
     // gpu_msm_precomputed_window_bits(size()); otherwise 4..26. Replaces an earlier table;
     // throws std::invalid_argument when W x size() does not fit the 31-bit base index and
-    // std::runtime_error (naming the size) when the device memory does not hold it.
+    // std::runtime_error (naming the size) when the device memory does not hold it;
+    // std::invalid_argument for streamed bases (they stay in host memory).
     void precompute(unsigned window_bits = 0);
     // The table's window size, 0 without a table.
     unsigned precomputed_window_bits() const;
-    // Device bytes of the bases (with their table when there is one).
+    // Device bytes of the bases (with their table when there is one; streamed: the two
+    // chunk buffers).
     size_t device_base_bytes() const;
     // Back to the bases alone (frees the table).
     void drop_precomputed();
