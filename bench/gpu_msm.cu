@@ -382,15 +382,17 @@ void BM_GpuMsmG2(benchmark::State& state) {
 }
 BENCHMARK(BM_GpuMsmG2)->DenseRange(18, 24, 2)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-// Streamed bases (Msm::Streamed: host memory, through the device in chunks of n / pieces),
-// from pageable (pinned 0) or page-locked (1) host memory, against the resident set's
+// Streamed bases (Msm::Streamed: host memory, through the device in chunks of n / pieces):
+// host 0 pageable (through the staging buffers), 1 page-locked by the caller, 2 page-locked
+// by the object (page_lock; the time to make it is printed), against the resident set's
 // time at the same size in the same process (BM_GpuMsmG1 n=2^log_n, printed there). The
 // sum is checked against the resident one's. Host bases: the tiled 2^20 distinct points.
 void BM_GpuMsmG1Streamed(benchmark::State& state) {
     try {
         const unsigned log_n = unsigned(state.range(0));
         const size_t n = size_t(1) << log_n, pieces = size_t(state.range(1));
-        const bool pinned = state.range(2) != 0;
+        const int mode = int(state.range(2));  // 0 pageable (staged), 1 caller page-locked, 2 page_lock
+        const bool pinned = mode == 1;
         static std::vector<G1Affine> host;  // the largest size asked for, kept
         if (host.size() < n) {
             const auto b = generator_multiples<G1Curve>(kDistinctG1);
@@ -408,19 +410,24 @@ void BM_GpuMsmG1Streamed(benchmark::State& state) {
                 if (on) cudaHostUnregister(p);
             }
         } unregister{pinned, host.data()};
-        gpu::MsmG1 m(gpu::MsmG1::Streamed{}, std::span<const G1Affine>(host.data(), n), n / pieces);
+        const auto t0 = std::chrono::steady_clock::now();
+        gpu::MsmG1 m(gpu::MsmG1::Streamed{}, std::span<const G1Affine>(host.data(), n), n / pieces, 0, mode == 2);
+        const double make_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("streamed object over 2^%u bases (%s): made in %.1f ms\n", log_n,
+                    m.host_page_locked() ? "page-locked" : "pageable", make_ms);
+        state.counters["make_ms"] = make_ms;
         const auto want = resident<G1Curve>(kMaxLogG1, kDistinctG1).run_device(scalars, n);
         if (m.run_device(scalars, n) != want) throw std::runtime_error("streamed msm differs from the resident one");
-        const std::string label =
-            "G1 streamed, " + std::to_string(pieces) + " chunks, " + (pinned ? "page-locked" : "pageable");
+        const char* how = mode == 0 ? "pageable (staged)" : mode == 1 ? "page-locked" : "page_lock by the object";
+        const std::string label = "G1 streamed, " + std::to_string(pieces) + " chunks, " + how;
         time_runs<G1Curve>(state, m, scalars, n, label.c_str());
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }
 }
 BENCHMARK(BM_GpuMsmG1Streamed)
-    ->ArgsProduct({{24, 26}, {4, 8}, {0, 1}})
-    ->ArgNames({"log_n", "pieces", "pinned"})
+    ->ArgsProduct({{24, 26}, {4, 8}, {0, 1, 2}})
+    ->ArgNames({"log_n", "pieces", "host"})
     ->Iterations(3)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

@@ -615,7 +615,8 @@ class CudaBackend final : public groth16::ProverBackend {
             size_t chunk = std::max<size_t>(free_now / 4 / (2 * sizeof(Affine<Curve>)), size_t(1) << 16);
             if (2 * chunk * sizeof(Affine<Curve>) > free_now) chunk = Msm<Curve>::kMinChunkBases;
             chunk = std::max(std::min(chunk, n), Msm<Curve>::kMinChunkBases);
-            m = std::make_shared<Msm<Curve>>(typename Msm<Curve>::Streamed{}, bases, chunk, device_);
+            // Page-locked for as long as the set streams (one-off, then DMA speed each proof).
+            m = std::make_shared<Msm<Curve>>(typename Msm<Curve>::Streamed{}, bases, chunk, device_, true);
         }
         // Every set's runs hold run_mu_, so they share one set of per-run buffers (MsmScratch).
         m->use_scratch(msm_scratch_);

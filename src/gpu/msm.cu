@@ -470,6 +470,8 @@ size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits) {
 
 namespace {
 
+constexpr size_t kMinChunkBasesImpl = 64;  // Msm::kMinChunkBases (a density word's bases)
+
 // Whether p is in page-locked host memory the device can DMA from.
 bool is_page_locked(const void* p) {
     cudaPointerAttributes attr{};
@@ -557,6 +559,7 @@ struct Msm<Curve>::Impl {
     // own path for pageable memory moved ~6 GB/s on the H200 host (2^26 G1 bases, 6 GiB,
     // in ~1 s against ~0.13 s page-locked).
     bool host_pinned = false;
+    bool registered = false;  // host_bases page-locked by this object (Streamed's page_lock)
     HostStaging staging;
     const A* active = nullptr;
     size_t active_n = 0;
@@ -636,7 +639,8 @@ struct Msm<Curve>::Impl {
 
     // chunk_bases 0: n bases resident (uploaded by the caller into `bases`); otherwise
     // streamed from host_src in chunks of that many.
-    Impl(int dev, size_t n, const A* host_src = nullptr, size_t chunk_bases = 0) : device(dev), n_bases(n) {
+    Impl(int dev, size_t n, const A* host_src = nullptr, size_t chunk_bases = 0, bool page_lock = false)
+        : device(dev), n_bases(n) {
         if (n > kMaxBases)
             throw std::invalid_argument("gpu msm: " + std::to_string(n) + " bases; at most 2^31 - 2 supported");
         check(cudaSetDevice(device), "cudaSetDevice");
@@ -651,6 +655,18 @@ struct Msm<Curve>::Impl {
             chunk_cap = chunk_bases;
             check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
             host_pinned = n == 0 || (is_page_locked(host_src) && is_page_locked(host_src + (n - 1)));
+            if (!host_pinned && page_lock) {
+                // Read-only registration for memory the process cannot write (a read-only
+                // mapping of a parameter file); refused both ways, the staging buffers serve.
+                void* p = const_cast<A*>(host_src);
+                for (unsigned flags : {cudaHostRegisterDefault, cudaHostRegisterReadOnly}) {
+                    if (cudaHostRegister(p, n * sizeof(A), flags) == cudaSuccess) {
+                        registered = host_pinned = true;
+                        break;
+                    }
+                    cudaGetLastError();
+                }
+            }
             for (auto& c : chunk) c.reserve(std::min(n, chunk_cap), "cudaMalloc base chunk");
         }
         bind(std::make_shared<MsmScratch>());
@@ -665,7 +681,11 @@ struct Msm<Curve>::Impl {
     ~Impl() {
         for (cudaEvent_t e : events) cudaEventDestroy(e);
         if (stream) cudaStreamDestroy(stream);
-        if (copy_stream) cudaStreamDestroy(copy_stream);
+        if (copy_stream) {
+            cudaStreamSynchronize(copy_stream);
+            cudaStreamDestroy(copy_stream);
+        }
+        if (registered) cudaHostUnregister(const_cast<A*>(host_bases));
     }
 
     // Ends the current phase (the work queued since the previous mark) as `phase`;
@@ -878,18 +898,31 @@ struct Msm<Curve>::Impl {
         };
         std::vector<Piece> pieces;
         size_t total = 0;
+        // Pieces of about equal size (ceil(bases / chunk_cap) of them) rather than full chunks
+        // and a short last one: each piece is an MSM of its own, and its fixed costs (sort
+        // passes, bucket reduction) do not shrink with it.
+        const size_t words = opt.density ? (n + 63) / 64 : 0;
+        const auto word_bits = [&](size_t w) {
+            uint64_t word = opt.density[w];
+            if (w == words - 1 && n % 64) word &= (uint64_t(1) << (n % 64)) - 1;
+            return size_t(std::popcount(word));
+        };
+        size_t with_base = n;
+        if (opt.density) {
+            with_base = 0;
+            for (size_t w = 0; w < words; ++w) with_base += word_bits(w);
+        }
+        const size_t count = std::max<size_t>(1, (with_base + chunk_cap - 1) / chunk_cap);
+        const size_t target = std::max((with_base + count - 1) / count, kMinChunkBasesImpl);  // <= chunk_cap
         if (!opt.density) {
-            for (size_t s = 0; s < n; s += chunk_cap) pieces.push_back({s, std::min(n, s + chunk_cap), s, 0});
+            for (size_t s = 0; s < n; s += target) pieces.push_back({s, std::min(n, s + target), s, 0});
             for (Piece& p : pieces) p.b1 = p.s1;
             total = n;
         } else {
-            const size_t words = (n + 63) / 64;
             size_t s0 = 0, b0 = 0;
             for (size_t w = 0; w < words; ++w) {
-                uint64_t word = opt.density[w];
-                if (w == words - 1 && n % 64) word &= (uint64_t(1) << (n % 64)) - 1;
-                const size_t pc = size_t(std::popcount(word));
-                if (total + pc - b0 > chunk_cap) {  // never for a piece's first word: pc <= 64 <= chunk_cap
+                const size_t pc = word_bits(w);
+                if (total + pc - b0 > target) {  // never for a piece's first word: pc <= 64 <= target
                     pieces.push_back({s0, w * 64, b0, total});
                     s0 = w * 64;
                     b0 = total;
@@ -1287,13 +1320,13 @@ Msm<Curve>::Msm(FromDevice, const AffinePoint* device_bases, size_t n, int devic
 }
 
 template <class Curve>
-Msm<Curve>::Msm(Streamed, std::span<const AffinePoint> host_bases, size_t chunk_bases, int device) {
+Msm<Curve>::Msm(Streamed, std::span<const AffinePoint> host_bases, size_t chunk_bases, int device, bool page_lock) {
     if (chunk_bases < kMinChunkBases) {
         throw std::invalid_argument("gpu msm: streamed bases need chunks of at least " +
                                     std::to_string(kMinChunkBases) + " bases (one density word's), got " +
                                     std::to_string(chunk_bases));
     }
-    impl_ = std::make_unique<Impl>(device, host_bases.size(), host_bases.data(), chunk_bases);
+    impl_ = std::make_unique<Impl>(device, host_bases.size(), host_bases.data(), chunk_bases, page_lock);
 }
 
 template <class Curve>
@@ -1314,6 +1347,10 @@ int Msm<Curve>::device() const {
 template <class Curve>
 size_t Msm<Curve>::chunk_bases() const {
     return impl_->chunk_cap;
+}
+template <class Curve>
+bool Msm<Curve>::host_page_locked() const {
+    return impl_->host_pinned;
 }
 template <class Curve>
 size_t Msm<Curve>::run_scratch_bytes(size_t n) const {

@@ -83,8 +83,12 @@ Msm<Curve>::Msm(FromDevice, const AffinePoint*, size_t, int) {
     no_cuda();
 }
 template <class Curve>
-Msm<Curve>::Msm(Streamed, std::span<const AffinePoint>, size_t, int) {
+Msm<Curve>::Msm(Streamed, std::span<const AffinePoint>, size_t, int, bool) {
     no_cuda();
+}
+template <class Curve>
+bool Msm<Curve>::host_page_locked() const {
+    return false;
 }
 template <class Curve>
 size_t Msm<Curve>::chunk_bases() const {

@@ -527,14 +527,25 @@ void check_density_and_zero_one(gpu::Msm<Curve>& g, const std::vector<Affine<Cur
     ASSERT_EQ(g.run(zo), msm<Curve>(bases, zo)) << what << " 0/1";
 }
 
+// n bases i G with points at infinity mixed in, mixed scalars, and the CPU's sum.
+template <class Curve>
+struct MixedCase {
+    std::vector<Affine<Curve>> bases;
+    std::vector<Fr> scalars;
+    Jacobian<Curve> expect;
+    MixedCase(size_t n, std::mt19937_64& rng) : bases(generator_multiples<Curve>(n)) {
+        put_infinities(bases);
+        scalars = mixed_scalars(n, rng);
+        expect = msm<Curve>(bases, scalars);
+    }
+};
+
 template <class Curve>
 void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsigned> windows) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : sizes) {
-        auto bases = generator_multiples<Curve>(n);
-        put_infinities(bases);
-        auto scalars = mixed_scalars(n, rng);
-        const auto expect = msm<Curve>(bases, scalars);
+        const MixedCase<Curve> mc(n, rng);
+        const auto& [bases, scalars, expect] = mc;
         gpu::Msm<Curve> g(bases);  // resident, reused below
         for (unsigned c : windows) {
             gpu::GpuMsmOptions o;
@@ -570,10 +581,8 @@ template <class Curve>
 void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_list<unsigned> windows) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : sizes) {
-        auto bases = generator_multiples<Curve>(n);
-        put_infinities(bases);
-        const auto scalars = mixed_scalars(n, rng);
-        const auto expect = msm<Curve>(bases, scalars);
+        const MixedCase<Curve> mc(n, rng);
+        const auto& [bases, scalars, expect] = mc;
         gpu::Msm<Curve> g(bases);
         const size_t plain_bytes = g.device_base_bytes();
         for (unsigned c : windows) {
@@ -674,10 +683,8 @@ template <class Curve>
 void check_streamed(std::initializer_list<size_t> sizes, std::initializer_list<size_t> chunks) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : sizes) {
-        auto bases = generator_multiples<Curve>(n);
-        put_infinities(bases);
-        const auto scalars = mixed_scalars(n, rng);
-        const auto expect = msm<Curve>(bases, scalars);
+        const MixedCase<Curve> mc(n, rng);
+        const auto& [bases, scalars, expect] = mc;
         const size_t k = n / 2 + 1;
         const auto expect_prefix =
             msm<Curve>(std::span<const Affine<Curve>>(bases.data(), k), std::span<const Fr>(scalars.data(), k));
@@ -717,7 +724,8 @@ TEST(GpuMsm, G2StreamedMatchesCpu) {
     check_streamed<G2Curve>({7, 1000}, {64, 333});
 }
 
-// Page-locked host bases go by DMA straight; the sums are the same. Streamed objects take
+// Page-locked host bases go by DMA straight (the caller's, or the object's own with
+// page_lock, undone when it goes); the sums are the same. Streamed objects take
 // no table, refuse chunks under a density word, and more scalars (with a base) than bases.
 TEST(GpuMsm, StreamedPinnedAndBadInput) {
     SKIP_WITHOUT_GPU();
@@ -726,9 +734,20 @@ TEST(GpuMsm, StreamedPinnedAndBadInput) {
     auto bases = generator_multiples<G1Curve>(n);
     const auto scalars = mixed_scalars(n, rng);
     const auto expect = msm<G1Curve>(bases, scalars);
-    ASSERT_TRUE(gpu::host_register(bases.data(), bases.size() * sizeof(G1Affine)));
+    const size_t bytes = bases.size() * sizeof(G1Affine);
+    {  // pageable: staged, or page-locked by the object for its lifetime
+        gpu::MsmG1 staged(gpu::MsmG1::Streamed{}, bases, 1000);
+        EXPECT_FALSE(staged.host_page_locked());
+        EXPECT_EQ(staged.run(scalars), expect);
+        gpu::MsmG1 locked(gpu::MsmG1::Streamed{}, bases, 1000, 0, /*page_lock=*/true);
+        EXPECT_TRUE(locked.host_page_locked());
+        EXPECT_EQ(locked.run(scalars), expect);
+    }
+    // Unlocked again when it went: registering succeeds (an already registered range does not).
+    ASSERT_TRUE(gpu::host_register(bases.data(), bytes));
     {
-        gpu::MsmG1 g(gpu::MsmG1::Streamed{}, bases, 1024);
+        gpu::MsmG1 g(gpu::MsmG1::Streamed{}, bases, 1024, 0, /*page_lock=*/true);
+        EXPECT_TRUE(g.host_page_locked());  // the caller's registration, left to the caller
         EXPECT_EQ(g.run(scalars), expect);
         EXPECT_THROW(g.precompute(), std::invalid_argument);
         EXPECT_EQ(g.precomputed_window_bits(), 0u);
@@ -742,6 +761,7 @@ TEST(GpuMsm, StreamedPinnedAndBadInput) {
         EXPECT_EQ(g.run(scalars), expect);  // still usable
         EXPECT_TRUE(g.run({}).is_identity());
     }
+    EXPECT_FALSE(gpu::host_register(bases.data(), bytes)) << "the object unregistered the caller's range";
     gpu::host_unregister(bases.data());
     try {
         gpu::MsmG1 g(gpu::MsmG1::Streamed{}, bases, 63);

@@ -150,12 +150,16 @@ class Msm {
     // an MSM of its own over the scalars whose bases it holds (with a density, the chunks
     // end on 64-scalar words); the result equals the resident path's. The host bases must
     // stay where they are, unchanged, while this object lives (page-locked memory is copied
-    // by DMA straight, pageable memory through the driver's staging). Throws
-    // std::invalid_argument for chunk_bases < kMinChunkBases (a density word's 64 bases must
-    // fit in one chunk) or 2^31 - 1 or more bases.
+    // by DMA straight, pageable memory through two page-locked staging buffers). With
+    // page_lock, pageable host bases are page-locked (cudaHostRegister) for the object's
+    // lifetime: a one-off cost, then every run copies them at DMA speed; where the driver
+    // refuses, the staging buffers serve. Pieces are of about equal size,
+    // ceil(bases / chunk_bases) of them. Throws std::invalid_argument for chunk_bases <
+    // kMinChunkBases (a density word's 64 bases must fit in one chunk) or 2^31 - 1 or more
+    // bases.
     struct Streamed {};
     static constexpr size_t kMinChunkBases = 64;
-    Msm(Streamed, std::span<const AffinePoint> host_bases, size_t chunk_bases, int device = 0);
+    Msm(Streamed, std::span<const AffinePoint> host_bases, size_t chunk_bases, int device = 0, bool page_lock = false);
     ~Msm();
     Msm(Msm&&) noexcept;
     Msm& operator=(Msm&&) noexcept;
@@ -166,6 +170,8 @@ class Msm {
     int device() const;
     // Bases a chunk holds when streamed (Msm(Streamed, ...)); 0 for resident bases.
     size_t chunk_bases() const;
+    // Streamed: whether the host bases are page-locked (copied by DMA straight); resident: false.
+    bool host_page_locked() const;
     // msm_run_scratch_bytes for a run of this object over n scalars (its table, its device;
     // streamed: a chunk's worth at most).
     size_t run_scratch_bytes(size_t n) const;
