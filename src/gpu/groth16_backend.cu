@@ -565,7 +565,7 @@ class CudaBackend final : public groth16::ProverBackend {
 
     // The Msm of a base set: resident on the device when it fits, otherwise streamed from
     // host memory in chunks (gpu::Msm::Streamed). "Fits": its bases plus what a run over
-    // it may add to the shared MSM scratch (Msm::run_scratch_bytes beyond what the scratch
+    // it may add to the shared MSM scratch (msm_run_scratch_bytes beyond what the scratch
     // holds) plus 512 MiB are free, after dropping resident sets that none of the last
     // kProofSets calls used (least recently used first). The sets of the proof under way
     // (h, l, a, b_g1, b_g2: five calls) never push each other out: evicting them would

@@ -648,6 +648,7 @@ struct Msm<Curve>::Impl {
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
+        bind(std::make_shared<MsmScratch>());
         if (chunk_bases == 0) {
             bases.reserve(n, "cudaMalloc bases");
         } else {
@@ -655,6 +656,8 @@ struct Msm<Curve>::Impl {
             chunk_cap = chunk_bases;
             check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
             host_pinned = n == 0 || (is_page_locked(host_src) && is_page_locked(host_src + (n - 1)));
+            for (auto& c : chunk) c.reserve(std::min(n, chunk_cap), "cudaMalloc base chunk");
+            // Last: nothing after it may throw (the destructor, which undoes it, would not run).
             if (!host_pinned && page_lock) {
                 // Read-only registration for memory the process cannot write (a read-only
                 // mapping of a parameter file); refused both ways, the staging buffers serve.
@@ -667,9 +670,7 @@ struct Msm<Curve>::Impl {
                     cudaGetLastError();
                 }
             }
-            for (auto& c : chunk) c.reserve(std::min(n, chunk_cap), "cudaMalloc base chunk");
         }
-        bind(std::make_shared<MsmScratch>());
     }
     template <class Kernel>
     size_t wave_threads(Kernel kernel) const {
@@ -881,10 +882,6 @@ struct Msm<Curve>::Impl {
 
     size_t last_growths = 0;  // buffer growths (t_growths) in the last run: scratch_growths()
 
-    size_t run_scratch_bytes(size_t n) const {
-        return msm_run_scratch_bytes<Curve>(chunk_cap ? std::min(n, chunk_cap) : n, sms, table_c);
-    }
-
     // A streamed run: chunk k's bases are copied (copy_stream, on a thread of its own so
     // that a pageable copy does not hold this one) while chunk k - 1's pipeline runs; the
     // chunks' sums, stats and phase times add up.
@@ -893,14 +890,14 @@ struct Msm<Curve>::Impl {
         if (n > size_t(INT32_MAX)) throw std::invalid_argument("gpu msm: more than 2^31 - 1 scalars");
         // Pieces: scalars [s0, s1) whose bases are [b0, b1), at most chunk_cap of them; with a
         // density, pieces end on words, so that a piece's density is a slice of the words.
+        // About equal in size (ceil(bases / chunk_cap) of them) rather than full chunks and a
+        // short last one: each piece is an MSM of its own, and its fixed costs (sort passes,
+        // bucket reduction) do not shrink with it.
         struct Piece {
             size_t s0, s1, b0, b1;
         };
         std::vector<Piece> pieces;
         size_t total = 0;
-        // Pieces of about equal size (ceil(bases / chunk_cap) of them) rather than full chunks
-        // and a short last one: each piece is an MSM of its own, and its fixed costs (sort
-        // passes, bucket reduction) do not shrink with it.
         const size_t words = opt.density ? (n + 63) / 64 : 0;
         const auto word_bits = [&](size_t w) {
             uint64_t word = opt.density[w];
@@ -1351,10 +1348,6 @@ size_t Msm<Curve>::chunk_bases() const {
 template <class Curve>
 bool Msm<Curve>::host_page_locked() const {
     return impl_->host_pinned;
-}
-template <class Curve>
-size_t Msm<Curve>::run_scratch_bytes(size_t n) const {
-    return impl_->run_scratch_bytes(n);
 }
 
 template <class Curve>

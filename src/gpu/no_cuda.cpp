@@ -95,10 +95,6 @@ size_t Msm<Curve>::chunk_bases() const {
     return 0;
 }
 template <class Curve>
-size_t Msm<Curve>::run_scratch_bytes(size_t) const {
-    return 0;
-}
-template <class Curve>
 Msm<Curve>::~Msm() = default;
 template <class Curve>
 Msm<Curve>::Msm(Msm&&) noexcept = default;

@@ -172,9 +172,6 @@ class Msm {
     size_t chunk_bases() const;
     // Streamed: whether the host bases are page-locked (copied by DMA straight); resident: false.
     bool host_page_locked() const;
-    // msm_run_scratch_bytes for a run of this object over n scalars (its table, its device;
-    // streamed: a chunk's worth at most).
-    size_t run_scratch_bytes(size_t n) const;
 
     // Precomputed multiples of the fixed bases: copy w of the table holds 2^(c w) P_i
     // for the W = num_windows(c) windows, so that every window's digits go to one set of
