@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "gpu_timing.hpp"
@@ -401,13 +402,13 @@ void BM_GpuMsmG1Streamed(benchmark::State& state) {
                 std::copy_n(b.begin(), std::min(kDistinctG1, n - off), host.begin() + ptrdiff_t(off));
         }
         const Fr* scalars = device_scalars(0, size_t(1) << kMaxLogG1);
-        if (pinned && cudaHostRegister(host.data(), n * sizeof(G1Affine), cudaHostRegisterDefault) != cudaSuccess)
-            throw std::runtime_error("cudaHostRegister of the host bases failed");
+        if (pinned && !gpu::host_register(host.data(), n * sizeof(G1Affine)))
+            throw std::runtime_error("host_register of the host bases failed");
         struct Unregister {
             bool on;
             void* p;
             ~Unregister() {
-                if (on) cudaHostUnregister(p);
+                if (on) gpu::host_unregister(p);
             }
         } unregister{pinned, host.data()};
         const auto t0 = std::chrono::steady_clock::now();

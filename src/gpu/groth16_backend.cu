@@ -63,6 +63,7 @@
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/ntt/domain.hpp"
+#include "host_staging.hpp"
 #include "msm_scratch.hpp"
 
 namespace cuzk::gpu {
@@ -71,11 +72,6 @@ namespace {
 void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
 }
-
-// Bytes per pinned staging chunk; two of them. A 32 MiB chunk is ~1 ms of DMA at PCIe 5
-// speed, long enough to hide the other chunk's host memcpy. Not yet tuned by measurement:
-// bench/gpu_groth16 --pinned 0 shows the staged path's cost in H and msm_a.
-constexpr size_t kStageBytes = size_t(32) << 20;
 
 // Full scalars in an MSM from which its base set gets a precomputed table. On the H200
 // a G1 table saves 1.5 ms a run at 2^20 (10.6 -> 9.1 ms, built in 0.09 s), 12 ms at 2^24;
@@ -130,20 +126,7 @@ size_t table_min_full() {
     return size_t(n);
 }
 
-// True when all of [p, p + bytes) is page-locked host memory that the current device can
-// DMA from (cudaHostRegister'ed or cudaMallocHost'ed): checked at both ends, since a
-// registered range need not cover the whole buffer.
-bool is_pinned(const void* p, size_t bytes) {
-    for (const void* q : {p, static_cast<const void*>(static_cast<const char*>(p) + bytes - 1)}) {
-        cudaPointerAttributes attr{};
-        if (cudaPointerGetAttributes(&attr, q) != cudaSuccess) {
-            cudaGetLastError();  // older drivers report unregistered memory as an error
-            return false;
-        }
-        if (attr.type != cudaMemoryTypeHost) return false;
-    }
-    return true;
-}
+using detail::is_page_locked;
 
 class CudaBackend final : public groth16::ProverBackend {
  public:
@@ -155,10 +138,6 @@ class CudaBackend final : public groth16::ProverBackend {
     ~CudaBackend() override {
         if (cudaSetDevice(device_) != cudaSuccess) return;
         if (scratch_) cudaFree(scratch_);
-        for (auto& s : stage_) {
-            if (s.host) cudaFreeHost(s.host);
-            if (s.done) cudaEventDestroy(s.done);
-        }
         for (auto& e : copied_)
             if (e) cudaEventDestroy(e);
         for (auto e : {quotient_done_, z_copied_, ahead_copied_[0], ahead_copied_[1]})
@@ -233,7 +212,7 @@ class CudaBackend final : public groth16::ProverBackend {
         } catch (const std::invalid_argument&) {
             return nullptr;  // too many: h_msm will say so
         }
-        if (!is_pinned(a.data(), a.size_bytes()) || !is_pinned(c.data(), c.size_bytes())) return nullptr;
+        if (!is_page_locked(a.data(), a.size_bytes()) || !is_page_locked(c.data(), c.size_bytes())) return nullptr;
         // Never under a running stage (another thread's proof): the scratch is that stage's.
         std::unique_lock<std::mutex> run(run_mu_, std::try_to_lock);
         if (!run.owns_lock()) return nullptr;
@@ -447,7 +426,7 @@ class CudaBackend final : public groth16::ProverBackend {
     // while the H MSM waits to be launched; the inputs are a few elements either way).
     bool stage_z_allowed(const groth16::ZInputs& z, size_t room) const {
         const size_t nz = z.inputs.size() + z.aux.size();
-        return copy_ahead_ && !z.aux.empty() && nz <= room && is_pinned(z.aux.data(), z.aux.size_bytes());
+        return copy_ahead_ && !z.aux.empty() && nz <= room && is_page_locked(z.aux.data(), z.aux.size_bytes());
     }
 
     // A precomputed table for a base set whose run had `full` full scalars, once, when
@@ -497,33 +476,18 @@ class CudaBackend final : public groth16::ProverBackend {
         return scratch_;
     }
 
-    // Enqueues the copy of src to d_dst on `stream`. Page-locked memory is copied directly;
-    // pageable memory in kStageBytes chunks through the two pinned staging buffers: the
-    // host copies chunk k into buffer k % 2 while the DMA of chunk k - 1 runs, after
-    // waiting for the DMA of chunk k - 2 (the buffer's previous user). On return the
-    // host buffer may still be read by the direct copy: the caller synchronises `stream`.
+    // Enqueues the copy of src to d_dst on `stream`. Page-locked memory is copied directly,
+    // pageable memory through the staging buffers (detail::HostStaging, one host thread;
+    // bench/gpu_groth16 --pinned 0 shows that path's cost in H and msm_a). On return the
+    // host buffer may still be read: the caller synchronises `stream`.
     void upload(Fr* d_dst, std::span<const Fr> src, cudaStream_t stream) {
         const size_t bytes = src.size_bytes();
         if (bytes == 0) return;
-        if (is_pinned(src.data(), bytes)) {
+        if (is_page_locked(src.data(), bytes)) {
             check(cudaMemcpyAsync(d_dst, src.data(), bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
             return;
         }
-        for (auto& s : stage_)
-            if (!s.host) {
-                check(cudaMallocHost(&s.host, kStageBytes), "cudaMallocHost staging");
-                check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate");
-            }
-        const auto* from = reinterpret_cast<const char*>(src.data());
-        auto* to = reinterpret_cast<char*>(d_dst);
-        for (size_t off = 0, k = 0; off < bytes; off += kStageBytes, ++k) {
-            Stage& s = stage_[k % 2];
-            const size_t len = std::min(kStageBytes, bytes - off);
-            check(cudaEventSynchronize(s.done), "staging event");  // a never-recorded event is complete
-            std::memcpy(s.host, from + off, len);
-            check(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync staged");
-            check(cudaEventRecord(s.done, stream), "cudaEventRecord");
-        }
+        staging_.copy(d_dst, src.data(), bytes, stream);
     }
 
     // Bases stay on the device while the span they came from is the same (the
@@ -680,11 +644,6 @@ class CudaBackend final : public groth16::ProverBackend {
     }
 
  private:
-    struct Stage {
-        void* host = nullptr;
-        cudaEvent_t done = nullptr;
-    };
-
     int device_;
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
     bool copy_ahead_;        // z and a, b, c may be copied ahead (CUZK_GPU_COPY_AHEAD; under run_mu_ and ahead_mu_)
@@ -751,7 +710,7 @@ class CudaBackend final : public groth16::ProverBackend {
     std::mutex run_mu_;  // one fused stage at a time: they share the scratch and staging
     Fr* scratch_ = nullptr;
     size_t scratch_cap_ = 0;
-    Stage stage_[2];
+    detail::HostStaging staging_;  // upload()'s two page-locked buffers
 };
 
 }  // namespace

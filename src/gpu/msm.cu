@@ -78,12 +78,12 @@
 #include <future>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "host_staging.hpp"
 #include "msm_scratch.hpp"
 
 namespace cuzk::gpu {
@@ -468,68 +468,6 @@ size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits) {
     return classify + sort + sets * nb * sizeof(XYZZ<Curve>) + sums;
 }
 
-namespace {
-
-constexpr size_t kMinChunkBasesImpl = 64;  // Msm::kMinChunkBases (a density word's bases)
-
-// Whether p is in page-locked host memory the device can DMA from.
-bool is_page_locked(const void* p) {
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-        cudaGetLastError();  // older drivers report unregistered memory as an error
-        return false;
-    }
-    return attr.type == cudaMemoryTypeHost;
-}
-
-// Host -> device copies from pageable memory through two page-locked buffers of kBytes:
-// piece k is copied into buffer k % 2 by kThreads threads while the DMA of piece k - 1
-// runs, after the DMA of piece k - 2 (that buffer's previous reader) is done. Allocated
-// on first use.
-struct HostStaging {
-    static constexpr size_t kBytes = size_t(32) << 20;
-    static constexpr unsigned kThreads = 4;
-    void* buf[2] = {nullptr, nullptr};
-    cudaEvent_t read[2] = {nullptr, nullptr};
-    HostStaging() = default;
-    HostStaging(const HostStaging&) = delete;
-    HostStaging& operator=(const HostStaging&) = delete;
-    ~HostStaging() {
-        for (int i = 0; i < 2; ++i) {
-            if (read[i]) {
-                cudaEventSynchronize(read[i]);
-                cudaEventDestroy(read[i]);
-            }
-            if (buf[i]) cudaFreeHost(buf[i]);
-        }
-    }
-    void copy(void* to, const void* from, size_t bytes, cudaStream_t stream) {
-        for (int i = 0; i < 2; ++i) {
-            if (!buf[i]) check(cudaMallocHost(&buf[i], kBytes), "cudaMallocHost staging");
-            if (!read[i]) check(cudaEventCreateWithFlags(&read[i], cudaEventDisableTiming), "cudaEventCreate");
-        }
-        auto* dst = static_cast<char*>(to);
-        const auto* src = static_cast<const char*>(from);
-        for (size_t off = 0, k = 0; off < bytes; off += kBytes, ++k) {
-            const size_t len = std::min(kBytes, bytes - off);
-            const int i = int(k % 2);
-            check(cudaEventSynchronize(read[i]), "staging buffer free");
-            char* stage = static_cast<char*>(buf[i]);
-            const size_t part = (len + kThreads - 1) / kThreads;
-            std::vector<std::thread> helpers;
-            for (unsigned t = 1; t < kThreads && t * part < len; ++t)
-                helpers.emplace_back(
-                    [=] { std::memcpy(stage + t * part, src + off + t * part, std::min(part, len - t * part)); });
-            std::memcpy(stage, src + off, std::min(part, len));
-            for (auto& h : helpers) h.join();
-            check(cudaMemcpyAsync(dst + off, stage, len, cudaMemcpyHostToDevice, stream), "cudaMemcpy staged chunk");
-            check(cudaEventRecord(read[i], stream), "cudaEventRecord");
-        }
-    }
-};
-
-}  // namespace
-
 // ---- the resident-bases object ---------------------------------------------------------
 
 template <class Curve>
@@ -554,13 +492,13 @@ struct Msm<Curve>::Impl {
     size_t chunk_cap = 0;
     DevBuf<A> chunk[2];
     cudaStream_t copy_stream = nullptr;
-    // Pageable host bases go through two page-locked staging buffers (HostStaging), the
-    // host copy into one (several threads) overlapping the DMA of the other: the driver's
+    // Pageable host bases go through two page-locked staging buffers (detail::HostStaging,
+    // filled by 4 threads), the host copy into one overlapping the DMA of the other: the driver's
     // own path for pageable memory moved ~6 GB/s on the H200 host (2^26 G1 bases, 6 GiB,
     // in ~1 s against ~0.13 s page-locked).
     bool host_pinned = false;
     bool registered = false;  // host_bases page-locked by this object (Streamed's page_lock)
-    HostStaging staging;
+    detail::HostStaging staging{4};
     const A* active = nullptr;
     size_t active_n = 0;
     const A* base_ptr() const { return active ? active : table_c ? table.p : bases.p; }
@@ -655,7 +593,7 @@ struct Msm<Curve>::Impl {
             host_bases = host_src;
             chunk_cap = chunk_bases;
             check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
-            host_pinned = n == 0 || (is_page_locked(host_src) && is_page_locked(host_src + (n - 1)));
+            host_pinned = n == 0 || detail::is_page_locked(host_src, n * sizeof(A));
             for (auto& c : chunk) c.reserve(std::min(n, chunk_cap), "cudaMalloc base chunk");
             // Last: nothing after it may throw (the destructor, which undoes it, would not run).
             if (!host_pinned && page_lock) {
@@ -897,7 +835,6 @@ struct Msm<Curve>::Impl {
             size_t s0, s1, b0, b1;
         };
         std::vector<Piece> pieces;
-        size_t total = 0;
         const size_t words = opt.density ? (n + 63) / 64 : 0;
         const auto word_bits = [&](size_t w) {
             uint64_t word = opt.density[w];
@@ -910,26 +847,27 @@ struct Msm<Curve>::Impl {
             for (size_t w = 0; w < words; ++w) with_base += word_bits(w);
         }
         const size_t count = std::max<size_t>(1, (with_base + chunk_cap - 1) / chunk_cap);
-        const size_t target = std::max((with_base + count - 1) / count, kMinChunkBasesImpl);  // <= chunk_cap
+        const size_t target = std::max((with_base + count - 1) / count, Msm<Curve>::kMinChunkBases);  // <= chunk_cap
         if (!opt.density) {
-            for (size_t s = 0; s < n; s += target) pieces.push_back({s, std::min(n, s + target), s, 0});
-            for (Piece& p : pieces) p.b1 = p.s1;
-            total = n;
+            for (size_t s = 0; s < n; s += target) {
+                const size_t e = std::min(n, s + target);
+                pieces.push_back({s, e, s, e});
+            }
         } else {
-            size_t s0 = 0, b0 = 0;
+            size_t s0 = 0, b0 = 0, seen = 0;  // seen: bases of the words before w
             for (size_t w = 0; w < words; ++w) {
                 const size_t pc = word_bits(w);
-                if (total + pc - b0 > target) {  // never for a piece's first word: pc <= 64 <= target
-                    pieces.push_back({s0, w * 64, b0, total});
+                if (seen + pc - b0 > target) {  // never for a piece's first word: pc <= 64 <= target
+                    pieces.push_back({s0, w * 64, b0, seen});
                     s0 = w * 64;
-                    b0 = total;
+                    b0 = seen;
                 }
-                total += pc;
+                seen += pc;
             }
-            if (n > 0) pieces.push_back({s0, n, b0, total});
+            if (n > 0) pieces.push_back({s0, n, b0, seen});
         }
-        if (total > n_bases) {
-            throw std::invalid_argument("gpu msm: " + std::to_string(total) + " scalars" +
+        if (with_base > n_bases) {
+            throw std::invalid_argument("gpu msm: " + std::to_string(with_base) + " scalars" +
                                         (opt.density ? " with a base (density)" : "") + " but only " +
                                         std::to_string(n_bases) + " bases");
         }
