@@ -52,6 +52,7 @@
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -64,6 +65,7 @@
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
+#include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "timing_keys.hpp"
 
@@ -83,14 +85,19 @@ struct Args : RunArgs {
     bool sector = false;              // then every partition, witness k+1 alongside proof k (run_sector)
     bool sector_compare = false;      // first a sector run with each buffer set cleared before its witness
     bool copy_ahead_compare = false;  // first sector runs without the copies ahead, then with z's only
+    size_t device_memory = 0;         // prove as on a card of this many bytes (0: the card's own)
+    std::string device_memory_text;
 };
+
+// Device memory that --device-memory holds back (reported memory use leaves it out).
+size_t g_device_memory_held = 0;
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
                  "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1]\n"
-                 "       [--copy-ahead-compare 0|1] [--out FILE.json]\n"
+                 "       [--copy-ahead-compare 0|1] [--device-memory SIZE] [--out FILE.json]\n"
                  "       [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
@@ -105,6 +112,9 @@ struct Args : RunArgs {
                  "--copy-ahead-compare 1 runs the sector first with the CUDA backend's copies ahead off (each\n"
                  "proof copies its own a, b, c and z when it needs them), then with z's only (under the H MSM),\n"
                  "then as the engine does (also the next partition's a and c under this one's other MSMs).\n"
+                 "--device-memory SIZE (e.g. 24G) proves as on a card of that much memory: all of the device's\n"
+                 "memory but what such a card would have free is held by one allocation, and CUZK_GPU_MEMORY is\n"
+                 "set to SIZE, so that the backend plans for it and any allocation beyond it fails.\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -134,6 +144,11 @@ Args parse(int argc, char** argv) {
             } else if (k == "--shape") {
                 if (v != "full" && v != "replicate" && v != "both") throw std::invalid_argument(v);
                 a.shape = v;
+            } else if (k == "--device-memory") {
+                const std::optional<size_t> n = gpu::parse_byte_size(v);
+                if (!n) throw std::invalid_argument(v);
+                a.device_memory = *n;
+                a.device_memory_text = v;
             } else if (k == "--partition") {
                 a.partition = unsigned(std::stoul(v));
             } else {
@@ -511,8 +526,10 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
         ahead_after.abc - ahead_before.abc, parts);
     if (gpu::device_count() > 0) {  // what the resident bases and the backends' scratch hold
         const gpu::DeviceMemory mem = gpu::device_memory(0);
-        say("    device 0 memory after the sector: %.1f GiB in use of %.1f GiB (cudaMemGetInfo)\n",
-            double(mem.total - mem.free) / double(1ull << 30), double(mem.total) / double(1ull << 30));
+        say("    device 0 memory after the sector: %.1f GiB in use of %.1f GiB (cudaMemGetInfo; less the %.1f GiB "
+            "that --device-memory holds)\n",
+            double(mem.total - mem.free - g_device_memory_held) / double(1ull << 30),
+            double(mem.total) / double(1ull << 30), double(g_device_memory_held) / double(1ull << 30));
         const gpu::ResidencyStats rs = gpu::residency_stats(backend);
         say("    base sets (CUDA backend): %zu resident, %zu streamed from host memory, %zu evictions; "
             "CUZK_GPU_MEMORY %s\n",
@@ -613,6 +630,16 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
 
     // The backend first: a machine without a usable GPU fails here, not after the keys.
     auto t0 = Clock::now();
+    // --device-memory: the hold first (the backend and its allocations go before it).
+    std::unique_ptr<gpu::DeviceMemoryHold> hold;
+    if (args.device_memory && !cpu && !args.witness_only) {
+        hold = std::make_unique<gpu::DeviceMemoryHold>(args.device, args.device_memory);
+        g_device_memory_held = hold->held_bytes();
+        setenv("CUZK_GPU_MEMORY", args.device_memory_text.c_str(), 1);
+        say("  --device-memory %s: %.2f GiB of device %d held back; CUZK_GPU_MEMORY=%s\n",
+            args.device_memory_text.c_str(), double(hold->held_bytes()) / kGiB, args.device,
+            args.device_memory_text.c_str());
+    }
     std::unique_ptr<groth16::ProverBackend> backend;
     if (!args.witness_only) backend = cpu ? groth16::make_cpu_backend() : gpu::make_cuda_backend(args.device);
     r.backend_ms = ms_since(t0);

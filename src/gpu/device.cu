@@ -114,6 +114,35 @@ DeviceMemory device_memory(int device) {
     return m;
 }
 
+DeviceMemoryHold::DeviceMemoryHold(int device, size_t card_bytes) : device_(device) {
+    const DeviceMemory m = device_memory(device);  // refuses a bad ordinal
+    const size_t used = m.total - m.free;
+    if (card_bytes < used)
+        throw std::runtime_error("DeviceMemoryHold: a card of " + std::to_string(card_bytes >> 20) + " MiB, but " +
+                                 std::to_string(used >> 20) + " MiB of device " + std::to_string(device) +
+                                 " are in use already");
+    const size_t leave = card_bytes - used;
+    if (m.free <= leave) return;  // the device is that small already
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    check(cudaSetDevice(device), "cudaSetDevice");
+    const cudaError_t e = cudaMalloc(&ptr_, m.free - leave);
+    cudaSetDevice(current);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        ptr_ = nullptr;
+        check(e, "DeviceMemoryHold: cudaMalloc");
+    }
+    bytes_ = m.free - leave;
+}
+DeviceMemoryHold::~DeviceMemoryHold() {
+    if (!ptr_) return;
+    int current = 0;
+    if (cudaGetDevice(&current) != cudaSuccess) return;
+    if (cudaSetDevice(device_) == cudaSuccess) cudaFree(ptr_);
+    cudaSetDevice(current);
+}
+
 void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n) { mul_add_sub(a, b, out, n); }
 void fr_mul_add_sub_on_device(const Fr* a, const Fr* b, Fr* out, size_t n) { mul_add_sub(a, b, out, n); }
 void fp_ops_on_device(const Fp* a, const Fp* b, DeviceFieldOps<Fp>* out, size_t n) { ops(a, b, out, n); }

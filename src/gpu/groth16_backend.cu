@@ -43,16 +43,26 @@
 // MSM scratch (gpu::MsmScratch: classification, sort and bucket buffers, ~15 GB at a 32
 // GiB partition's sizes) instead of one each: device memory after a 32 GiB sector on the
 // H200 137.2 -> 82.7 GiB (78.2 with the in-place compaction; bench/RESULTS.md).
+// Device-memory budget (CUZK_GPU_MEMORY, or the card; cuzk/gpu/memory_plan.hpp): an H step
+// of domain m needs its a, b, c scratch and the NTT's twiddle pairs (16 GiB at 2^27), refused
+// by name where the budget is smaller; the rest goes to the MSMs. Each residency decision
+// recomputes their share (free memory plus what their scratch holds, less 512 MiB) and caps
+// the shared scratch's sort and bucket sets to a fifth of it each, and the two chunk buffers,
+// which every streamed set shares, to another fifth. Before (2026-12-02, thirteenth session)
+// the scratch grew to ~15 GB at a 32 GiB partition's sizes whatever the budget and each
+// streamed set kept two chunk buffers of its own: a sector needed ~47 GiB with four of its
+// five sets streamed.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -60,6 +70,7 @@
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/backend.hpp"
+#include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/ntt/domain.hpp"
@@ -96,22 +107,12 @@ bool copy_ahead_enabled() {
 size_t gpu_memory_limit() {
     const char* v = std::getenv("CUZK_GPU_MEMORY");
     if (!v || !*v) return 0;
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    unsigned shift = 0;
-    if (*end) {
-        static const char units[] = "KMGT";
-        const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(*end)));
-        if (u && end[1] == '\0')
-            shift = 10 * unsigned(u - units + 1);
-        else
-            end = nullptr;
-    }
-    if (end == nullptr || end == v || v[0] == '-' || n == 0 || (n >> (63 - shift)) != 0)
+    const std::optional<size_t> n = parse_byte_size(v);
+    if (!n)
         throw std::invalid_argument(std::string("CUZK_GPU_MEMORY must be a positive size in bytes, with an optional "
                                                 "K, M, G or T (binary units), got '") +
                                     v + "'");
-    return size_t(n) << shift;
+    return *n;
 }
 
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
@@ -252,6 +253,7 @@ class CudaBackend final : public groth16::ProverBackend {
         if (h_bases.size() > m)
             throw std::invalid_argument("cuda backend: h_msm: " + std::to_string(h_bases.size()) +
                                         " H bases for a domain of " + std::to_string(m));
+        check_fixed_budget(m);
         std::lock_guard<std::mutex> lock(run_mu_);
         staged_z_ = StagedZ{};  // the scratch is overwritten below
         // a and c copied ahead for these vectors (copy_abc_ahead): the transforms wait for
@@ -421,6 +423,23 @@ class CudaBackend final : public groth16::ProverBackend {
         });
     }
 
+    // An H step of domain m needs its a, b, c scratch and the NTT's tables whatever else
+    // gives way (memory_plan.hpp): refused by name when the budget (CUZK_GPU_MEMORY, or the
+    // card) is smaller, rather than failing in an allocation or exceeding the budget.
+    void check_fixed_budget(size_t m) const {
+        size_t free_b = 0, total_b = 0;
+        const size_t need = h_step_fixed_bytes(m);
+        if (!usable_memory(free_b, total_b) || need <= total_b) return;
+        const auto gib = [](size_t b) {
+            char s[32];
+            std::snprintf(s, sizeof s, "%.2f GiB", double(b) / double(size_t(1) << 30));
+            return std::string(s);
+        };
+        throw std::runtime_error("cuda backend: a domain of " + std::to_string(m) + " needs " + gib(need) +
+                                 " of device memory for a, b, c and the NTT's tables, more than the " + gib(total_b) +
+                                 (memory_limit_ ? " that CUZK_GPU_MEMORY allows" : " the card has"));
+    }
+
     // Whether h_msm copies next_z ahead into `room` elements of scratch: z known and fits,
     // and aux page-locked (a pageable copy would hold this thread in the staging loop
     // while the H MSM waits to be launched; the inputs are a few elements either way).
@@ -537,6 +556,7 @@ class CudaBackend final : public groth16::ProverBackend {
     // moves only that one, under its own kernels. A streamed set becomes resident when a
     // later call finds room for it without evicting anything.
     static constexpr uint64_t kProofSets = 5;
+    static constexpr size_t kReserve = size_t(512) << 20;  // kept free beyond every plan
     template <class Curve>
     std::shared_ptr<Msm<Curve>> resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -545,14 +565,19 @@ class CudaBackend final : public groth16::ProverBackend {
         if (e.msm && !e.msm->chunk_bases()) return e.msm;
         if (!msm_scratch_) msm_scratch_ = make_msm_scratch();
         const size_t n = bases.size(), bytes = n * sizeof(Affine<Curve>);
+        // The MSMs' share of the budget (memory_plan.hpp): what is free plus what their
+        // scratch holds, less the reserve; its caps hold from the next run on.
+        const size_t held = msm_scratch_bytes(*msm_scratch_);
+        const size_t share = usable_free() + held;
+        const MsmMemoryPlan plan = plan_msm_memory(share > kReserve ? share - kReserve : 0);
+        set_msm_scratch_limits(*msm_scratch_, plan.limits);
         // The scratch a run may add: estimated with a resident Msm's rule, on the high side.
-        size_t held = 0;
-        for (const MsmScratch::Buffer& b : msm_scratch_->buf) held += b.bytes;
+        const size_t run_scratch = msm_run_scratch_bytes<Curve>(n, sms(), 0, plan.limits);
         const auto want_for = [&](size_t scratch_bytes) {
-            return bytes + (scratch_bytes > held ? scratch_bytes - held : 0) + (size_t(512) << 20);
+            return bytes + (scratch_bytes > held ? scratch_bytes - held : 0) + kReserve;
         };
         if (e.msm) {  // streamed: resident now if it fits as things are
-            if (usable_free() < want_for(msm_run_scratch_bytes<Curve>(n, sms()))) return e.msm;
+            if (usable_free() < want_for(run_scratch)) return e.msm;
             try {
                 auto m = std::make_shared<Msm<Curve>>(bases, device_);
                 m->use_scratch(msm_scratch_);
@@ -565,7 +590,7 @@ class CudaBackend final : public groth16::ProverBackend {
         }
         std::shared_ptr<Msm<Curve>> m;
         try {
-            const size_t want = want_for(msm_run_scratch_bytes<Curve>(n, sms()));
+            const size_t want = want_for(run_scratch);
             evict_until_free_locked(want, &e, use_clock_ > kProofSets ? use_clock_ - kProofSets : 0);
             if (usable_free() >= want) m = std::make_shared<Msm<Curve>>(bases, device_);
         } catch (const std::runtime_error&) {
@@ -573,12 +598,10 @@ class CudaBackend final : public groth16::ProverBackend {
             m.reset();
         }
         if (!m) {
-            // Two chunk buffers in a quarter of what is free (at least 2^16 bases a chunk, or
-            // the whole set when smaller; kMinChunkBases when the card is that full).
-            const size_t free_now = usable_free();
-            size_t chunk = std::max<size_t>(free_now / 4 / (2 * sizeof(Affine<Curve>)), size_t(1) << 16);
-            if (2 * chunk * sizeof(Affine<Curve>) > free_now) chunk = Msm<Curve>::kMinChunkBases;
-            chunk = std::max(std::min(chunk, n), Msm<Curve>::kMinChunkBases);
+            // The plan's chunk (the two buffers are the scratch's, shared by every streamed
+            // set); the whole set when smaller, kMinChunkBases when the card is that full.
+            const size_t chunk =
+                std::max(std::min(plan.chunk_bytes / sizeof(Affine<Curve>), n), Msm<Curve>::kMinChunkBases);
             // Page-locked for as long as the set streams (one-off, then DMA speed each proof).
             m = std::make_shared<Msm<Curve>>(typename Msm<Curve>::Streamed{}, bases, chunk, device_, true);
         }

@@ -100,7 +100,7 @@ void check_launch(const char* what) { check(cudaGetLastError(), what); }
 constexpr unsigned kThreads = 128;
 // Entries (window x full scalar) sorted at once; bounds the scratch memory at
 // 2^28 x (key + value) x 2 (double buffer) = 4 GiB.
-constexpr size_t kGroupEntries = size_t(1) << 28;
+constexpr size_t kGroupEntries = kMaxSortEntries;  // memory_plan.hpp
 // With batch-affine rounds: their lists (up to half of the group's entries, 104 B each
 // over G1) and batch products (48 B a slot) bound the group to 2^26 entries (~5 GiB).
 constexpr size_t kAffineGroupEntries = size_t(1) << 26;
@@ -449,6 +449,23 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
     out[t] = acc;
 }
 
+// Entries sorted at once: kGroupEntries, or less under a cap.
+size_t group_entries(const MsmScratchLimits& limits) {
+    return limits.sort_entries ? std::min(limits.sort_entries, kGroupEntries) : kGroupEntries;
+}
+
+// Window bits c, or fewer (down to kMinCappedWindowBits) until the W(c) bucket sets fit
+// limits.bucket_bytes.
+template <class Curve>
+unsigned capped_window_bits(unsigned c, const MsmScratchLimits& limits) {
+    const auto need = [](unsigned b) {
+        return size_t(num_windows(b)) * ((size_t(1) << (b - 1)) + 1) * sizeof(XYZZ<Curve>);
+    };
+    if (limits.bucket_bytes)
+        while (c > kMinCappedWindowBits && need(c) > limits.bucket_bytes) --c;
+    return c;
+}
+
 }  // namespace
 
 // Estimated from run_core's sizing rules, on the high side: the classification (scalars,
@@ -456,10 +473,11 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
 // (double-buffered) and as much again for CUB's scratch, the buckets, and the carries and
 // sums at 2048 threads a multiprocessor.
 template <class Curve>
-size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits) {
-    const unsigned c = table_window_bits ? table_window_bits : gpu_msm_window_bits(n);
+size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits, const MsmScratchLimits& limits) {
+    const unsigned c =
+        table_window_bits ? table_window_bits : capped_window_bits<Curve>(gpu_msm_window_bits(n), limits);
     const size_t W = num_windows(c), nb = (size_t(1) << (c - 1)) + 1;
-    const size_t entries = table_window_bits ? W * n : std::max(std::min(kGroupEntries, W * n), n);
+    const size_t entries = table_window_bits ? W * n : std::max(std::min(group_entries(limits), W * n), n);
     const size_t sets = table_window_bits ? 1 : W;
     const size_t point = sizeof(XYZZ<Curve>) + sizeof(uint32_t);
     const size_t classify = n * (sizeof(Fr) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
@@ -490,7 +508,7 @@ struct Msm<Curve>::Impl {
     // chunk the pipeline reads during a streamed run (active_n bases), null otherwise.
     const A* host_bases = nullptr;
     size_t chunk_cap = 0;
-    DevBuf<A> chunk[2];
+    Scratch<A> chunk[2];  // views of the scratch's kChunk0 / kChunk1, reserved by each run
     cudaStream_t copy_stream = nullptr;
     // Pageable host bases go through two page-locked staging buffers (detail::HostStaging,
     // filled by 4 threads), the host copy into one overlapping the DMA of the other: the driver's
@@ -566,6 +584,8 @@ struct Msm<Curve>::Impl {
         at(round_pts[0], MsmScratch::kRoundPts0);
         at(round_pts[1], MsmScratch::kRoundPts1);
         at(products, MsmScratch::kProducts);
+        at(chunk[0], MsmScratch::kChunk0);
+        at(chunk[1], MsmScratch::kChunk1);
     }
     // Phase timing (GpuMsmOptions::phases): events recorded on the stream at the end of
     // each phase; interval i (event i to event i + 1) is credited to phase_of[i + 1].
@@ -726,8 +746,9 @@ struct Msm<Curve>::Impl {
     // gpu_msm_window_bits(m), held to 20 bits where its wider windows' buckets (W x 2^(c-1)
     // points: 4.8 GB of G1 at 22 bits against 1.3 GB at 20) would take more than a quarter
     // of the free device memory (a 16 GB card at 2^26 keeps 20; the H200 takes 22).
+    // Under a bucket cap (MsmScratchLimits), fewer bits until the buckets fit it.
     unsigned rule_window_bits(size_t m) const {
-        const unsigned c = gpu_msm_window_bits(m);
+        const unsigned c = capped_window_bits<Curve>(gpu_msm_window_bits(m), scratch->limits);
         if (c <= 20) return c;
         const size_t need = size_t(num_windows(c)) * ((size_t(1) << (c - 1)) + 1) * sizeof(P);
         if (buckets.b && need <= buckets.cap() * sizeof(P)) return c;  // already held
@@ -894,6 +915,8 @@ struct Msm<Curve>::Impl {
             const A*& a;
             ~Unset() { a = nullptr; }
         } unset{active};
+        // Shared with other streamed sets (use_scratch), which may have resized them since.
+        for (auto& c : chunk) c.reserve(std::min(n_bases, chunk_cap), "cudaMalloc base chunk");
         Jacobian<Curve> sum = Jacobian<Curve>::identity();
         std::future<void> next = pieces.empty() ? std::future<void>() : upload(0);
         for (size_t k = 0; k < pieces.size(); ++k) {
@@ -1113,8 +1136,9 @@ struct Msm<Curve>::Impl {
                   "cudaMemset buckets");  // all zero = ZZ 0 = the identity
             const BigInt<5> h = recode_offset(c);
             const bool affine = !pre && use_affine(opt, m, W);
-            const unsigned G =
-                pre ? W : unsigned(std::clamp<size_t>((affine ? kAffineGroupEntries : kGroupEntries) / m, 1, W));
+            const size_t group_cap =
+                affine ? std::min(kAffineGroupEntries, group_entries(scratch->limits)) : group_entries(scratch->limits);
+            const unsigned G = pre ? W : unsigned(std::clamp<size_t>(group_cap / m, 1, W));
             // The sort's buffers and CUB's scratch are sized for the most entries a run over
             // these bases can have (at most `expect` full scalars), not for this run's: a
             // later run with more full scalars would grow them, and the cudaFree of a growth
@@ -1122,7 +1146,6 @@ struct Msm<Curve>::Impl {
             // and c copied ahead under this proof's MSMs: msm_l / msm_a / msm_b_g1 took
             // 50-146 ms more at the partitions whose full-scalar count set a new high (H200,
             // 2026-12-02; ~0.6 s a process).
-            const size_t group_cap = affine ? kAffineGroupEntries : kGroupEntries;
             const size_t max_entries =
                 pre ? size_t(W) * expect : std::max(std::min(group_cap, size_t(W) * expect), expect);
             for (int i = 0; i < 2; ++i) {
@@ -1358,14 +1381,21 @@ MsmScratch::~MsmScratch() {
 std::shared_ptr<MsmScratch> make_msm_scratch() { return std::make_shared<MsmScratch>(); }
 
 template class Msm<G1Curve>;
-template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned);
+template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&);
+void set_msm_scratch_limits(MsmScratch& scratch, const MsmScratchLimits& limits) { scratch.limits = limits; }
+MsmScratchLimits msm_scratch_limits(const MsmScratch& scratch) { return scratch.limits; }
+size_t msm_scratch_bytes(const MsmScratch& scratch) {
+    size_t bytes = 0;
+    for (const MsmScratch::Buffer& b : scratch.buf) bytes += b.bytes;
+    return bytes;
+}
 G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG1 m(bases);
     return m.run(scalars, opt);
 }
 #else
 template class Msm<G2Curve>;
-template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned);
+template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&);
 G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG2 m(bases);
     return m.run(scalars, opt);

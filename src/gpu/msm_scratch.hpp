@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "cuzk/gpu/memory_plan.hpp"
+
 namespace cuzk::gpu {
 
 class MsmScratch {
@@ -44,6 +46,8 @@ class MsmScratch {
         kRoundPts0,
         kRoundPts1,
         kProducts,
+        kChunk0,  // a streamed set's two chunk buffers (every streamed set sharing the
+        kChunk1,  // scratch shares them: its runs do not overlap)
         kSlots
     };
     MsmScratch() = default;
@@ -53,6 +57,7 @@ class MsmScratch {
 
     int device = -1;  // the device of the first Msm that used it
     Buffer buf[kSlots];
+    MsmScratchLimits limits;  // set_msm_scratch_limits (msm.hpp)
 };
 
 }  // namespace cuzk::gpu

@@ -12,6 +12,8 @@ int device_count(std::string* why) {
     return 0;
 }
 DeviceMemory device_memory(int) { throw std::runtime_error("cuzk was built without CUDA"); }
+DeviceMemoryHold::DeviceMemoryHold(int, size_t) { throw std::runtime_error("cuzk was built without CUDA"); }
+DeviceMemoryHold::~DeviceMemoryHold() = default;
 void fp_mul_add_sub_on_device(const Fp*, const Fp*, Fp*, size_t) {
     throw std::runtime_error("cuzk was built without CUDA");
 }
@@ -144,11 +146,15 @@ Jacobian<Curve> Msm<Curve>::run_device(const Fr*, size_t, const GpuMsmOptions&) 
     no_cuda();
 }
 template <class Curve>
-size_t msm_run_scratch_bytes(size_t, int, unsigned) {
+size_t msm_run_scratch_bytes(size_t, int, unsigned, const MsmScratchLimits&) {
     return 0;
 }
-template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned);
-template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned);
+template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&);
+template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&);
+// No MsmScratch exists without CUDA (make_msm_scratch throws): nothing can call these.
+void set_msm_scratch_limits(MsmScratch&, const MsmScratchLimits&) { no_cuda(); }
+MsmScratchLimits msm_scratch_limits(const MsmScratch&) { no_cuda(); }
+size_t msm_scratch_bytes(const MsmScratch&) { no_cuda(); }
 template class Msm<G1Curve>;
 template class Msm<G2Curve>;
 G1Jacobian msm_g1(std::span<const G1Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }

@@ -122,8 +122,12 @@ TEST(GpuGroth16, StreamedBaseSetsGiveTheSameProofBytes) {
     if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
     const uint64_t seed = test::seed();
     auto cpu = groth16::make_cpu_backend();
-    setenv("CUZK_GPU_MEMORY", "1", 1);
+    // 64 MiB: room for the H step's fixed part (a domain of 4096: 8.5 MiB), less than what
+    // the card has in use already, so no base set fits and every one is streamed.
+    setenv("CUZK_GPU_MEMORY", "64M", 1);
     auto tight = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_MEMORY", "64K", 1);  // not even that: refused by name
+    auto too_small = gpu::make_cuda_backend(0);
     setenv("CUZK_GPU_MEMORY", "64g", 1);
     auto sized = gpu::make_cuda_backend(0);
     EXPECT_EQ(gpu::residency_stats(*sized).memory_limit, size_t(64) << 30);
@@ -139,10 +143,18 @@ TEST(GpuGroth16, StreamedBaseSetsGiveTheSameProofBytes) {
     }
     unsetenv("CUZK_GPU_MEMORY");
     auto roomy = gpu::make_cuda_backend(0);
-    EXPECT_EQ(gpu::residency_stats(*tight).memory_limit, 1u);
+    EXPECT_EQ(gpu::residency_stats(*tight).memory_limit, size_t(64) << 20);
     const DenseCase k(seed);
     const auto& [shape, params, w, rs] = k;
     const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *cpu);
+    try {
+        groth16::prove(params, shape.density(), w, rs, *too_small);
+        ADD_FAILURE() << "a proof within 64 KiB of device memory";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("CUZK_GPU_MEMORY"), std::string::npos) << what;
+        EXPECT_NE(what.find("domain of 4096"), std::string::npos) << what;
+    }
     for (int i = 0; i < 2; ++i) {  // the second proof finds the streamed sets in the cache
         EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *tight), want) << "proof " << i;
         const gpu::ResidencyStats t = gpu::residency_stats(*tight);

@@ -776,6 +776,67 @@ TEST(GpuMsm, StreamedPinnedAndBadInput) {
     }
 }
 
+// Runs under a scratch's caps (MsmScratchLimits) give the CPU's sums: sort groups of one
+// window (4096 entries, fewer than a window's full scalars) and bucket sets held to 300 KiB
+// (G1: 6-bit windows, 43 x 33 buckets of 192 B; G2: 4 bits, the floor). Streamed sets that
+// share a scratch share its two chunk buffers: a second set costs no device memory for them.
+TEST(GpuMsm, ScratchLimitsAndSharedChunkBuffers) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const MixedCase<G1Curve> g1(65537, rng);
+    const MixedCase<G2Curve> g2(3000, rng);
+    const auto capped = gpu::make_msm_scratch();
+    gpu::MsmScratchLimits lim;
+    lim.sort_entries = 4096;
+    lim.bucket_bytes = 300 << 10;
+    gpu::set_msm_scratch_limits(*capped, lim);
+    EXPECT_EQ(gpu::msm_scratch_limits(*capped).sort_entries, 4096u);
+    EXPECT_EQ(gpu::msm_scratch_limits(*capped).bucket_bytes, size_t(300) << 10);
+    gpu::MsmG1 a(g1.bases);
+    gpu::MsmG2 b(g2.bases);
+    a.use_scratch(capped);
+    b.use_scratch(capped);
+    for (int round = 0; round < 2; ++round) {
+        MsmStats st;
+        gpu::GpuMsmOptions o;
+        o.stats = &st;
+        ASSERT_EQ(a.run(g1.scalars, o), g1.expect) << "G1, round " << round;
+        EXPECT_EQ(st.window_bits, 6u);
+        EXPECT_GT(st.full, lim.sort_entries);  // so one window a sort
+        ASSERT_EQ(b.run(g2.scalars, o), g2.expect) << "G2, round " << round;
+        EXPECT_EQ(st.window_bits, 4u);
+    }
+    // Without caps the rule picks wider windows for these sizes (the caps did something).
+    gpu::MsmG1 free_run(g1.bases);
+    MsmStats st;
+    gpu::GpuMsmOptions o;
+    o.stats = &st;
+    ASSERT_EQ(free_run.run(g1.scalars, o), g1.expect);
+    EXPECT_GT(st.window_bits, 6u);
+
+    // Two streamed sets of 3 x 2^17 bases in chunks of 2^17 (12 MiB a buffer) on one scratch.
+    const size_t n = size_t(3) << 17, chunk = size_t(1) << 17;
+    const auto bases = generator_multiples<G1Curve>(n);
+    std::vector<Fr> scalars(n);
+    for (auto& x : scalars) x = Fr::random(rng);
+    const auto expect = gpu::MsmG1(bases).run(scalars);  // the resident path: checked against the CPU above
+    const auto shared = gpu::make_msm_scratch();
+    gpu::MsmG1 first(gpu::MsmG1::Streamed{}, bases, chunk);
+    first.use_scratch(shared);
+    ASSERT_EQ(first.run(scalars), expect);
+    const size_t held = gpu::msm_scratch_bytes(*shared);
+    EXPECT_GE(held, 2 * chunk * sizeof(G1Affine));  // the chunk buffers are the scratch's
+    const size_t free_before = gpu::device_memory(0).free;
+    gpu::MsmG1 second(gpu::MsmG1::Streamed{}, bases, chunk);
+    second.use_scratch(shared);  // frees the buffers it made for itself
+    ASSERT_EQ(second.run(scalars), expect);
+    ASSERT_EQ(first.run(scalars), expect);
+    EXPECT_EQ(gpu::msm_scratch_bytes(*shared), held);
+    const size_t free_after = gpu::device_memory(0).free;
+    EXPECT_LT(free_before - std::min(free_before, free_after), chunk * sizeof(G1Affine))
+        << "the second streamed set took device memory of its own for its chunks";
+}
+
 TEST(SlowGpuMsm, G1Large) {
     SKIP_WITHOUT_GPU();
     check_sizes<G1Curve>({(size_t(1) << 20) + 3}, {0});

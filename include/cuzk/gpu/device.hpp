@@ -25,6 +25,26 @@ struct DeviceMemory {
 };
 DeviceMemory device_memory(int device);
 
+// A device made to look smaller: holds, in one allocation, all of the device's memory but
+// what a card of `card_bytes` would have free now (card_bytes less what is in use already:
+// this process's context and anything else on the device), until destroyed. Every later
+// allocation and cudaMemGetInfo then see that card, so a benchmark can prove under a small
+// card's memory on a large one. Throws std::runtime_error without CUDA, for a bad ordinal,
+// when card_bytes is less than what is in use already, or when the allocation fails.
+class DeviceMemoryHold {
+ public:
+    DeviceMemoryHold(int device, size_t card_bytes);
+    ~DeviceMemoryHold();
+    DeviceMemoryHold(const DeviceMemoryHold&) = delete;
+    DeviceMemoryHold& operator=(const DeviceMemoryHold&) = delete;
+    size_t held_bytes() const { return bytes_; }
+
+ private:
+    int device_ = 0;
+    void* ptr_ = nullptr;
+    size_t bytes_ = 0;
+};
+
 // out[i] = a[i] * b[i] + a[i] - b[i], computed on device 0. Throws std::runtime_error
 // naming the failing CUDA call. Used by tests to pin the device arithmetic to the host's.
 void fp_mul_add_sub_on_device(const Fp* a, const Fp* b, Fp* out, size_t n);

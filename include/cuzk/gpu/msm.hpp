@@ -35,6 +35,7 @@
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/msm/msm.hpp"
 
 namespace cuzk::gpu {
@@ -116,7 +117,8 @@ unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
 
 // The per-run device buffers of MSMs (classification, sort, buckets, sums; ~42 B a scalar
 // plus 2^28 sort entries (4 GiB) and the bucket sets (4.8 GB of G1 at 12 x 2^21) at
-// 2^26-2^27 scalars: ~15 GB for a 32 GiB PoRep partition's H). Every Msm owns one unless
+// 2^26-2^27 scalars: ~15 GB for a 32 GiB PoRep partition's H, unless capped:
+// set_msm_scratch_limits), and the two chunk buffers of streamed sets. Every Msm owns one unless
 // given another by use_scratch: Msm objects that share one hold one set of buffers between
 // them, the largest any of them needs, instead of one each. Their runs must not overlap (runs are synchronous: one
 // thread at a time, or a lock, as the CUDA backend's run_mu_), and they must be on the same device.
@@ -125,11 +127,19 @@ class MsmScratch;
 // may take on a device of `sms` multiprocessors, without a precomputed table
 // (table_window_bits 0) or with one of that window size: what a caller keeps free for it
 // beside the bases (the CUDA backend's residency decisions). An estimate, on the high side.
+// Under `limits` (cuzk/gpu/memory_plan.hpp), the sort and bucket parts are capped as a run
+// over a scratch with those limits caps them.
 template <class Curve>
-size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits = 0);
+size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits = 0, const MsmScratchLimits& limits = {});
 // A new, empty scratch (its buffers are allocated by the first runs that use it). Throws
 // std::runtime_error in a build without CUDA.
 std::shared_ptr<MsmScratch> make_msm_scratch();
+// The caps that runs over `scratch` keep to from their next run on (MsmScratchLimits; none
+// by default), and the bytes its buffers hold now. Buffers never shrink: a cap lowered after
+// a larger run bounds what later runs ask for, not what is held.
+void set_msm_scratch_limits(MsmScratch& scratch, const MsmScratchLimits& limits);
+MsmScratchLimits msm_scratch_limits(const MsmScratch& scratch);
+size_t msm_scratch_bytes(const MsmScratch& scratch);
 
 template <class Curve>
 class Msm {
@@ -145,8 +155,9 @@ class Msm {
     struct FromDevice {};
     Msm(FromDevice, const AffinePoint* device_bases, size_t n, int device = 0);
     // Bases that stay in host memory and pass through the device in chunks of at most
-    // chunk_bases (two device buffers of that size: the next chunk's copy runs under the
-    // current chunk's kernels), for base sets that do not fit on the device. Each chunk is
+    // chunk_bases (two device buffers of that size, the scratch's: shared with the other
+    // streamed sets of a shared scratch; the next chunk's copy runs under the current
+    // chunk's kernels), for base sets that do not fit on the device. Each chunk is
     // an MSM of its own over the scalars whose bases it holds (with a density, the chunks
     // end on 64-scalar words); the result equals the resident path's. The host bases must
     // stay where they are, unchanged, while this object lives (page-locked memory is copied

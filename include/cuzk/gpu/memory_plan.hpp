@@ -1,0 +1,90 @@
+// How the CUDA backend spends a device-memory budget on its MSMs (host code only, so that
+// the rules are tested without a GPU; src/gpu/groth16_backend.cu applies them).
+//
+// A proof's device memory: the a, b, c scratch of its domain (3 x 32 B x m: 12 GiB at a 32
+// GiB PoRep partition's 2^27) and the NTT's twiddle pairs (32 B x m: 4 GiB) are fixed; what
+// is left goes to the MSMs: resident base sets where they fit, and the per-run scratch
+// (sort entries, bucket sets, classification, sums) and the two chunk buffers of the
+// streamed sets, which grow with the sizes run unless capped. Uncapped, the MSM scratch of a
+// 32 GiB partition was ~15 GB and every streamed set held two chunk buffers of its own, so a
+// sector needed ~47 GiB with every set streamed. The caps below keep them to about four
+// fifths of what the MSMs may use.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace cuzk::gpu {
+
+// Caps on what the runs over one MSM scratch may take (0: no cap). sort_entries: (bucket,
+// base) pairs sorted at once; window groups shrink to fit, never below one window of a
+// run's full scalars. bucket_bytes: the bucket sets of a run without a precomputed table;
+// the window size shrinks until they fit (down to kMinCappedWindowBits).
+struct MsmScratchLimits {
+    size_t sort_entries = 0;
+    size_t bucket_bytes = 0;
+};
+inline constexpr unsigned kMinCappedWindowBits = 4;
+
+struct MsmMemoryPlan {
+    MsmScratchLimits limits;
+    size_t chunk_bytes = 0;  // each of the two chunk buffers that every streamed set shares
+};
+
+// Device bytes a sort entry takes: keys and values, double-buffered (16 B), and CUB's
+// scratch, on the high side (8 B).
+inline constexpr size_t kSortEntryBytes = 24;
+// The sort's cap without a budget (4 GiB of keys and values).
+inline constexpr size_t kMaxSortEntries = size_t(1) << 28;
+inline constexpr size_t kMinSortEntries = size_t(1) << 20;
+
+// The plan for `avail` bytes that the MSMs may use (free device memory within the budget,
+// plus what their scratch and chunk buffers hold already, less a reserve): a fifth each for
+// the sort (a power of two of entries, 2^20 to 2^28), the bucket sets and the two chunk
+// buffers; the rest is the classification (~74 B a scalar of a chunk: about 0.8 of a G1
+// chunk's bytes) and the sums (~0.5 GB of G1 and ~1 GB of G2 points on an H200's 132
+// multiprocessors). With 30 GiB or more the sort keeps its 2^28 and the buckets are larger
+// than any run asks, so a large card's runs are as before; its chunks (a set streamed under
+// CUZK_GPU_MEMORY) are about what they were (two in a quarter of the free memory).
+inline MsmMemoryPlan plan_msm_memory(size_t avail) {
+    MsmMemoryPlan p;
+    const size_t fifth = avail / 5;
+    p.limits.sort_entries =
+        std::clamp(std::bit_floor(std::max<size_t>(fifth / kSortEntryBytes, 1)), kMinSortEntries, kMaxSortEntries);
+    p.limits.bucket_bytes = std::max<size_t>(fifth, 1);
+    p.chunk_bytes = fifth / 2;
+    return p;
+}
+
+// Device bytes the fixed part of an H step takes for a domain of m: a, b, c (32 B a value),
+// the NTT's table of twiddle pairs (m / 2 pairs of 64 B) and the coset shifts' power tables
+// (8 MiB).
+inline constexpr size_t h_step_fixed_bytes(size_t m) { return 3 * 32 * m + 32 * m + (size_t(8) << 20); }
+
+// A size as CUZK_GPU_MEMORY and the benchmarks' --device-memory take it: a positive count of
+// bytes with an optional binary suffix K, M, G or T (either case: 24G = 24 GiB); nullopt for
+// anything else (empty, zero, a sign, another suffix, an overflow).
+inline std::optional<size_t> parse_byte_size(std::string_view v) {
+    size_t i = 0, n = 0;
+    for (; i < v.size() && v[i] >= '0' && v[i] <= '9'; ++i) {
+        if (n > (~size_t(0) - 9) / 10) return std::nullopt;
+        n = n * 10 + size_t(v[i] - '0');
+    }
+    if (i == 0 || n == 0) return std::nullopt;
+    unsigned shift = 0;
+    if (i < v.size()) {
+        if (i + 1 != v.size()) return std::nullopt;
+        constexpr std::string_view kUnits = "KMGT";
+        const char u = v[i] >= 'a' && v[i] <= 'z' ? char(v[i] - 'a' + 'A') : v[i];
+        const size_t k = kUnits.find(u);
+        if (k == std::string_view::npos) return std::nullopt;
+        shift = 10 * unsigned(k + 1);
+    }
+    if (shift && (n >> (8 * sizeof(size_t) - 1 - shift)) != 0) return std::nullopt;
+    return n << shift;
+}
+
+}  // namespace cuzk::gpu

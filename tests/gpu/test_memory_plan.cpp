@@ -1,0 +1,64 @@
+// The device-memory budget rules (cuzk/gpu/memory_plan.hpp): host code, run everywhere.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstddef>
+
+#include "cuzk/gpu/memory_plan.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+constexpr size_t kMiB = size_t(1) << 20, kGiB = size_t(1) << 30;
+
+TEST(GpuMemoryPlan, ByteSizes) {
+    EXPECT_EQ(parse_byte_size("1"), 1u);
+    EXPECT_EQ(parse_byte_size("4096"), 4096u);
+    EXPECT_EQ(parse_byte_size("24G"), 24 * kGiB);
+    EXPECT_EQ(parse_byte_size("24g"), 24 * kGiB);
+    EXPECT_EQ(parse_byte_size("512M"), 512 * kMiB);
+    EXPECT_EQ(parse_byte_size("64k"), 64u << 10);
+    EXPECT_EQ(parse_byte_size("2T"), size_t(2) << 40);
+    EXPECT_EQ(parse_byte_size("8388607T"), size_t(8388607) << 40);  // 2^63 - 2^40: the largest
+    for (const char* bad : {"", "0", "0G", "-5", "+5", "G", "12Q", "8GB", "1.5G", " 8G", "8G ", "99999999999999999999",
+                            "8388608T", "18446744073709551616"})
+        EXPECT_FALSE(parse_byte_size(bad).has_value()) << "'" << bad << "'";
+}
+
+TEST(GpuMemoryPlan, FixedPartOfTheHStep) {
+    // A 32 GiB PoRep partition's domain: a, b, c (12 GiB), twiddle pairs (4 GiB), powers.
+    EXPECT_EQ(h_step_fixed_bytes(size_t(1) << 27), 16 * kGiB + 8 * kMiB);
+    EXPECT_EQ(h_step_fixed_bytes(1), 128u + 8 * kMiB);
+}
+
+TEST(GpuMemoryPlan, ShareSplitsIntoFifths) {
+    for (size_t avail : {size_t(0), size_t(1), 100 * kMiB, 2 * kGiB, 7 * kGiB, 24 * kGiB, 31 * kGiB, 100 * kGiB}) {
+        const MsmMemoryPlan p = plan_msm_memory(avail);
+        const size_t fifth = avail / 5;
+        SCOPED_TRACE(avail);
+        EXPECT_TRUE(std::has_single_bit(p.limits.sort_entries));
+        EXPECT_GE(p.limits.sort_entries, kMinSortEntries);
+        EXPECT_LE(p.limits.sort_entries, kMaxSortEntries);
+        // Within its fifth unless held at the floor; the largest power of two that is.
+        if (p.limits.sort_entries > kMinSortEntries) {
+            EXPECT_LE(p.limits.sort_entries * kSortEntryBytes, fifth);
+        }
+        if (p.limits.sort_entries < kMaxSortEntries) {
+            EXPECT_GT(2 * p.limits.sort_entries * kSortEntryBytes, fifth);
+        }
+        EXPECT_EQ(p.limits.bucket_bytes, std::max<size_t>(fifth, 1));  // never 0: 0 is "no cap"
+        EXPECT_EQ(p.chunk_bytes, fifth / 2);
+        EXPECT_LE(2 * p.chunk_bytes, fifth);
+    }
+    // A 24 GiB card after a 2^27 H step (16 GiB) and its context: ~7 GiB for the MSMs.
+    const MsmMemoryPlan small = plan_msm_memory(7 * kGiB);
+    EXPECT_EQ(small.limits.sort_entries, size_t(1) << 25);
+    // A large card keeps the sort it had (2^28 entries) and buckets above any run's need
+    // (12 G2 sets of 2^21 + 1 buckets of 384 B: 9.7 GB).
+    const MsmMemoryPlan large = plan_msm_memory(100 * kGiB);
+    EXPECT_EQ(large.limits.sort_entries, kMaxSortEntries);
+    EXPECT_GT(large.limits.bucket_bytes, size_t(12) * ((size_t(1) << 21) + 1) * 384);
+}
+
+}  // namespace
+}  // namespace cuzk::gpu
