@@ -198,7 +198,7 @@ class Msm {
     // The table's window size, 0 without a table.
     unsigned precomputed_window_bits() const;
     // Device bytes of the bases (with their table when there is one; streamed: the two
-    // chunk buffers).
+    // chunk buffers it uses, which streamed sets sharing a scratch share).
     size_t device_base_bytes() const;
     // Back to the bases alone (frees the table).
     void drop_precomputed();
