@@ -113,8 +113,9 @@ size_t g_device_memory_held = 0;
                  "proof copies its own a, b, c and z when it needs them), then with z's only (under the H MSM),\n"
                  "then as the engine does (also the next partition's a and c under this one's other MSMs).\n"
                  "--device-memory SIZE (e.g. 24G) proves as on a card of that much memory: all of the device's\n"
-                 "memory but what such a card would have free is held by one allocation, and CUZK_GPU_MEMORY is\n"
-                 "set to SIZE, so that the backend plans for it and any allocation beyond it fails.\n"
+                 "memory but what such a card would have free is held by one allocation, so that the backend\n"
+                 "plans with what is free and any allocation beyond it fails (CUZK_GPU_MEMORY is not set: it\n"
+                 "would count the held memory against the limit a second time).\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -635,10 +636,8 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
     if (args.device_memory && !cpu && !args.witness_only) {
         hold = std::make_unique<gpu::DeviceMemoryHold>(args.device, args.device_memory);
         g_device_memory_held = hold->held_bytes();
-        setenv("CUZK_GPU_MEMORY", args.device_memory_text.c_str(), 1);
-        say("  --device-memory %s: %.2f GiB of device %d held back; CUZK_GPU_MEMORY=%s\n",
-            args.device_memory_text.c_str(), double(hold->held_bytes()) / kGiB, args.device,
-            args.device_memory_text.c_str());
+        say("  --device-memory %s: %.2f GiB of device %d held back\n", args.device_memory_text.c_str(),
+            double(hold->held_bytes()) / kGiB, args.device);
     }
     std::unique_ptr<groth16::ProverBackend> backend;
     if (!args.witness_only) backend = cpu ? groth16::make_cpu_backend() : gpu::make_cuda_backend(args.device);

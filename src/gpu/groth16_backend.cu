@@ -557,6 +557,7 @@ class CudaBackend final : public groth16::ProverBackend {
     // later call finds room for it without evicting anything.
     static constexpr uint64_t kProofSets = 5;
     static constexpr size_t kReserve = size_t(512) << 20;  // kept free beyond every plan
+    static constexpr size_t kMinChunk = size_t(1) << 16;   // bases of a streamed chunk, at least
     template <class Curve>
     std::shared_ptr<Msm<Curve>> resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -599,9 +600,11 @@ class CudaBackend final : public groth16::ProverBackend {
         }
         if (!m) {
             // The plan's chunk (the two buffers are the scratch's, shared by every streamed
-            // set); the whole set when smaller, kMinChunkBases when the card is that full.
-            const size_t chunk =
-                std::max(std::min(plan.chunk_bytes / sizeof(Affine<Curve>), n), Msm<Curve>::kMinChunkBases);
+            // set), at least kMinChunk bases (or the whole set when smaller): with nothing
+            // free the plan's would be Msm's 64-base minimum, a 2^27 set in 2M chunks, which
+            // ran for minutes on the H200 (2026-12-03, the budget counted twice).
+            const size_t chunk = std::max(std::min(std::max(plan.chunk_bytes / sizeof(Affine<Curve>), kMinChunk), n),
+                                          Msm<Curve>::kMinChunkBases);
             // Page-locked for as long as the set streams (one-off, then DMA speed each proof).
             m = std::make_shared<Msm<Curve>>(typename Msm<Curve>::Streamed{}, bases, chunk, device_, true);
         }

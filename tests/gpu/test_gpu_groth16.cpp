@@ -114,7 +114,8 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
 }
 
 // CUZK_GPU_MEMORY below what any base set needs: every set stays in host memory and
-// streams through the device in chunks, and the proofs keep the CPU's bytes; without a
+// streams through the device (one chunk a set at these sizes: the backend's chunks hold
+// at least 2^16 bases; GpuMsm.*Streamed* cover many chunks), and the proofs keep the CPU's bytes; without a
 // limit the sets are resident. Sizes parse in binary units; malformed ones are refused
 // with the variable's name.
 TEST(GpuGroth16, StreamedBaseSetsGiveTheSameProofBytes) {
