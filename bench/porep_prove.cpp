@@ -533,8 +533,8 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
             double(mem.total) / double(1ull << 30), double(g_device_memory_held) / double(1ull << 30));
         const gpu::ResidencyStats rs = gpu::residency_stats(backend);
         say("    base sets (CUDA backend): %zu resident, %zu streamed from host memory, %zu evictions; "
-            "CUZK_GPU_MEMORY %s\n",
-            rs.resident_sets, rs.streamed_sets, rs.evictions,
+            "H step with %u of a, b, c on the device; CUZK_GPU_MEMORY %s\n",
+            rs.resident_sets, rs.streamed_sets, rs.evictions, rs.h_vectors,
             rs.memory_limit ? (std::to_string(rs.memory_limit >> 30) + " GiB").c_str() : "unset");
     }
     gpu::set_copy_ahead(backend, true);

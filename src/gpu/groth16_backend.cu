@@ -115,6 +115,16 @@ size_t gpu_memory_limit() {
     return *n;
 }
 
+// CUZK_GPU_H_VECTORS: how many of a, b, c an H step keeps on the device at once, 2 or 3
+// (unset: by the budget, memory_plan.hpp's h_step_vectors); anything else is refused.
+unsigned forced_h_vectors() {
+    const char* v = std::getenv("CUZK_GPU_H_VECTORS");
+    if (!v || !*v) return 0;
+    if (std::strcmp(v, "2") == 0) return 2;
+    if (std::strcmp(v, "3") == 0) return 3;
+    throw std::invalid_argument(std::string("CUZK_GPU_H_VECTORS must be 2 or 3, got '") + v + "'");
+}
+
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
 size_t table_min_full() {
     const char* v = std::getenv("CUZK_GPU_TABLES");
@@ -135,13 +145,14 @@ class CudaBackend final : public groth16::ProverBackend {
         : device_(device),
           table_min_full_(table_min_full()),
           copy_ahead_(copy_ahead_enabled()),
-          memory_limit_(gpu_memory_limit()) {}
+          memory_limit_(gpu_memory_limit()),
+          forced_h_vectors_(forced_h_vectors()) {}
     ~CudaBackend() override {
         if (cudaSetDevice(device_) != cudaSuccess) return;
         if (scratch_) cudaFree(scratch_);
         for (auto& e : copied_)
             if (e) cudaEventDestroy(e);
-        for (auto e : {quotient_done_, z_copied_, ahead_copied_[0], ahead_copied_[1]})
+        for (auto e : {quotient_done_, b_read_, z_copied_, ahead_copied_[0], ahead_copied_[1]})
             if (e) cudaEventDestroy(e);
         if (copy_stream_) cudaStreamDestroy(copy_stream_);
         if (stream_) cudaStreamDestroy(stream_);
@@ -156,7 +167,16 @@ class CudaBackend final : public groth16::ProverBackend {
     }
     // Without locks (atomics): the engine's status reads them while resident() uploads.
     ResidencyStats residency() const {
-        return ResidencyStats{resident_sets_.load(), streamed_sets_.load(), evictions_.load(), memory_limit_};
+        return ResidencyStats{resident_sets_.load(), streamed_sets_.load(), evictions_.load(), memory_limit_,
+                              h_vectors_.load()};
+    }
+    // 2 or 3 from the next H step on, 0: by the budget (CUZK_GPU_H_VECTORS's setting).
+    void set_h_vectors(unsigned k) {
+        if (k != 0 && k != 2 && k != 3)
+            throw std::invalid_argument("set_h_step_vectors: 0, 2 or 3, got " + std::to_string(k));
+        std::lock_guard<std::mutex> lock(run_mu_);
+        forced_h_vectors_ = k;
+        decided_.clear();
     }
 
     r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
@@ -201,7 +221,8 @@ class CudaBackend final : public groth16::ProverBackend {
     CopyAheadStats copy_ahead_stats() const { return CopyAheadStats{z_ahead_.load(), abc_ahead_.load()}; }
 
     // Starts copying a and c into the scratch's first and last thirds (see the top of this
-    // file). The caller keeps the host vectors as they are until the handle is dropped.
+    // file); with two vectors to an H step (h_vectors_for), a alone into the first half. The
+    // caller keeps the host vectors as they are until the handle is dropped.
     std::shared_ptr<groth16::AbcAhead> copy_abc_ahead(std::span<const Fr> a, std::span<const Fr> b,
                                                       std::span<const Fr> c) override {
         select_device();
@@ -218,15 +239,19 @@ class CudaBackend final : public groth16::ProverBackend {
         std::unique_lock<std::mutex> run(run_mu_, std::try_to_lock);
         if (!run.owns_lock()) return nullptr;
         std::lock_guard<std::mutex> lock(ahead_mu_);
-        if (!copy_ahead_ || ahead_pending_ || !scratch_ || scratch_cap_ < 3 * m) return nullptr;
+        const auto decided = decided_.find(m);  // by this size's earlier H steps
+        if (!copy_ahead_ || ahead_pending_ || !scratch_ || decided == decided_.end()) return nullptr;
+        const unsigned nv = decided->second;
+        const int copies = nv == 3 ? 2 : 1;  // a and c, or a alone
+        if (scratch_cap_ < nv * m) return nullptr;
         Fr* const to[2] = {scratch_, scratch_ + 2 * m};
         if (staged_z_.dz) {  // the current proof's msm_z still reads it: not over it
             const Fr* z0 = staged_z_.dz;
             const Fr* z1 = z0 + staged_z_.z.inputs.size() + staged_z_.z.aux.size();
-            for (const Fr* p : to)
-                if (p < z1 && z0 < p + m) return nullptr;
+            for (int k = 0; k < copies; ++k)
+                if (to[k] < z1 && z0 < to[k] + m) return nullptr;
         }
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < copies; ++k) {
             const std::span<const Fr> v = k == 0 ? a : c;
             cudaError_t e = cudaMemcpyAsync(to[k], v.data(), v.size_bytes(), cudaMemcpyHostToDevice, copy_stream_);
             if (e == cudaSuccess) e = cudaEventRecord(ahead_copied_[k], copy_stream_);
@@ -235,7 +260,7 @@ class CudaBackend final : public groth16::ProverBackend {
                 check(e, "copy a, c ahead");
             }
         }
-        auto handle = std::make_shared<AheadCopy>(this, a.data(), b.data(), c.data(), n);
+        auto handle = std::make_shared<AheadCopy>(this, a.data(), b.data(), c.data(), n, copies == 2);
         ahead_pending_ = handle.get();
         return handle;
     }
@@ -253,9 +278,9 @@ class CudaBackend final : public groth16::ProverBackend {
         if (h_bases.size() > m)
             throw std::invalid_argument("cuda backend: h_msm: " + std::to_string(h_bases.size()) +
                                         " H bases for a domain of " + std::to_string(m));
-        check_fixed_budget(m);
         std::lock_guard<std::mutex> lock(run_mu_);
-        staged_z_ = StagedZ{};  // the scratch is overwritten below
+        const unsigned nv = h_vectors_for(m);  // refused by name when not even two fit
+        staged_z_ = StagedZ{};             // the scratch is overwritten below
         // a and c copied ahead for these vectors (copy_abc_ahead): the transforms wait for
         // those copies instead; b is copied as usual. Anything else pending is dropped by
         // scratch().
@@ -263,14 +288,14 @@ class CudaBackend final : public groth16::ProverBackend {
         if (const auto* h = dynamic_cast<const AheadCopy*>(abc_ahead); h && h->owner == this) {
             std::lock_guard<std::mutex> l(ahead_mu_);
             if (ahead_pending_ == h && h->src[0] == a.data() && h->src[1] == b.data() && h->src[2] == c.data() &&
-                h->n == n && scratch_cap_ >= 3 * m) {
+                h->n == n && h->with_c == (nv == 3) && scratch_cap_ >= nv * m) {
                 ahead_pending_ = nullptr;  // consumed: its copies are stream_'s to wait for
                 ahead = true;
                 ++abc_ahead_;
             }
         }
-        Fr* d = ahead ? scratch_ : scratch(3 * m);
-        Fr* const dv[3] = {d, d + m, d + 2 * m};
+        Fr* d = ahead ? scratch_ : scratch(nv * m);
+        Fr* const dv[3] = {d, d + m, d + (nv - 1) * m};  // two vectors: c goes where b was
         const r1cs::WitnessVector* const hv[3] = {&a, &b, &c};
         Fr* const da = dv[0];
         // z copied ahead: kept in staged_z_ only once its copy is done. If anything throws
@@ -291,10 +316,16 @@ class CudaBackend final : public groth16::ProverBackend {
             // each transform waiting for its own copy through an event: the copies go one
             // after the other over the link, the transforms one after the other on the
             // device. Each upload is enqueued after the previous transforms, so a staged
-            // (pageable) upload, which blocks the host, does not hold them back.
+            // (pageable) upload, which blocks the host, does not hold them back. With two
+            // vectors, the quotient of a and b comes before c: c's copy waits until the
+            // quotient's first kernel has read b (b_read_) and runs under the rest of it.
             trace::Span copy("h2d_abc", "gpu");
             for (int k = 0; k < 3; ++k) {
-                if (ahead && k != 1) {
+                if (k == 2 && nv == 2) {
+                    ntt::quotient_coset_inverse(dv[0], dv[1], m, stream_, ntt::Impl::kFast, b_read_);
+                    check(cudaStreamWaitEvent(copy_stream_, b_read_, 0), "cudaStreamWaitEvent");
+                }
+                if (ahead && (k == 0 || (k == 2 && nv == 3))) {
                     check(cudaStreamWaitEvent(stream_, ahead_copied_[k / 2], 0), "cudaStreamWaitEvent");
                 } else {
                     upload(dv[k], *hv[k], copy_stream_);
@@ -303,10 +334,14 @@ class CudaBackend final : public groth16::ProverBackend {
                 }
                 ntt::prepare_h_input(unsigned(k), dv[k], n, stream_);
             }
-            ntt::quotient_and_coset_inverse(dv[0], dv[1], dv[2], m, stream_);
+            if (nv == 3)
+                ntt::quotient_and_coset_inverse(dv[0], dv[1], dv[2], m, stream_);
+            else
+                ntt::subtract_scaled_c(dv[0], dv[2], m, stream_);
+            h_vectors_ = nv;
             // z goes where b and c were, once the quotient has read them: its copy runs
             // under the H MSM below.
-            if (stage_z_allowed(next_z, 2 * m)) {
+            if (stage_z_allowed(next_z, (nv - 1) * m)) {
                 check(cudaEventRecord(quotient_done_, stream_), "cudaEventRecord");
                 check(cudaStreamWaitEvent(copy_stream_, quotient_done_, 0), "cudaStreamWaitEvent");
                 staging = StagedZ{next_z, dv[1]};
@@ -316,7 +351,7 @@ class CudaBackend final : public groth16::ProverBackend {
             }
             // (Copied ahead, only b's copy is this call's: the events of a's and c's may be
             // recorded again by the next copy_abc_ahead meanwhile; stream_ waits for them.)
-            check(cudaEventSynchronize(copied_[ahead ? 1 : 2]), "upload a, b, c");
+            check(cudaEventSynchronize(copied_[ahead && nv == 3 ? 1 : 2]), "upload a, b, c");
             copy.end();
             trace::Span kernels("h_kernels", "gpu");
             check(cudaStreamSynchronize(stream_), "compute_h on the device");
@@ -418,26 +453,46 @@ class CudaBackend final : public groth16::ProverBackend {
             for (auto& e : copied_) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
             for (auto& e : ahead_copied_)
                 check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-            for (auto* e : {&quotient_done_, &z_copied_})
+            for (auto* e : {&quotient_done_, &b_read_, &z_copied_})
                 check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
         });
     }
 
-    // An H step of domain m needs its a, b, c scratch and the NTT's tables whatever else
-    // gives way (memory_plan.hpp): refused by name when the budget (CUZK_GPU_MEMORY, or the
-    // card) is smaller, rather than failing in an allocation or exceeding the budget.
-    void check_fixed_budget(size_t m) const {
+    // How many of a, b, c the H steps of domain m keep on the device at once (memory_plan.hpp's
+    // h_step_vectors; CUZK_GPU_H_VECTORS or set_h_step_vectors force it): decided once per
+    // domain size, at its first H step, on what the backend could use then (free memory
+    // within the budget plus the a, b, c scratch and MSM scratch it holds), before any base
+    // set of the proof is on the device; later steps keep it, as copy_abc_ahead relies on
+    // it. An H step needs its vectors and the NTT's tables whatever else gives way: refused
+    // by name when the budget (CUZK_GPU_MEMORY, or the card) is smaller, rather than failing
+    // in an allocation or exceeding the budget. Called with run_mu_ held.
+    unsigned h_vectors_for(size_t m) {
+        if (auto it = decided_.find(m); it != decided_.end()) return it->second;
         size_t free_b = 0, total_b = 0;
-        const size_t need = h_step_fixed_bytes(m);
-        if (!usable_memory(free_b, total_b) || need <= total_b) return;
-        const auto gib = [](size_t b) {
-            char s[32];
-            std::snprintf(s, sizeof s, "%.2f GiB", double(b) / double(size_t(1) << 30));
-            return std::string(s);
-        };
-        throw std::runtime_error("cuda backend: a domain of " + std::to_string(m) + " needs " + gib(need) +
-                                 " of device memory for a, b, c and the NTT's tables, more than the " + gib(total_b) +
-                                 (memory_limit_ ? " that CUZK_GPU_MEMORY allows" : " the card has"));
+        unsigned k = forced_h_vectors_ ? forced_h_vectors_ : 3;
+        if (usable_memory(free_b, total_b)) {
+            size_t held = scratch_cap_ * sizeof(Fr);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (msm_scratch_) held += msm_scratch_bytes(*msm_scratch_);
+            }
+            const unsigned fit = h_step_vectors(m, total_b, free_b + held);
+            if (!forced_h_vectors_) k = fit;
+            const size_t need = h_step_fixed_bytes(m, k ? k : 2);
+            if (k == 0 || need > total_b) {
+                const auto gib = [](size_t b) {
+                    char s[32];
+                    std::snprintf(s, sizeof s, "%.2f GiB", double(b) / double(size_t(1) << 30));
+                    return std::string(s);
+                };
+                throw std::runtime_error("cuda backend: a domain of " + std::to_string(m) + " needs " + gib(need) +
+                                         " of device memory for " + (k == 3 ? "a, b, c" : "two of a, b, c") +
+                                         " and the NTT's tables, more than the " + gib(total_b) +
+                                         (memory_limit_ ? " that CUZK_GPU_MEMORY allows" : " the card has"));
+            }
+        }
+        decided_[m] = k;
+        return k;
     }
 
     // Whether h_msm copies next_z ahead into `room` elements of scratch: z known and fits,
@@ -674,6 +729,11 @@ class CudaBackend final : public groth16::ProverBackend {
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
     bool copy_ahead_;        // z and a, b, c may be copied ahead (CUZK_GPU_COPY_AHEAD; under run_mu_ and ahead_mu_)
     size_t memory_limit_;    // CUZK_GPU_MEMORY, 0: the whole card
+    // Under run_mu_: CUZK_GPU_H_VECTORS or set_h_step_vectors (0: by the budget); the vector
+    // count of each domain size's H steps (h_vectors_for).
+    unsigned forced_h_vectors_;
+    std::map<size_t, unsigned> decided_;
+    std::atomic<unsigned> h_vectors_{0};  // of the last H step
     // Per base set (under run_mu_): runs with enough full scalars, whether a table was
     // considered. Weak, so that a new set at an evicted one's address counts as new.
     struct TableState {
@@ -694,6 +754,7 @@ class CudaBackend final : public groth16::ProverBackend {
     cudaStream_t copy_stream_ = nullptr;   // h_msm's copies of a, b, c
     cudaEvent_t copied_[3] = {};           // h_msm: a, b, c are on the device
     cudaEvent_t quotient_done_ = nullptr;  // h_msm: b and c are read, z may go there
+    cudaEvent_t b_read_ = nullptr;         // h_msm with two vectors: b is read, c may go there
     cudaEvent_t z_copied_ = nullptr;       // h_msm: next_z is on the device
     // The z that h_msm copied ahead (under run_mu_): the host spans it came from and where
     // it is; cleared by anything else that writes the scratch.
@@ -711,12 +772,13 @@ class CudaBackend final : public groth16::ProverBackend {
     // copy_abc_ahead's handle: the host vectors it stands for (b's too: h_msm matches all
     // three).
     struct AheadCopy final : groth16::AbcAhead {
-        AheadCopy(CudaBackend* o, const Fr* a, const Fr* b, const Fr* c, size_t count)
-            : owner(o), src{a, b, c}, n(count) {}
+        AheadCopy(CudaBackend* o, const Fr* a, const Fr* b, const Fr* c, size_t count, bool c_too)
+            : owner(o), src{a, b, c}, n(count), with_c(c_too) {}
         ~AheadCopy() override { owner->drop_pending_ahead(this); }
         CudaBackend* owner;
         const Fr* src[3];
         size_t n;
+        bool with_c;  // a and c copied (three vectors to an H step), or a alone
     };
     // Drops the pending copy ahead (only if it is `only`, when given) once its copies are
     // done: another writer of the scratch (its h_msm then copies a, b, c itself), or its
@@ -728,8 +790,8 @@ class CudaBackend final : public groth16::ProverBackend {
         for (auto e : ahead_copied_) cudaEventSynchronize(e);
         ahead_pending_ = nullptr;
     }
-    // The handle whose a and c copies are in the scratch (first and last thirds), not yet
-    // used by its h_msm; their events.
+    // The handle whose a and c copies are in the scratch (first and last thirds; a alone,
+    // first half, with two vectors), not yet used by its h_msm; their events.
     std::mutex ahead_mu_;  // after run_mu_ when taken with it
     const AheadCopy* ahead_pending_ = nullptr;
     cudaEvent_t ahead_copied_[2] = {};
@@ -749,6 +811,10 @@ size_t tables_built(groth16::ProverBackend& backend) {
 }
 void set_copy_ahead(groth16::ProverBackend& backend, bool on) {
     if (auto* b = dynamic_cast<CudaBackend*>(&backend)) b->set_copy_ahead(on);
+}
+
+void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k) {
+    if (auto* b = dynamic_cast<CudaBackend*>(&backend)) b->set_h_vectors(k);
 }
 
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend) {

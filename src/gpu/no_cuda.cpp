@@ -46,6 +46,8 @@ void to_scaled_coefficients(Fr*, size_t, Stream, Impl) { no_cuda(); }
 bool h_coefficients_bit_reversed(Impl, size_t) { no_cuda(); }
 void prepare_h_input(unsigned, Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
 void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
+void quotient_coset_inverse(Fr*, const Fr*, size_t, Stream, Impl, CUevent_st*) { no_cuda(); }
+void subtract_scaled_c(Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
 std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl, HMethod) { no_cuda(); }
 void clear_twiddle_cache() {}
 void set_gather_first_pass(bool) {}
@@ -61,6 +63,7 @@ std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
 size_t tables_built(groth16::ProverBackend&) { return 0; }
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend&) { return {}; }
 void set_copy_ahead(groth16::ProverBackend&, bool) {}
+void set_h_step_vectors(groth16::ProverBackend&, unsigned) {}
 ResidencyStats residency_stats(groth16::ProverBackend&) { return {}; }
 }  // namespace cuzk::gpu
 #endif

@@ -822,16 +822,20 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
 // post-scale in one more pass (as the CPU code does).
 // With ab_b the input is a_i b_i, with ab_b and ab_c a_i b_i - c_i (compute_h's quotient):
 // folded into the tiled bit reversal where there is one, a pass of its own otherwise.
+// `ab_read`, when given (with ab_b), is recorded on the stream right after the kernel that
+// reads ab_b and ab_c.
 void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
                Order in = Order::kNatural, Order out = Order::kNatural, const Fr* ab_b = nullptr,
-               const Fr* ab_c = nullptr) {
+               const Fr* ab_c = nullptr, cudaEvent_t ab_read = nullptr) {
     const size_t n = size_t(1) << log_n;
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
         throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
+    if (ab_read && !ab_b) throw std::logic_error("gpu::ntt: an ab_read event without ab_b");  // internal use only
     if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural && log_n >= 2 * plan::kRevLog)) {
         ab_minus_c_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, ab_c, n);
         check_launch("ab_minus_c_kernel");
+        if (ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
         ab_b = ab_c = nullptr;
     }
     if (log_n == 0) {
@@ -857,6 +861,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
                 work = scratch.ptr;
             if (work == a) {
                 launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
+                if (ab_b && ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
                 pre = no_scale();
             }
         }
@@ -999,11 +1004,28 @@ void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m,
     // (kSevenTransforms) or x = a b, then h_i -= c_i (kSixTransforms: c is iNTT(c) / Z
     // already). The product rides on the iDFT's bit reversal (kFast).
     const bool six = method == HMethod::kSixTransforms;
+    if (six) {
+        quotient_coset_inverse(d_a, d_b, m, stream, impl);
+        subtract_scaled_c(d_a, d_c, m, stream, impl);
+        return;
+    }
     StreamScratch scratch(stream);
     const Scale from_coset = coset_scale(true, (pow2(log_m) * vanishing_on_coset(m)).inverse(), m, scratch, stream);
-    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b,
-              six ? nullptr : d_c);
-    if (!six) return;
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, d_c);
+}
+
+void quotient_coset_inverse(Fr* d_a, const Fr* d_b, size_t m, Stream stream, Impl impl, CUevent_st* b_read) {
+    const unsigned log_m = checked(d_a, m, "gpu::ntt::quotient_coset_inverse");
+    if (!d_b) throw std::invalid_argument("gpu::ntt::quotient_coset_inverse: null device pointer");
+    StreamScratch scratch(stream);
+    const Scale from_coset = coset_scale(true, (pow2(log_m) * vanishing_on_coset(m)).inverse(), m, scratch, stream);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, nullptr,
+              b_read);
+}
+
+void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl impl) {
+    const unsigned log_m = checked(d_a, m, "gpu::ntt::subtract_scaled_c");
+    if (!d_c) throw std::invalid_argument("gpu::ntt::subtract_scaled_c: null device pointer");
     if (h_coefficients_bit_reversed(impl, m) && log_m >= 2 * plan::kRevLog) {
         subtract_bitrev_tiled_kernel<<<1u << (log_m - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(
             d_a, d_c, log_m);

@@ -422,6 +422,98 @@ TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
     EXPECT_EQ(cuda->copy_abc_ahead(ws[1].a, ws[1].b, ws[1].c), nullptr) << "a, c would overwrite the z copied ahead";
 }
 
+// An H step with two of a, b, c on the device at once (c copied in over b after the
+// quotient: what a small budget gets) proves the CPU's bytes: alone, with z copied ahead
+// (into b's place once c's subtraction has read it), and in a pipeline where each proof's
+// hook copies the next witness's a ahead (a alone: c has no room). Three vectors, forced,
+// and the budget's own choice (64 MiB under a card that uses more already: nothing free, so
+// two) give the same bytes; a malformed CUZK_GPU_H_VECTORS is refused by name.
+TEST(GpuGroth16, TwoVectorHStepGivesTheSameProofBytes) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    constexpr size_t kProofs = 3;
+    auto first = circuits::make_builtin("sha256-chain", 1, seed);
+    const r1cs::Shape shape = first.circuit->shape();
+    const groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
+    std::vector<groth16::Witness> ws;
+    std::vector<groth16::Randomness> rs;
+    for (size_t i = 0; i < kProofs; ++i) {
+        ws.push_back(circuits::make_builtin("sha256-chain", 1, seed + i).circuit->witness());
+        rs.push_back(groth16::Randomness{Fr::random(rng), Fr::random(rng)});
+    }
+    auto cpu = groth16::make_cpu_backend();
+    std::vector<groth16::Proof> want;
+    for (size_t i = 0; i < kProofs; ++i) want.push_back(groth16::prove(params, shape.density(), ws[i], rs[i], *cpu));
+
+    for (const char* bad : {"1", "4", "two", "22"}) {
+        setenv("CUZK_GPU_H_VECTORS", bad, 1);
+        try {
+            gpu::make_cuda_backend(0);
+            ADD_FAILURE() << "CUZK_GPU_H_VECTORS=" << bad << " accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("CUZK_GPU_H_VECTORS"), std::string::npos) << e.what();
+        }
+    }
+    setenv("CUZK_GPU_H_VECTORS", "2", 1);
+    auto two = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_H_VECTORS", "3", 1);
+    auto three = gpu::make_cuda_backend(0);
+    unsetenv("CUZK_GPU_H_VECTORS");
+    setenv("CUZK_GPU_MEMORY", "64M", 1);
+    auto tight = gpu::make_cuda_backend(0);
+    unsetenv("CUZK_GPU_MEMORY");
+    EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 0u) << "before any H step";
+    EXPECT_EQ(groth16::prove(params, shape.density(), ws[0], rs[0], *two), want[0]);  // pageable
+    EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 2u);
+    EXPECT_EQ(groth16::prove(params, shape.density(), ws[0], rs[0], *three), want[0]);
+    EXPECT_EQ(gpu::residency_stats(*three).h_vectors, 3u);
+    EXPECT_EQ(groth16::prove(params, shape.density(), ws[0], rs[0], *tight), want[0]);
+    EXPECT_EQ(gpu::residency_stats(*tight).h_vectors, 2u) << "64 MiB with nothing free chose three";
+    gpu::set_h_step_vectors(*tight, 3);  // forced from the next H step on
+    EXPECT_EQ(groth16::prove(params, shape.density(), ws[1], rs[1], *tight), want[1]);
+    EXPECT_EQ(gpu::residency_stats(*tight).h_vectors, 3u);
+    EXPECT_THROW(gpu::set_h_step_vectors(*tight, 1), std::invalid_argument);
+
+    // Page-locked witnesses in a pipeline on the two-vector backend.
+    std::vector<std::unique_ptr<Registered>> regs;
+    for (auto& w : ws) {
+        regs.push_back(
+            std::make_unique<Registered>(std::initializer_list<r1cs::WitnessVector*>{&w.aux, &w.a, &w.b, &w.c}));
+        ASSERT_EQ(regs.back()->ptrs.size(), 4u) << "host_register refused";
+    }
+    const gpu::CopyAheadStats before = gpu::copy_ahead_stats(*two);
+    std::shared_ptr<groth16::AbcAhead> ahead;
+    for (size_t i = 0; i < kProofs; ++i) {
+        std::shared_ptr<groth16::AbcAhead> mine = std::move(ahead);
+        groth16::ProveHooks hooks;
+        hooks.abc_ahead = mine.get();
+        hooks.abc_released = [&] {  // a, b, c stay in ws[i] (registered)
+            mine.reset();
+            if (i + 1 < kProofs) {
+                ahead = two->copy_abc_ahead(ws[i + 1].a, ws[i + 1].b, ws[i + 1].c);
+                EXPECT_NE(ahead, nullptr) << "proof " << i;
+            }
+        };
+        EXPECT_EQ(groth16::prove(params, shape.density(), std::move(ws[i]), rs[i], *two, nullptr, &hooks), want[i])
+            << "proof " << i;
+    }
+    EXPECT_EQ(gpu::copy_ahead_stats(*two).abc - before.abc, kProofs - 1);
+    EXPECT_EQ(gpu::copy_ahead_stats(*two).z - before.z, kProofs);
+    EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 2u);
+    // A handle made for two vectors is not used by an H step that keeps three (the right H
+    // all the same: it copies a, b, c itself).
+    auto h = two->copy_abc_ahead(ws[0].a, ws[0].b, ws[0].c);
+    ASSERT_NE(h, nullptr);
+    gpu::set_h_step_vectors(*two, 3);
+    const size_t used = gpu::copy_ahead_stats(*two).abc;
+    r1cs::WitnessVector ca = ws[0].a, cb = ws[0].b, cc = ws[0].c;
+    EXPECT_EQ(two->h_msm(ws[0].a, ws[0].b, ws[0].c, params.h, {}, h.get()), cpu->h_msm(ca, cb, cc, params.h, {}, nullptr));
+    EXPECT_EQ(gpu::copy_ahead_stats(*two).abc, used);
+    EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 3u);
+}
+
 // Each device's backend proves the same bytes as the CPU, with the backends' calls
 // interleaved across devices (each stage must select its own device).
 TEST(GpuGroth16, EveryDeviceInterleavedGivesTheCpuProof) {

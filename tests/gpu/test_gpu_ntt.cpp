@@ -660,6 +660,39 @@ TEST(GpuComputeH, SplitStepsMatchCpu) {
                         EXPECT_EQ(got, want_evals[k]) << "to_coset_evals k=" << k << ", " << what;
                     }
                 }
+                if (six) {
+                    // Two vectors at once, as CudaBackend::h_msm on a small budget: the
+                    // quotient of d[0] and d[1], then, once b_read says d[1] was read, c
+                    // copied over it by another stream (garbage first, which a b_read
+                    // recorded too early would let into the quotient), its step, the
+                    // subtraction. The prepared c in d[2] is kept for the one-call check.
+                    Fr *ta = nullptr, *tb = nullptr;
+                    ok(cudaMalloc(&ta, m * sizeof(Fr)));
+                    ok(cudaMalloc(&tb, m * sizeof(Fr)));
+                    ok(cudaMemcpy(ta, d[0], m * sizeof(Fr), cudaMemcpyDeviceToDevice));
+                    ok(cudaMemcpy(tb, d[1], m * sizeof(Fr), cudaMemcpyDeviceToDevice));
+                    cudaStream_t copies = nullptr;
+                    cudaEvent_t b_read = nullptr, c_in = nullptr;
+                    ok(cudaStreamCreateWithFlags(&copies, cudaStreamNonBlocking));
+                    ok(cudaEventCreateWithFlags(&b_read, cudaEventDisableTiming));
+                    ok(cudaEventCreateWithFlags(&c_in, cudaEventDisableTiming));
+                    gntt::quotient_coset_inverse(ta, tb, m, nullptr, impl, b_read);
+                    ok(cudaStreamWaitEvent(copies, b_read, 0));
+                    ok(cudaMemsetAsync(tb, 0xcd, m * sizeof(Fr), copies));
+                    ok(cudaMemcpyAsync(tb, in[2].data(), n * sizeof(Fr), cudaMemcpyHostToDevice, copies));
+                    ok(cudaEventRecord(c_in, copies));
+                    ok(cudaStreamWaitEvent(nullptr, c_in, 0));
+                    gntt::prepare_h_input(2, tb, n, nullptr, impl, method);
+                    gntt::subtract_scaled_c(ta, tb, m, nullptr, impl);
+                    std::vector<Fr> got(m);
+                    ok(cudaMemcpy(got.data(), ta, m * sizeof(Fr), cudaMemcpyDeviceToHost));
+                    EXPECT_EQ(got, want_h) << "two vectors (c over b after the quotient), " << what;
+                    ok(cudaStreamDestroy(copies));
+                    ok(cudaEventDestroy(b_read));
+                    ok(cudaEventDestroy(c_in));
+                    ok(cudaFree(ta));
+                    ok(cudaFree(tb));
+                }
                 gntt::quotient_and_coset_inverse(d[0], d[1], d[2], m, nullptr, impl, method);
                 std::vector<Fr> got(m);
                 ok(cudaMemcpy(got.data(), d[0], m * sizeof(Fr), cudaMemcpyDeviceToHost));
@@ -678,6 +711,10 @@ TEST(GpuComputeH, SplitStepsMatchCpu) {
     Fr* d = nullptr;
     ok(cudaMalloc(&d, 8 * sizeof(Fr)));
     EXPECT_THROW(gntt::quotient_and_coset_inverse(d, d, d, 6, nullptr), std::invalid_argument);  // not 2^k
+    EXPECT_THROW(gntt::quotient_coset_inverse(d, nullptr, 8, nullptr), std::invalid_argument);
+    EXPECT_THROW(gntt::quotient_coset_inverse(d, d, 6, nullptr), std::invalid_argument);
+    EXPECT_THROW(gntt::subtract_scaled_c(nullptr, d, 8, nullptr), std::invalid_argument);
+    EXPECT_THROW(gntt::subtract_scaled_c(d, nullptr, 8, nullptr), std::invalid_argument);
     EXPECT_THROW(gntt::to_coset_evals(d, 0, nullptr), std::invalid_argument);
     ok(cudaFree(d));
 }

@@ -47,12 +47,21 @@ void set_copy_ahead(groth16::ProverBackend& backend, bool on);
 // backend plan as if the card had that much memory (to share a card, or to see what a
 // smaller one would do); read by make_cuda_backend, std::invalid_argument for anything but
 // a positive size.
+// h_vectors: how many of a, b, c the last H step kept on the device at once (0 before the
+// first): 3, or 2 where the budget is small (c copied in after the quotient of a and b, where
+// b was: 8 instead of 12 GiB at a 32 GiB PoRep partition's 2^27, so that a 16 GB card proves
+// it; c's copy is then no longer under a's and b's transforms, and a later proof gets only a
+// copied ahead). Decided per domain size at its first H step (cuzk/gpu/memory_plan.hpp's
+// h_step_vectors); CUZK_GPU_H_VECTORS=2|3 forces it (read by make_cuda_backend,
+// std::invalid_argument for anything else), as does set_h_step_vectors (0: by the budget).
 struct ResidencyStats {
     size_t resident_sets = 0, streamed_sets = 0;  // now
     size_t evictions = 0;                         // resident sets dropped to make room, so far
     size_t memory_limit = 0;                      // CUZK_GPU_MEMORY, 0: the whole card
+    unsigned h_vectors = 0;                       // of the last H step
 };
 ResidencyStats residency_stats(groth16::ProverBackend& backend);
+void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
 

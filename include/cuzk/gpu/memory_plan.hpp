@@ -2,7 +2,8 @@
 // the rules are tested without a GPU; src/gpu/groth16_backend.cu applies them).
 //
 // A proof's device memory: the a, b, c scratch of its domain (3 x 32 B x m: 12 GiB at a 32
-// GiB PoRep partition's 2^27) and the NTT's twiddle pairs (32 B x m: 4 GiB) are fixed; what
+// GiB PoRep partition's 2^27; two vectors, 8 GiB, on a small budget: h_step_vectors) and the
+// NTT's twiddle pairs (32 B x m: 4 GiB) are fixed; what
 // is left goes to the MSMs: resident base sets where they fit, and the per-run scratch
 // (sort entries, bucket sets, classification, sums) and the two chunk buffers of the
 // streamed sets, which grow with the sizes run unless capped. Uncapped, the MSM scratch of a
@@ -59,10 +60,26 @@ inline MsmMemoryPlan plan_msm_memory(size_t avail) {
     return p;
 }
 
-// Device bytes the fixed part of an H step takes for a domain of m: a, b, c (32 B a value),
+// Device bytes the fixed part of an H step takes for a domain of m: `vectors` vectors of m
+// values (32 B each; 3: a, b and c at once, 2: c copied after the quotient, where b was),
 // the NTT's table of twiddle pairs (m / 2 pairs of 64 B) and the coset shifts' power tables
-// (8 MiB).
-inline constexpr size_t h_step_fixed_bytes(size_t m) { return 3 * 32 * m + 32 * m + (size_t(8) << 20); }
+// (8 MiB). At 2^27 (a 32 GiB PoRep partition): 16 GiB with three vectors, 12 GiB with two.
+inline constexpr size_t h_step_fixed_bytes(size_t m, unsigned vectors = 3) {
+    return vectors * 32 * m + 32 * m + (size_t(8) << 20);
+}
+
+// How many of a, b, c an H step of domain m keeps on the device at once, given the budget's
+// total and what of it the backend may use now (free memory plus what its own scratch
+// holds): three while that leaves the MSMs at least half as much again as the three take
+// (at 2^27: 16 GiB + 8 MiB, and 8 GiB + 4 MiB beside), so that c's copy runs under a's and b's transforms and
+// a later proof's a and c can be copied ahead; else two, c copied in after the quotient has
+// read b (a 16 GiB card at 2^27: 12 GiB fixed, ~3.5 GiB for the MSMs); 0 when not even two
+// fit the budget's total (the backend refuses the proof by name).
+inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
+    if (total < h_step_fixed_bytes(m, 2)) return 0;
+    const size_t three = h_step_fixed_bytes(m, 3);
+    return total >= three && avail >= three + three / 2 ? 3 : 2;
+}
 
 // A size as CUZK_GPU_MEMORY and the benchmarks' --device-memory take it: a positive count of
 // bytes with an optional binary suffix K, M, G or T (either case: 24G = 24 GiB); nullopt for

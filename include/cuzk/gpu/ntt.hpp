@@ -28,6 +28,7 @@
 #include "cuzk/ff/bls12_381.hpp"
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*; this header needs no CUDA headers
+struct CUevent_st;   // cudaEvent_t
 
 namespace cuzk::gpu::ntt {
 
@@ -92,6 +93,16 @@ void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl = Imp
 // coefficients of h. d_b and d_c are only read.
 void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl = Impl::kFast,
                                 HMethod method = HMethod::kSixTransforms);
+
+// quotient_and_coset_inverse with kSixTransforms in two steps, for a caller that keeps two
+// of a, b, c on the device at once (c copied in over b after the quotient has read b):
+// quotient_coset_inverse: d_a <- coset iNTT(a b / Z), d_b only read, by the first kernel
+// enqueued; `b_read`, when given, is recorded on `stream` right after that kernel (from
+// then on d_b may be overwritten). subtract_scaled_c: d_a <- d_a - c, for c from
+// prepare_h_input(2) (the same impl), d_c only read.
+void quotient_coset_inverse(Fr* d_a, const Fr* d_b, size_t m, Stream stream, Impl impl = Impl::kFast,
+                            CUevent_st* b_read = nullptr);
+void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl impl = Impl::kFast);
 
 // Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
 std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl = Impl::kFast,
