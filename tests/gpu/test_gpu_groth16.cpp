@@ -326,6 +326,60 @@ TEST(GpuGroth16, PinnedWitnessHasItsZCopiedAhead) {
     EXPECT_EQ(own_copy->copy_abc_ahead(pa, pb, pc), nullptr);  // off for a, b, c too
 }
 
+// kProofs SHA-256 chains of other preimages, one shape (a chain's shape depends on its
+// length only), one key, the CPU's proofs.
+struct ChainProofs {
+    r1cs::Shape shape;
+    groth16::Parameters params;
+    std::vector<groth16::Witness> ws;
+    std::vector<groth16::Randomness> rs;
+    std::vector<groth16::Proof> want;
+    ChainProofs(size_t count, uint64_t seed, std::mt19937_64& rng) {
+        shape = circuits::make_builtin("sha256-chain", 1, seed).circuit->shape();
+        params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
+        auto cpu = groth16::make_cpu_backend();
+        for (size_t i = 0; i < count; ++i) {
+            ws.push_back(circuits::make_builtin("sha256-chain", 1, seed + i).circuit->witness());
+            rs.push_back(groth16::Randomness{Fr::random(rng), Fr::random(rng)});
+            want.push_back(groth16::prove(params, shape.density(), ws[i], rs[i], *cpu));
+        }
+    }
+};
+
+// Proves every witness in turn, each proof's hook (after its h_msm) starting the copy of the
+// next witness's a, b, c (copy_abc_ahead) and the next proof's h_msm given the handle, as
+// the engine's pipeline does; each proof must equal the CPU's. The witnesses must be
+// page-locked; their a, b, c stay (the moving prove() proves in place, the hook keeps them).
+void prove_in_pipeline(groth16::ProverBackend& cuda, ChainProofs& k) {
+    std::shared_ptr<groth16::AbcAhead> ahead;
+    for (size_t i = 0; i < k.ws.size(); ++i) {
+        std::shared_ptr<groth16::AbcAhead> mine = std::move(ahead);
+        groth16::ProveHooks hooks;
+        hooks.abc_ahead = mine.get();
+        hooks.abc_released = [&] {
+            mine.reset();
+            if (i + 1 < k.ws.size()) {
+                ahead = cuda.copy_abc_ahead(k.ws[i + 1].a, k.ws[i + 1].b, k.ws[i + 1].c);
+                EXPECT_NE(ahead, nullptr) << "proof " << i;
+            }
+        };
+        EXPECT_EQ(groth16::prove(k.params, k.shape.density(), std::move(k.ws[i]), k.rs[i], cuda, nullptr, &hooks),
+                  k.want[i])
+            << "proof " << i;
+    }
+}
+
+// Registers every witness's aux, a, b, c for the scope.
+std::vector<std::unique_ptr<Registered>> register_witnesses(std::vector<groth16::Witness>& ws) {
+    std::vector<std::unique_ptr<Registered>> regs;
+    for (auto& w : ws) {
+        regs.push_back(
+            std::make_unique<Registered>(std::initializer_list<r1cs::WitnessVector*>{&w.aux, &w.a, &w.b, &w.c}));
+        EXPECT_EQ(regs.back()->ptrs.size(), 4u) << "host_register refused";
+    }
+    return regs;
+}
+
 // Proofs in a pipeline: each proof's hook (after its h_msm) starts the copy of the next
 // witness's a, b, c (copy_abc_ahead), the next proof's h_msm starts on it, and every proof
 // keeps the CPU's bytes. The witnesses differ (SHA-256 chains of other preimages, one shape),
@@ -338,43 +392,13 @@ TEST(GpuGroth16, AbcCopiedAheadByTheProofBeforeGiveTheCpuBytes) {
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
     constexpr size_t kProofs = 4;
-    auto first = circuits::make_builtin("sha256-chain", 1, seed);
-    const r1cs::Shape shape = first.circuit->shape();  // a chain's shape depends on its length only
-    const groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
-    std::vector<groth16::Witness> ws;
-    std::vector<groth16::Randomness> rs;
-    for (size_t i = 0; i < kProofs; ++i) {
-        ws.push_back(circuits::make_builtin("sha256-chain", 1, seed + i).circuit->witness());
-        rs.push_back(groth16::Randomness{Fr::random(rng), Fr::random(rng)});
-    }
+    ChainProofs k(kProofs, seed, rng);
+    auto& [shape, params, ws, rs, want] = k;
     auto cpu = groth16::make_cpu_backend();
     auto cuda = gpu::make_cuda_backend(0);
-    std::vector<groth16::Proof> want;
-    for (size_t i = 0; i < kProofs; ++i) want.push_back(groth16::prove(params, shape.density(), ws[i], rs[i], *cpu));
     ASSERT_NE(want[0].a, want[1].a);
-    std::vector<std::unique_ptr<Registered>> regs;
-    for (auto& w : ws) {
-        regs.push_back(
-            std::make_unique<Registered>(std::initializer_list<r1cs::WitnessVector*>{&w.aux, &w.a, &w.b, &w.c}));
-        ASSERT_EQ(regs.back()->ptrs.size(), 4u) << "host_register refused";
-    }
-
-    std::shared_ptr<groth16::AbcAhead> ahead;
-    for (size_t i = 0; i < kProofs; ++i) {
-        std::shared_ptr<groth16::AbcAhead> mine = std::move(ahead);
-        groth16::ProveHooks hooks;
-        hooks.abc_ahead = mine.get();
-        hooks.abc_released = [&] {  // a, b, c stay in ws[i] (registered, and read again below)
-            mine.reset();
-            if (i + 1 < kProofs) {
-                ahead = cuda->copy_abc_ahead(ws[i + 1].a, ws[i + 1].b, ws[i + 1].c);
-                EXPECT_NE(ahead, nullptr) << "proof " << i;
-            }
-        };
-        // The moving prove() proves ws[i] in place (the hook keeps a, b, c; aux stays).
-        EXPECT_EQ(groth16::prove(params, shape.density(), std::move(ws[i]), rs[i], *cuda, nullptr, &hooks), want[i])
-            << "proof " << i;
-    }
+    const auto regs = register_witnesses(ws);
+    prove_in_pipeline(*cuda, k);  // ws keep their a, b, c (registered, and read again below)
     EXPECT_EQ(gpu::copy_ahead_stats(*cuda).abc, kProofs - 1);
     EXPECT_EQ(gpu::copy_ahead_stats(*cuda).z, kProofs);
 
@@ -434,18 +458,9 @@ TEST(GpuGroth16, TwoVectorHStepGivesTheSameProofBytes) {
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
     constexpr size_t kProofs = 3;
-    auto first = circuits::make_builtin("sha256-chain", 1, seed);
-    const r1cs::Shape shape = first.circuit->shape();
-    const groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
-    std::vector<groth16::Witness> ws;
-    std::vector<groth16::Randomness> rs;
-    for (size_t i = 0; i < kProofs; ++i) {
-        ws.push_back(circuits::make_builtin("sha256-chain", 1, seed + i).circuit->witness());
-        rs.push_back(groth16::Randomness{Fr::random(rng), Fr::random(rng)});
-    }
+    ChainProofs k(kProofs, seed, rng);
+    auto& [shape, params, ws, rs, want] = k;
     auto cpu = groth16::make_cpu_backend();
-    std::vector<groth16::Proof> want;
-    for (size_t i = 0; i < kProofs; ++i) want.push_back(groth16::prove(params, shape.density(), ws[i], rs[i], *cpu));
 
     for (const char* bad : {"1", "4", "two", "22"}) {
         setenv("CUZK_GPU_H_VECTORS", bad, 1);
@@ -477,28 +492,9 @@ TEST(GpuGroth16, TwoVectorHStepGivesTheSameProofBytes) {
     EXPECT_THROW(gpu::set_h_step_vectors(*tight, 1), std::invalid_argument);
 
     // Page-locked witnesses in a pipeline on the two-vector backend.
-    std::vector<std::unique_ptr<Registered>> regs;
-    for (auto& w : ws) {
-        regs.push_back(
-            std::make_unique<Registered>(std::initializer_list<r1cs::WitnessVector*>{&w.aux, &w.a, &w.b, &w.c}));
-        ASSERT_EQ(regs.back()->ptrs.size(), 4u) << "host_register refused";
-    }
+    const auto regs = register_witnesses(ws);
     const gpu::CopyAheadStats before = gpu::copy_ahead_stats(*two);
-    std::shared_ptr<groth16::AbcAhead> ahead;
-    for (size_t i = 0; i < kProofs; ++i) {
-        std::shared_ptr<groth16::AbcAhead> mine = std::move(ahead);
-        groth16::ProveHooks hooks;
-        hooks.abc_ahead = mine.get();
-        hooks.abc_released = [&] {  // a, b, c stay in ws[i] (registered)
-            mine.reset();
-            if (i + 1 < kProofs) {
-                ahead = two->copy_abc_ahead(ws[i + 1].a, ws[i + 1].b, ws[i + 1].c);
-                EXPECT_NE(ahead, nullptr) << "proof " << i;
-            }
-        };
-        EXPECT_EQ(groth16::prove(params, shape.density(), std::move(ws[i]), rs[i], *two, nullptr, &hooks), want[i])
-            << "proof " << i;
-    }
+    prove_in_pipeline(*two, k);
     EXPECT_EQ(gpu::copy_ahead_stats(*two).abc - before.abc, kProofs - 1);
     EXPECT_EQ(gpu::copy_ahead_stats(*two).z - before.z, kProofs);
     EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 2u);
