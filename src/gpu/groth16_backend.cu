@@ -189,7 +189,7 @@ class CudaBackend final : public groth16::ProverBackend {
     G1Jacobian msm_g1(groth16::G1Query, std::span<const G1Affine> bases, std::span<const Fr> scalars,
                       const uint64_t* density) override {
         select_device();
-        auto msm = resident(g1_, bases);
+        auto msm = resident(g1_, bases, scalars.size());
         std::lock_guard<std::mutex> lock(run_mu_);
         MsmStats st;
         GpuMsmOptions opt;
@@ -201,7 +201,7 @@ class CudaBackend final : public groth16::ProverBackend {
     }
     G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const uint64_t* density) override {
         select_device();
-        auto msm = resident(g2_, bases);
+        auto msm = resident(g2_, bases, scalars.size());
         std::lock_guard<std::mutex> lock(run_mu_);
         MsmStats st;
         GpuMsmOptions opt;
@@ -360,7 +360,7 @@ class CudaBackend final : public groth16::ProverBackend {
         // after the synchronisation above. Its base set is looked up (made resident or
         // streamed) only now, so that on the first proof the decision sees the memory the
         // a, b, c scratch and the NTT's twiddles took.
-        auto msm = resident(g1_, h_bases);
+        auto msm = resident(g1_, h_bases, h_bases.size());
         G1Jacobian r;
         MsmStats st;
         {
@@ -389,12 +389,12 @@ class CudaBackend final : public groth16::ProverBackend {
         if (l_bases.size() != aux.size())
             throw std::invalid_argument("cuda backend: msm_z: " + std::to_string(l_bases.size()) + " L bases for " +
                                         std::to_string(aux.size()) + " aux values");
-        auto msm_l = resident(g1_, l_bases);
-        auto msm_a = resident(g1_, a_bases);
-        auto msm_b1 = resident(g1_, b_g1_bases);
-        auto msm_b2 = resident(g2_, b_g2_bases);
-        std::lock_guard<std::mutex> lock(run_mu_);
         const size_t nz = inputs.size() + aux.size();
+        auto msm_l = resident(g1_, l_bases, aux.size());
+        auto msm_a = resident(g1_, a_bases, nz);
+        auto msm_b1 = resident(g1_, b_g1_bases, nz);
+        auto msm_b2 = resident(g2_, b_g2_bases, nz);
+        std::lock_guard<std::mutex> lock(run_mu_);
         const StagedZ staged = std::exchange(staged_z_, StagedZ{});  // this call reuses the scratch either way
         Fr* dz = nullptr;
         if (staged.dz && staged.holds(inputs, aux)) {
@@ -603,8 +603,8 @@ class CudaBackend final : public groth16::ProverBackend {
 
     // The Msm of a base set: resident on the device when it fits, otherwise streamed from
     // host memory in chunks (gpu::Msm::Streamed). "Fits": its bases plus what a run over
-    // it may add to the shared MSM scratch (msm_run_scratch_bytes beyond what the scratch
-    // holds) plus 512 MiB are free, after dropping resident sets that none of the last
+    // it (of `scalars` scalars: with a density, the whole z) may add to the shared MSM
+    // scratch (msm_run_scratch_bytes beyond what the scratch holds) plus 512 MiB are free, after dropping resident sets that none of the last
     // kProofSets calls used (least recently used first). The sets of the proof under way
     // (h, l, a, b_g1, b_g2: five calls) never push each other out: evicting them would
     // upload each of them again every proof, where streaming the one that does not fit
@@ -614,7 +614,7 @@ class CudaBackend final : public groth16::ProverBackend {
     static constexpr size_t kReserve = size_t(512) << 20;  // kept free beyond every plan
     static constexpr size_t kMinChunk = size_t(1) << 16;   // bases of a streamed chunk, at least
     template <class Curve>
-    std::shared_ptr<Msm<Curve>> resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases) {
+    std::shared_ptr<Msm<Curve>> resident(Cache<Curve>& cache, std::span<const Affine<Curve>> bases, size_t scalars) {
         std::lock_guard<std::mutex> lock(mutex_);
         auto& e = cache[{static_cast<const void*>(bases.data()), bases.size()}];
         e.last_use = ++use_clock_;
@@ -628,7 +628,7 @@ class CudaBackend final : public groth16::ProverBackend {
         const MsmMemoryPlan plan = plan_msm_memory(share > kReserve ? share - kReserve : 0);
         set_msm_scratch_limits(*msm_scratch_, plan.limits);
         // The scratch a run may add: estimated with a resident Msm's rule, on the high side.
-        const size_t run_scratch = msm_run_scratch_bytes<Curve>(n, sms(), 0, plan.limits);
+        const size_t run_scratch = msm_run_scratch_bytes<Curve>(n, sms(), 0, plan.limits, scalars);
         const auto want_for = [&](size_t scratch_bytes) {
             return bytes + (scratch_bytes > held ? scratch_bytes - held : 0) + kReserve;
         };

@@ -473,14 +473,15 @@ unsigned capped_window_bits(unsigned c, const MsmScratchLimits& limits) {
 // (double-buffered) and as much again for CUB's scratch, the buckets, and the carries and
 // sums at 2048 threads a multiprocessor.
 template <class Curve>
-size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits, const MsmScratchLimits& limits) {
+size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits, const MsmScratchLimits& limits,
+                             size_t scalars) {
     const unsigned c =
         table_window_bits ? table_window_bits : capped_window_bits<Curve>(gpu_msm_window_bits(n), limits);
     const size_t W = num_windows(c), nb = (size_t(1) << (c - 1)) + 1;
     const size_t entries = table_window_bits ? W * n : std::max(std::min(group_entries(limits), W * n), n);
     const size_t sets = table_window_bits ? 1 : W;
     const size_t point = sizeof(XYZZ<Curve>) + sizeof(uint32_t);
-    const size_t classify = n * (sizeof(Fr) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
+    const size_t classify = std::max(n, scalars) * (sizeof(Fr) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
     const size_t sort = entries * 6 * sizeof(uint32_t);
     const size_t sums = size_t(std::max(sms, 1)) * (2048 * 10 + 512) * point;
     return classify + sort + sets * nb * sizeof(XYZZ<Curve>) + sums;
@@ -1381,7 +1382,7 @@ MsmScratch::~MsmScratch() {
 std::shared_ptr<MsmScratch> make_msm_scratch() { return std::make_shared<MsmScratch>(); }
 
 template class Msm<G1Curve>;
-template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&);
+template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
 void set_msm_scratch_limits(MsmScratch& scratch, const MsmScratchLimits& limits) { scratch.limits = limits; }
 MsmScratchLimits msm_scratch_limits(const MsmScratch& scratch) { return scratch.limits; }
 size_t msm_scratch_bytes(const MsmScratch& scratch) {
@@ -1395,7 +1396,7 @@ G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, 
 }
 #else
 template class Msm<G2Curve>;
-template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&);
+template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
 G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG2 m(bases);
     return m.run(scalars, opt);

@@ -149,11 +149,11 @@ Jacobian<Curve> Msm<Curve>::run_device(const Fr*, size_t, const GpuMsmOptions&) 
     no_cuda();
 }
 template <class Curve>
-size_t msm_run_scratch_bytes(size_t, int, unsigned, const MsmScratchLimits&) {
+size_t msm_run_scratch_bytes(size_t, int, unsigned, const MsmScratchLimits&, size_t) {
     return 0;
 }
-template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&);
-template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&);
+template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
+template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
 // No MsmScratch exists without CUDA (make_msm_scratch throws): nothing can call these.
 void set_msm_scratch_limits(MsmScratch&, const MsmScratchLimits&) { no_cuda(); }
 MsmScratchLimits msm_scratch_limits(const MsmScratch&) { no_cuda(); }

@@ -4,6 +4,9 @@
 // (msm_detail, the code the kernels run) through a CPU emulation of the pipeline, with
 // tiny segment targets so that every carry level is exercised.
 #include <gtest/gtest.h>
+#if CUZK_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include <algorithm>
 #include <numeric>
@@ -409,6 +412,41 @@ TEST(GpuMsm, DensityKeptOnTheDeviceOnlyForTheSameWords) {
     ASSERT_NO_FATAL_FAILURE(check(n - 5, "fewer scalars, same words"));
     ASSERT_NO_FATAL_FAILURE(check(n, "all scalars again"));
 }
+
+#if CUZK_HAVE_CUDA
+// The run-scratch estimate that the CUDA backend's residency decisions use covers what a
+// run over a density takes: 2^25 scalars (their classification, ~74 B each, 2.5 GB, well
+// above the per-SM sums), one in 64 with a base (2^19), those full, the rest 0. The
+// classification is sized by the scalars read, not the bases (the H200 ran out of memory
+// at a 24 GiB budget when B_G1's 33M bases over a 130M z were judged by the bases).
+TEST(GpuMsm, RunScratchEstimateCoversTheScalarsReadThroughADensity) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    const size_t n = size_t(1) << 25, nb = n / 64;
+    std::vector<uint64_t> dens(n / 64);
+    std::vector<Fr> scalars(n, Fr::zero());
+    for (size_t w = 0; w < dens.size(); ++w) {
+        const unsigned bit = unsigned(rng() % 64);
+        dens[w] = uint64_t(1) << bit;
+        scalars[64 * w + bit] = Fr::random(rng);
+    }
+    const auto bases = generator_multiples<G1Curve>(nb);
+    gpu::Msm<G1Curve> g(bases);
+    g.use_scratch(gpu::make_msm_scratch());  // its own, empty: what the run takes is all it holds
+    gpu::GpuMsmOptions o;
+    o.density = dens.data();
+    MsmOptions co;
+    co.density = dens.data();
+    ASSERT_EQ(g.run(scalars, o), msm<G1Curve>(bases, scalars, co));
+    const size_t took = gpu::msm_scratch_bytes(*g.scratch());
+    int sms = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+    EXPECT_GE(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}, n), took);
+    EXPECT_LT(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}), took) << "the bases alone cover it: no test";
+    // Fewer scalars than bases: the bases decide.
+    EXPECT_EQ(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}, nb / 2), gpu::msm_run_scratch_bytes<G1Curve>(nb, sms));
+}
+#endif
 
 // A PoRep sector's MSMs see the same bases with a different split of 0 / 1 / full scalars
 // each partition; a run that grew a scratch buffer freed the old one, and that cudaFree

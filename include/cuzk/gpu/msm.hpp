@@ -128,9 +128,13 @@ class MsmScratch;
 // (table_window_bits 0) or with one of that window size: what a caller keeps free for it
 // beside the bases (the CUDA backend's residency decisions). An estimate, on the high side.
 // Under `limits` (cuzk/gpu/memory_plan.hpp), the sort and bucket parts are capped as a run
-// over a scratch with those limits caps them.
+// over a scratch with those limits caps them. `scalars`: how many scalars the runs read,
+// when more than n (a density picks n of them: the classification takes ~74 B for each
+// scalar read, 9.6 GB for the 130M of a 32 GiB partition's z; the H200 at a 24 GiB budget ran
+// out of memory there when the estimate counted the 33M bases of B_G1 instead).
 template <class Curve>
-size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits = 0, const MsmScratchLimits& limits = {});
+size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits = 0, const MsmScratchLimits& limits = {},
+                             size_t scalars = 0);
 // A new, empty scratch (its buffers are allocated by the first runs that use it). Throws
 // std::runtime_error in a build without CUDA.
 std::shared_ptr<MsmScratch> make_msm_scratch();
