@@ -1102,6 +1102,7 @@ EngineStatus Engine::status() const {
         const gpu::ResidencyStats res = gpu::residency_stats(*slot->backend);
         d.base_sets_resident = res.resident_sets;
         d.base_sets_streamed = res.streamed_sets;
+        d.h_step_vectors = res.h_vectors;
         d.circuits = slot->circuits;
         s.devices.push_back(d);
     }
@@ -1155,6 +1156,7 @@ std::string Engine::status_json() const {
                                 {"z_copied_ahead", d.z_copied_ahead},
                                 {"base_sets_resident", d.base_sets_resident},
                                 {"base_sets_streamed", d.base_sets_streamed},
+                                {"h_step_vectors", d.h_step_vectors},
                                 {"circuits", d.circuits}});
     j["queues"] = nlohmann::json::array();
     for (const auto& q : s.queues)
@@ -1235,6 +1237,9 @@ std::string Engine::metrics_prometheus() const {
         sample("cuzk_device_base_sets", dev + ",state=\"resident\"", double(d.base_sets_resident));
         sample("cuzk_device_base_sets", dev + ",state=\"streamed\"", double(d.base_sets_streamed));
     }
+    header("cuzk_device_h_step_vectors", "Of a, b, c, how many the last H step kept on the device", "gauge");
+    for (const auto& d : s.devices)
+        sample("cuzk_device_h_step_vectors", "device=\"" + std::to_string(d.ordinal) + "\"", double(d.h_step_vectors));
     header("cuzk_device_partitions_placed", "Partitions placed on each prove target, not yet proven", "gauge");
     for (const auto& d : s.devices)
         sample("cuzk_device_partitions_placed", "device=\"" + std::to_string(d.ordinal) + "\"", double(d.placed));

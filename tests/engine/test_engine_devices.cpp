@@ -259,11 +259,14 @@ TEST(EngineGpuDevices, TwoLogicalDevicesOnOneGpu) {
         EXPECT_EQ(d.base_sets_streamed, 0u) << "device " << d.ordinal;
         if (n[d.ordinal] > 0) {
             EXPECT_EQ(d.base_sets_resident, 5u) << "device " << d.ordinal;
+            EXPECT_EQ(d.h_step_vectors, 3u) << "device " << d.ordinal << ": room for a, b, c";
         }
     }
     const auto m = e.metrics_prometheus();
     EXPECT_NE(m.find("cuzk_device_base_sets{device=\"1\",state=\"resident\"} 5"), std::string::npos) << m;
+    EXPECT_NE(m.find("cuzk_device_h_step_vectors{device=\"1\"} 3"), std::string::npos) << m;
     EXPECT_NE(e.status_json().find("\"base_sets_streamed\":0"), std::string::npos);
+    EXPECT_NE(e.status_json().find("\"h_step_vectors\":3"), std::string::npos);
 }
 
 // The CUDA backend behind a gate: the first h_msm waits until the test opens it (so that

@@ -188,6 +188,9 @@ struct DeviceStatus {
     // Base sets the device's backend holds resident / streams from host memory (CUDA
     // backend; gpu::residency_stats).
     uint64_t base_sets_resident = 0, base_sets_streamed = 0;
+    // How many of a, b, c its last H step kept on the device (3, or 2 on a small budget; 0
+    // before the first or without the CUDA backend).
+    uint32_t h_step_vectors = 0;
     std::vector<std::string> circuits;  // whose parameters it holds or will hold (placement)
 };
 
