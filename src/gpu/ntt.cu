@@ -831,7 +831,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
         throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
-    if (ab_read && !ab_b) throw std::logic_error("gpu::ntt: an ab_read event without ab_b");  // internal use only
+    if (ab_read && !ab_b) throw std::logic_error("gpu::ntt: an ab_read event without ab_b");
     if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural && log_n >= 2 * plan::kRevLog)) {
         ab_minus_c_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, ab_c, n);
         check_launch("ab_minus_c_kernel");

@@ -505,7 +505,8 @@ TEST(GpuGroth16, TwoVectorHStepGivesTheSameProofBytes) {
     gpu::set_h_step_vectors(*two, 3);
     const size_t used = gpu::copy_ahead_stats(*two).abc;
     r1cs::WitnessVector ca = ws[0].a, cb = ws[0].b, cc = ws[0].c;
-    EXPECT_EQ(two->h_msm(ws[0].a, ws[0].b, ws[0].c, params.h, {}, h.get()), cpu->h_msm(ca, cb, cc, params.h, {}, nullptr));
+    EXPECT_EQ(two->h_msm(ws[0].a, ws[0].b, ws[0].c, params.h, {}, h.get()),
+              cpu->h_msm(ca, cb, cc, params.h, {}, nullptr));
     EXPECT_EQ(gpu::copy_ahead_stats(*two).abc, used);
     EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 3u);
 }

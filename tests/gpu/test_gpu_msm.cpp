@@ -444,7 +444,8 @@ TEST(GpuMsm, RunScratchEstimateCoversTheScalarsReadThroughADensity) {
     EXPECT_GE(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}, n), took);
     EXPECT_LT(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}), took) << "the bases alone cover it: no test";
     // Fewer scalars than bases: the bases decide.
-    EXPECT_EQ(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}, nb / 2), gpu::msm_run_scratch_bytes<G1Curve>(nb, sms));
+    EXPECT_EQ(gpu::msm_run_scratch_bytes<G1Curve>(nb, sms, 0, {}, nb / 2),
+              gpu::msm_run_scratch_bytes<G1Curve>(nb, sms));
 }
 #endif
 
