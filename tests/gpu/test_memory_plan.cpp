@@ -34,24 +34,25 @@ TEST(GpuMemoryPlan, FixedPartOfTheHStep) {
 
 TEST(GpuMemoryPlan, HStepKeepsThreeVectorsOnlyWithRoomBesideThem) {
     const size_t m = size_t(1) << 27;
-    // The budgets that matter for a 32 GiB sector: an 80 / 48 / 25 GiB card keeps a, b, c
-    // together; a 24, 20 or 16 GiB one two; 12 GiB refused.
+    // The budgets that matter for a 32 GiB sector: an 80 / 48 / 24 GiB card (a 24 GB one
+    // with ~23.5 GiB free) keeps a, b, c together; a 20 or 16 GiB one two; 12 GiB refused.
     EXPECT_EQ(h_step_vectors(m, 80 * kGiB, 79 * kGiB), 3u);
     EXPECT_EQ(h_step_vectors(m, 48 * kGiB, 47 * kGiB), 3u);
-    EXPECT_EQ(h_step_vectors(m, 25 * kGiB, 25 * kGiB), 3u);
-    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 24 * kGiB), 2u);
+    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 24 * kGiB), 3u);
+    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 23 * kGiB + 512 * kMiB), 3u);
+    EXPECT_EQ(h_step_vectors(m, 22 * kGiB, 21 * kGiB), 2u);
     EXPECT_EQ(h_step_vectors(m, 20 * kGiB, 20 * kGiB), 2u);
     EXPECT_EQ(h_step_vectors(m, 16 * kGiB, 15 * kGiB), 2u);
     EXPECT_EQ(h_step_vectors(m, 12 * kGiB + 8 * kMiB, 0), 2u);  // the total decides the refusal
     EXPECT_EQ(h_step_vectors(m, 12 * kGiB + 8 * kMiB - 1, 100 * kGiB), 0u);
     // Plenty available but a total below three vectors (CUZK_GPU_MEMORY under a held card).
     EXPECT_EQ(h_step_vectors(m, 16 * kGiB, 100 * kGiB), 2u);
-    // The boundary, at every size: three from fixed(3) * 1.5 available on.
+    // The boundary, at every size: three from fixed(3) * 4 / 3 available on.
     for (size_t k = 0; k <= 27; ++k) {
         const size_t n = size_t(1) << k, three = h_step_fixed_bytes(n, 3);
         SCOPED_TRACE(k);
-        EXPECT_EQ(h_step_vectors(n, three, three + three / 2), 3u);
-        EXPECT_EQ(h_step_vectors(n, three, three + three / 2 - 1), 2u);
+        EXPECT_EQ(h_step_vectors(n, three, three + three / 3), 3u);
+        EXPECT_EQ(h_step_vectors(n, three, three + three / 3 - 1), 2u);
         EXPECT_EQ(h_step_vectors(n, three - 1, ~size_t(0)), 2u);
         EXPECT_EQ(h_step_vectors(n, h_step_fixed_bytes(n, 2) - 1, ~size_t(0)), 0u);
     }

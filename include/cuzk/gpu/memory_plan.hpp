@@ -70,15 +70,17 @@ inline constexpr size_t h_step_fixed_bytes(size_t m, unsigned vectors = 3) {
 
 // How many of a, b, c an H step of domain m keeps on the device at once, given the budget's
 // total and what of it the backend may use now (free memory plus what its own scratch
-// holds): three while that leaves the MSMs at least half as much again as the three take
-// (at 2^27: 16 GiB + 8 MiB, and 8 GiB + 4 MiB beside), so that c's copy runs under a's and b's transforms and
-// a later proof's a and c can be copied ahead; else two, c copied in after the quotient has
-// read b (a 16 GiB card at 2^27: 12 GiB fixed, ~3.5 GiB for the MSMs); 0 when not even two
-// fit the budget's total (the backend refuses the proof by name).
+// holds): three while that leaves the MSMs at least a third as much again as the three
+// take (at 2^27: 16 GiB + 8 MiB, and 5.3 GiB beside: a 24 GB card, ~23.5 GiB free, keeps
+// three, as the H200 held to 24 GiB measured: 26.5 s a 32 GiB sector), so that c's copy runs
+// under a's and b's transforms and a later proof's a and c can be copied ahead; else two, c
+// copied in after the quotient has read b (a 16 GiB card at 2^27: 12 GiB fixed, ~3.5 GiB
+// for the MSMs; 29.6 s a sector); 0 when not even two fit the budget's total (the backend
+// refuses the proof by name).
 inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
     if (total < h_step_fixed_bytes(m, 2)) return 0;
     const size_t three = h_step_fixed_bytes(m, 3);
-    return total >= three && avail >= three + three / 2 ? 3 : 2;
+    return total >= three && avail >= three + three / 3 ? 3 : 2;
 }
 
 // A size as CUZK_GPU_MEMORY and the benchmarks' --device-memory take it: a positive count of
