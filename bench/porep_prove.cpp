@@ -87,6 +87,15 @@ struct Args : RunArgs {
     bool copy_ahead_compare = false;  // first sector runs without the copies ahead, then with z's only
     size_t device_memory = 0;         // prove as on a card of this many bytes (0: the card's own)
     std::string device_memory_text;
+    // --device-sweep: after the main run, the sector again per entry, each with a new CUDA
+    // backend within SIZE (a hold as --device-memory) and its H step's vectors (0: the budget's)
+    struct SweepPoint {
+        std::string text;
+        size_t bytes = 0;
+        unsigned h_vectors = 0;
+        bool first_come = false;  // the backend's residency plan off
+    };
+    std::vector<SweepPoint> sweep;
 };
 
 // Device memory that --device-memory holds back (reported memory use leaves it out).
@@ -97,7 +106,8 @@ size_t g_device_memory_held = 0;
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
                  "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1]\n"
-                 "       [--copy-ahead-compare 0|1] [--device-memory SIZE] [--out FILE.json]\n"
+                 "       [--copy-ahead-compare 0|1] [--device-memory SIZE] [--device-sweep SIZE[:2|3],...]\n"
+                 "       [--out FILE.json]\n"
                  "       [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
                  "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
@@ -116,6 +126,11 @@ size_t g_device_memory_held = 0;
                  "memory but what such a card would have free is held by one allocation, so that the backend\n"
                  "plans with what is free and any allocation beyond it fails (CUZK_GPU_MEMORY is not set: it\n"
                  "would count the held memory against the limit a second time).\n"
+                 "--device-sweep 24G:2,24G:3,32G,48G:first-come then proves the sector once per entry (with\n"
+                 "--sector 1), each with a new CUDA backend within SIZE as --device-memory holds it and, after :2\n"
+                 "or :3, that many of a, b, c on the device in the H step (CUZK_GPU_H_VECTORS), after :first-come\n"
+                 "its base sets resident first come (the residency plan off), after one proof to warm it: one\n"
+                 "process, one set of parameters, configurations side by side.\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -150,6 +165,27 @@ Args parse(int argc, char** argv) {
                 if (!n) throw std::invalid_argument(v);
                 a.device_memory = *n;
                 a.device_memory_text = v;
+            } else if (k == "--device-sweep") {
+                for (const std::string& item : split_list(v)) {
+                    Args::SweepPoint pt;
+                    pt.text = item;
+                    const size_t colon = item.find(':');
+                    for (size_t at = colon; at != std::string::npos;) {
+                        const size_t next = item.find(':', at + 1);
+                        const std::string opt = item.substr(at + 1, next == std::string::npos ? next : next - at - 1);
+                        if (opt == "2" || opt == "3")
+                            pt.h_vectors = unsigned(opt[0] - '0');
+                        else if (opt == "first-come")
+                            pt.first_come = true;
+                        else
+                            throw std::invalid_argument(item);
+                        at = next;
+                    }
+                    const std::optional<size_t> n = gpu::parse_byte_size(item.substr(0, colon));
+                    if (!n) throw std::invalid_argument(item);
+                    pt.bytes = *n;
+                    a.sweep.push_back(pt);
+                }
             } else if (k == "--partition") {
                 a.partition = unsigned(std::stoul(v));
             } else {
@@ -164,6 +200,7 @@ Args parse(int argc, char** argv) {
     if (a.sector && a.witness_only) usage("--sector 1 proves: not with --witness-only 1");
     if (a.sector_compare && !a.sector) usage("--sector-compare 1 needs --sector 1");
     if (a.copy_ahead_compare && !a.sector) usage("--copy-ahead-compare 1 needs --sector 1");
+    if (!a.sweep.empty() && (!a.sector || a.backend != "cuda")) usage("--device-sweep needs --sector 1 --backend cuda");
     for (const auto& s : a.sizes)
         if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
             usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
@@ -304,6 +341,17 @@ struct Result : ProofSeries {
     // sector_cleared: --sector-compare's first run; sector_no_ahead and sector_z_ahead:
     // --copy-ahead-compare's
     SectorRun sector, sector_cleared, sector_no_ahead, sector_z_ahead;
+    // --device-sweep's, one per point: its warm-up proof and sector, what the backend kept
+    struct SweepRun {
+        std::string point;
+        Phases first;
+        SectorRun sector;
+        unsigned h_vectors = 0;
+        size_t resident_sets = 0, streamed_sets = 0;
+        std::string resident;  // e.g. "B_G2 B_G1"
+        double in_use_gib = 0;
+    };
+    std::vector<SweepRun> sweep;
     ShapeInfo shape;
     Pass c1, circuit, shape_pass, witness, params;
     double pin_ms = 0, backend_ms = 0;
@@ -365,6 +413,19 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
         sector("sector_no_copy_ahead", r.sector_no_ahead);
         sector("sector_z_copied_ahead", r.sector_z_ahead);
         sector("sector", r.sector);
+        if (!r.sweep.empty()) {
+            f << ",\n     \"device_sweep\": [";
+            for (size_t j = 0; j < r.sweep.size(); ++j) {
+                const Result::SweepRun& sw = r.sweep[j];
+                f << (j ? ",\n      " : "\n      ") << "{\"point\": \"" << json_escape(sw.point)
+                  << "\", \"h_vectors\": " << sw.h_vectors << ", \"resident_sets\": " << sw.resident_sets
+                  << ", \"streamed_sets\": " << sw.streamed_sets << ", \"resident\": \"" << sw.resident
+                  << "\", \"in_use_gib\": " << sw.in_use_gib << ", \"first\": " << json_phases(sw.first);
+                sector("run", sw.sector);
+                f << "}";
+            }
+            f << "]";
+        }
         f << "}";
     }
     f << "\n  ]\n}\n";
@@ -706,6 +767,81 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
             run_sector(args, r, cfg, c1, params, *backend, w, r.sector_z_ahead, false, CopyAhead::kZ);
         }
         run_sector(args, r, cfg, c1, params, *backend, w, r.sector, false, CopyAhead::kAll);
+        if (!args.sweep.empty()) {
+            // The main run's backend and hold go first: each point gets the card as that size
+            // of card would have it.
+            backend.reset();
+            hold.reset();
+            g_device_memory_held = 0;
+            for (const Args::SweepPoint& pt : args.sweep) {
+                if (time_spent(args, t_start)) {
+                    say("\n  --device-sweep %s: skipped, --max-seconds spent\n", pt.text.c_str());
+                    continue;
+                }
+                Result::SweepRun sw;
+                sw.point = pt.text;
+                auto point_hold = std::make_unique<gpu::DeviceMemoryHold>(args.device, pt.bytes);
+                g_device_memory_held = point_hold->held_bytes();
+                auto point_backend = gpu::make_cuda_backend(args.device);
+                if (pt.h_vectors) gpu::set_h_step_vectors(*point_backend, pt.h_vectors);
+                if (pt.first_come) gpu::set_residency_plan(*point_backend, false);
+                say("\n  == --device-sweep %s: %.2f GiB of device %d held back, H step vectors %s, base sets %s\n",
+                    pt.text.c_str(), double(point_hold->held_bytes()) / kGiB, args.device,
+                    pt.h_vectors ? std::to_string(pt.h_vectors).c_str() : "by the budget",
+                    pt.first_come ? "resident first come" : "planned");
+                ProofSeries warm;
+                run_proofs(
+                    params, s.density, w, *point_backend, 0, args.seed, 0, [](groth16::Witness&) {},
+                    [&](groth16::Witness& x) {
+                        if (fingerprint(x) != print)
+                            throw std::logic_error("the backend changed the host witness buffers");
+                    },
+                    [] { return false; }, warm);
+                sw.first = warm.first;
+                run_sector(args, r, cfg, c1, params, *point_backend, w, sw.sector, false, CopyAhead::kAll);
+                const gpu::ResidencyStats rs = gpu::residency_stats(*point_backend);
+                sw.h_vectors = rs.h_vectors;
+                sw.resident_sets = rs.resident_sets;
+                sw.streamed_sets = rs.streamed_sets;
+                for (const gpu::BaseSetState& b : gpu::base_set_states(*point_backend)) {
+                    if (!b.resident) continue;
+                    const char* name = b.g2                 ? "B_G2"
+                                       : b.bases == s.len_h ? "H"
+                                       : b.bases == s.len_l ? "L"
+                                       : b.bases == s.len_a ? "A"
+                                       : b.bases == s.len_b ? "B_G1"
+                                                            : "?";
+                    sw.resident += (sw.resident.empty() ? "" : " ") + std::string(name);
+                }
+                say("    resident base sets: %s\n", sw.resident.empty() ? "none" : sw.resident.c_str());
+                const gpu::DeviceMemory mem = gpu::device_memory(args.device);
+                sw.in_use_gib = double(mem.total - mem.free - g_device_memory_held) / kGiB;
+                point_backend.reset();
+                point_hold.reset();
+                g_device_memory_held = 0;
+                r.sweep.push_back(std::move(sw));
+                write_json(args, {r});
+            }
+            say("\n  == --device-sweep: the whole sector per point (partitions 1-8's median proof, ms)\n");
+            say("    %-12s %8s %22s %10s %9s %9s %9s %9s %9s %9s %9s\n", "point", "vectors", "resident", "in use GiB",
+                "sector s", "prove", "H", "msm_h", "msm_l", "msm_a", "msm_b_g1");
+            for (const Result::SweepRun& sw : r.sweep) {
+                const auto med = [&](auto get) {
+                    std::vector<double> v;
+                    for (size_t k = 1; k + 1 < sw.sector.phases.size(); ++k) v.push_back(get(k));
+                    if (v.empty()) return 0.0;
+                    std::sort(v.begin(), v.end());
+                    return v[v.size() / 2];
+                };
+                const auto& ph = sw.sector.phases;
+                say("    %-12s %8u %22s %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f  msm_b_g2 %.1f\n",
+                    sw.point.c_str(), sw.h_vectors, sw.resident.empty() ? "none" : sw.resident.c_str(), sw.in_use_gib,
+                    sw.sector.wall_ms / 1e3, med([&](size_t k) { return sw.sector.prove_ms[k]; }),
+                    med([&](size_t k) { return ph[k].h; }), med([&](size_t k) { return ph[k].msm_h; }),
+                    med([&](size_t k) { return ph[k].msm_l; }), med([&](size_t k) { return ph[k].msm_a; }),
+                    med([&](size_t k) { return ph[k].msm_b_g1; }), med([&](size_t k) { return ph[k].msm_b_g2; }));
+            }
+        }
     }
     if (r.size == "32GiB")
         say("  anchor: /work/shared/reference/anchors-measured.md has no 32 GiB partition proof; at 2^27 it has\n"

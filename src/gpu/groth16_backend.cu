@@ -55,10 +55,13 @@
 // which every streamed set shares, to another fifth. Before (2026-12-02, thirteenth session)
 // the scratch grew to ~15 GB at a 32 GiB partition's sizes whatever the budget and each
 // streamed set kept two chunk buffers of its own: a sector needed ~47 GiB with four of its
-// five sets streamed.
+// five sets streamed. Which sets stay resident when not all fit is planned per proof with
+// its five sets in view, the most worth per byte first (plan_residency); until 2026-12-03
+// first come, which on a 32 GiB partition meant H first, the least worth a byte.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -173,6 +176,21 @@ class CudaBackend final : public groth16::ProverBackend {
     ResidencyStats residency() const {
         return ResidencyStats{resident_sets_.load(), streamed_sets_.load(), evictions_.load(), memory_limit_,
                               h_vectors_.load()};
+    }
+    void set_plan(bool on) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        plan_on_ = on;
+    }
+    std::vector<BaseSetState> base_sets() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::vector<BaseSetState> v;
+        const auto add = [&](auto& cache, bool g2) {
+            for (auto& [k, e] : cache)
+                if (e.msm) v.push_back(BaseSetState{k.second, g2, !e.msm->chunk_bases(), e.plan == Plan::kKeep});
+        };
+        add(g1_, false);
+        add(g2_, true);
+        return v;
     }
     // 2 or 3 from the next H step on, 0: by the budget (CUZK_GPU_H_VECTORS's setting).
     void set_h_vectors(unsigned k) {
@@ -361,9 +379,10 @@ class CudaBackend final : public groth16::ProverBackend {
             check(cudaStreamSynchronize(stream_), "compute_h on the device");
         }
         // h (m coefficients, the last zero) is in da; the MSM runs on its own stream,
-        // after the synchronisation above. Its base set is looked up (made resident or
-        // streamed) only now, so that on the first proof the decision sees the memory the
-        // a, b, c scratch and the NTT's twiddles took.
+        // after the synchronisation above. The proof's base sets are planned and H's looked
+        // up (made resident or streamed) only now, so that on the first proof the decisions
+        // see the memory the a, b, c scratch and the NTT's twiddles took.
+        plan_residency(h_bases, next_z);
         auto msm = resident(g1_, h_bases, h_bases.size());
         G1Jacobian r;
         MsmStats st;
@@ -572,10 +591,15 @@ class CudaBackend final : public groth16::ProverBackend {
     // Parameters outlive the proofs made with them, and the engine calls release() before
     // freeing them). Entries are shared: one evicted while a stage still runs on it lives
     // until that stage ends.
+    // plan: what the last residency plan that covered the set said (plan_residency_locked);
+    // kNone: no plan covered it (a set of msm_g1 / msm_g2, or a prover that did not pass the
+    // proof's bases): resident first come, where it fits.
+    enum class Plan : uint8_t { kNone, kKeep, kStream };
     template <class Curve>
     struct Entry {
         std::shared_ptr<Msm<Curve>> msm;
         uint64_t last_use = 0;
+        Plan plan = Plan::kNone;
     };
     template <class Curve>
     using Cache = std::map<std::pair<const void*, size_t>, Entry<Curve>>;
@@ -616,6 +640,63 @@ class CudaBackend final : public groth16::ProverBackend {
     // kernels. A streamed set becomes resident when a later call finds room for it without
     // evicting anything.
     static constexpr uint64_t kProofSets = 5;
+
+    // Which of the proof's five base sets to keep resident, with all of them in view
+    // (memory_plan.hpp's choose_resident_sets: the most worth per byte first; first come,
+    // the prover's order H, L, A, B_G1, B_G2, put the least worth first): each set's Entry
+    // is marked kKeep or kStream, and resident() follows the mark. Made at every proof
+    // from what is free then, plus what evicting the resident sets that none of the last
+    // kProofSets calls used would free; a set marked kStream at one proof is marked kKeep
+    // at a later one once there is room for it beside those kept. Nothing when h_msm was
+    // not told msm_z's bases.
+    void plan_residency(std::span<const G1Affine> h, const groth16::ZInputs& z) {
+        if (z.l_bases.empty() || z.a_bases.empty() || z.b_g1_bases.empty() || z.b_g2_bases.empty()) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!plan_on_) {  // first come: every mark cleared
+            for (auto& [k, e] : g1_) e.plan = Plan::kNone;
+            for (auto& [k, e] : g2_) e.plan = Plan::kNone;
+            return;
+        }
+        if (!msm_scratch_) msm_scratch_ = make_msm_scratch();
+        const size_t nz = z.inputs.size() + z.aux.size();
+        auto key = [](auto span) { return std::pair{static_cast<const void*>(span.data()), span.size()}; };
+        Entry<G1Curve>* g1[4] = {&g1_[key(h)], &g1_[key(z.l_bases)], &g1_[key(z.a_bases)], &g1_[key(z.b_g1_bases)]};
+        Entry<G2Curve>* g2 = &g2_[key(z.b_g2_bases)];
+        const size_t counts[5] = {h.size(), z.l_bases.size(), z.a_bases.size(), z.b_g1_bases.size(),
+                                  z.b_g2_bases.size()};
+        const size_t scalars[5] = {h.size(), z.aux.size(), nz, nz, nz};  // what each set's runs read
+        std::array<BaseSetNeed, 5> sets;
+        for (size_t i = 0; i < 5; ++i) {
+            const bool is_g2 = i == 4;
+            const bool on_device =
+                is_g2 ? g2->msm && !g2->msm->chunk_bases() : g1[i]->msm && !g1[i]->msm->chunk_bases();
+            sets[i] =
+                BaseSetNeed{counts[i], counts[i] * (is_g2 ? sizeof(G2Affine) : sizeof(G1Affine)), is_g2, on_device};
+        }
+        // What evicting the sets the proof does not use, and none of the last kProofSets
+        // calls did, would free (resident() evicts them for a kKeep set that needs it).
+        const uint64_t protect_after = use_clock_ > kProofSets ? use_clock_ - kProofSets : 0;
+        size_t evictable = 0;
+        const auto count_evictable = [&](auto& cache, auto... mine) {
+            for (auto& [k, e] : cache)
+                if (e.msm && !e.msm->chunk_bases() && e.last_use <= protect_after && ((&e != mine) && ...))
+                    evictable += e.msm->device_base_bytes();
+        };
+        count_evictable(g1_, g1[0], g1[1], g1[2], g1[3]);
+        count_evictable(g2_, g2);
+        const size_t held = msm_scratch_bytes(*msm_scratch_);
+        const int n_sms = sms();
+        const std::vector<bool> keep = choose_resident_sets(
+            std::span<const BaseSetNeed>(sets), usable_free() + evictable, [&](size_t i, size_t free) {
+                const size_t share = free + held;
+                const MsmScratchLimits limits = plan_msm_memory(share > kReserve ? share - kReserve : 0).limits;
+                const size_t run = i == 4 ? msm_run_scratch_bytes<G2Curve>(counts[i], n_sms, 0, limits, scalars[i])
+                                          : msm_run_scratch_bytes<G1Curve>(counts[i], n_sms, 0, limits, scalars[i]);
+                return free >= sets[i].bytes + (run > held ? run - held : 0) + kReserve;
+            });
+        for (size_t i = 0; i < 4; ++i) g1[i]->plan = keep[i] ? Plan::kKeep : Plan::kStream;
+        g2->plan = keep[4] ? Plan::kKeep : Plan::kStream;
+    }
     static constexpr size_t kReserve = size_t(512) << 20;  // kept free beyond every plan
     static constexpr size_t kMinChunk = size_t(1) << 16;   // bases of a streamed chunk, at least
     template <class Curve>
@@ -637,7 +718,8 @@ class CudaBackend final : public groth16::ProverBackend {
         const auto want_for = [&](size_t scratch_bytes) {
             return bytes + (scratch_bytes > held ? scratch_bytes - held : 0) + kReserve;
         };
-        if (e.msm) {  // streamed: resident now if it fits as things are
+        if (e.msm && e.plan == Plan::kStream) return e.msm;
+        if (e.msm && e.plan == Plan::kNone) {  // streamed: resident now if it fits as things are
             if (usable_free() < want_for(run_scratch)) return e.msm;
             try {
                 auto m = std::make_shared<Msm<Curve>>(bases, device_);
@@ -649,15 +731,17 @@ class CudaBackend final : public groth16::ProverBackend {
             }
             return e.msm;
         }
+        // New, or streamed and planned kKeep: resident where it fits after the evictions.
         std::shared_ptr<Msm<Curve>> m;
-        try {
-            const size_t want = want_for(run_scratch);
-            evict_until_free_locked(want, &e, use_clock_ > kProofSets ? use_clock_ - kProofSets : 0);
-            if (usable_free() >= want) m = std::make_shared<Msm<Curve>>(bases, device_);
-        } catch (const std::runtime_error&) {
-            cudaGetLastError();  // out of device memory after all (another process): streamed
-            m.reset();
-        }
+        if (e.plan != Plan::kStream) try {
+                const size_t want = want_for(run_scratch);
+                evict_until_free_locked(want, &e, use_clock_ > kProofSets ? use_clock_ - kProofSets : 0);
+                if (usable_free() >= want) m = std::make_shared<Msm<Curve>>(bases, device_);
+            } catch (const std::runtime_error&) {
+                cudaGetLastError();  // out of device memory after all (another process): streamed
+                m.reset();
+            }
+        if (!m && e.msm) return e.msm;  // planned kKeep, no room after all: streamed as it was
         if (!m) {
             // The plan's chunk (the two buffers are the scratch's, shared by every streamed
             // set), at least kMinChunk bases (or the whole set when smaller): with nothing
@@ -753,6 +837,7 @@ class CudaBackend final : public groth16::ProverBackend {
     Cache<G1Curve> g1_;
     Cache<G2Curve> g2_;
     uint64_t use_clock_ = 0;  // under mutex_
+    bool plan_on_ = true;     // under mutex_: plan_residency (set_residency_plan)
     std::atomic<size_t> resident_sets_{0}, streamed_sets_{0}, evictions_{0};
     std::once_flag stream_once_;
     cudaStream_t stream_ = nullptr;        // kernels, and the copies of msm_z
@@ -825,6 +910,15 @@ void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k) {
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend) {
     auto* b = dynamic_cast<CudaBackend*>(&backend);
     return b ? b->copy_ahead_stats() : CopyAheadStats{};
+}
+
+void set_residency_plan(groth16::ProverBackend& backend, bool on) {
+    if (auto* b = dynamic_cast<CudaBackend*>(&backend)) b->set_plan(on);
+}
+
+std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend) {
+    auto* b = dynamic_cast<CudaBackend*>(&backend);
+    return b ? b->base_sets() : std::vector<BaseSetState>{};
 }
 
 ResidencyStats residency_stats(groth16::ProverBackend& backend) {

@@ -65,6 +65,8 @@ CopyAheadStats copy_ahead_stats(groth16::ProverBackend&) { return {}; }
 void set_copy_ahead(groth16::ProverBackend&, bool) {}
 void set_h_step_vectors(groth16::ProverBackend&, unsigned) {}
 ResidencyStats residency_stats(groth16::ProverBackend&) { return {}; }
+std::vector<BaseSetState> base_set_states(groth16::ProverBackend&) { return {}; }
+void set_residency_plan(groth16::ProverBackend&, bool) {}
 }  // namespace cuzk::gpu
 #endif
 

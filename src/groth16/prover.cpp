@@ -101,12 +101,13 @@ class StageClock final : public trace::Sink {
 
 // h_msm: the time around it is h + msm_h; msm_h is the backend's "msm_h" span, h the rest
 // (H itself and whatever copying the backend does).
-// The witness's z goes along, so that a device backend can copy it under the H MSM.
+// The witness's z goes along, so that a device backend can copy it under the H MSM, and the
+// bases of msm_z, so that it plans which base sets to keep resident with the whole proof.
 G1Jacobian run_h_msm(const Parameters& p, r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c,
                      const Witness& w, ProverBackend& backend, ProofTimings& t, const AbcAhead* abc_ahead = nullptr) {
     StageClock clock;
     auto t0 = Clock::now();
-    G1Jacobian h_sum = backend.h_msm(a, b, c, p.h, ZInputs{w.inputs, w.aux}, abc_ahead);
+    G1Jacobian h_sum = backend.h_msm(a, b, c, p.h, ZInputs{w.inputs, w.aux, p.l, p.a, p.b_g1, p.b_g2}, abc_ahead);
     const double all = ms_since(t0);
     t.msm_h = std::min(clock.ms("msm_h"), all);
     t.h = all - t.msm_h;

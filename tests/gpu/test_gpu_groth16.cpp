@@ -170,6 +170,79 @@ TEST(GpuGroth16, StreamedBaseSetsGiveTheSameProofBytes) {
     EXPECT_EQ(gpu::residency_stats(*cpu).resident_sets, 0u);
 }
 
+// Where not every base set fits, the backend keeps those worth most per byte (fewest bases
+// first), not the first asked (H, the prover's first MSM, has the most bases): at the
+// smallest budget whose plan keeps H resident, the plan keeps L (fewer bases, fewer bytes,
+// fewer scalars) too, where first come would have had room for H alone. A budget a little
+// above it has the sets the plan kept resident on the device, and the proof keeps the CPU's
+// bytes; one below it streams H. Budgets: CUZK_GPU_MEMORY at what the card has in use plus
+// an extra, binary-searched to 1 MiB.
+TEST(GpuGroth16, ResidencyPlanKeepsTheSetsWorthMostPerByte) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    // 2^16 domain: L (aux ~60K bases) is ~5.7 MB, wider than the search's 1 MiB.
+    auto b = circuits::make_builtin("random-dense", 60000, seed, 3);
+    const r1cs::Shape shape = b.circuit->shape();
+    const groth16::Parameters params = groth16::setup(shape, groth16::ToxicWaste::from_seed(seed));
+    const groth16::Witness w = b.circuit->witness();
+    const groth16::Randomness rs = groth16::random_randomness();
+    const size_t n_h = params.h.size(), n_l = params.l.size();
+    ASSERT_LT(n_l, n_h);
+    ASSERT_LT(n_l, params.a.size());
+    ASSERT_LT(n_l, params.b_g1.size());
+    struct Outcome {
+        bool proved = false;
+        std::vector<gpu::BaseSetState> sets;
+        groth16::Proof proof;
+    };
+    const auto prove_within = [&](size_t extra) {
+        const gpu::DeviceMemory mem = gpu::device_memory(0);
+        setenv("CUZK_GPU_MEMORY", std::to_string(mem.total - mem.free + extra).c_str(), 1);
+        auto cuda = gpu::make_cuda_backend(0);
+        unsetenv("CUZK_GPU_MEMORY");
+        Outcome o;
+        try {
+            o.proof = groth16::prove(params, shape.density(), w, rs, *cuda);
+            o.proved = true;
+        } catch (const std::runtime_error&) {  // below the H step's fixed part: refused by name
+        }
+        o.sets = gpu::base_set_states(*cuda);
+        return o;
+    };
+    const auto find = [](const Outcome& o, size_t bases) {
+        for (const auto& s : o.sets)
+            if (!s.g2 && s.bases == bases) return s;
+        return gpu::BaseSetState{};
+    };
+    const auto h_planned = [&](const Outcome& o) { return o.proved && find(o, n_h).planned; };
+    size_t lo = 0, hi = size_t(4) << 30;  // H not kept at lo, kept at hi
+    ASSERT_TRUE(h_planned(prove_within(hi))) << "4 GiB beside what the card has in use does not keep H";
+    while (hi - lo > (size_t(1) << 20)) {
+        const size_t mid = lo + (hi - lo) / 2;
+        (h_planned(prove_within(mid)) ? hi : lo) = mid;
+    }
+    const Outcome at = prove_within(hi);
+    std::string kept;
+    for (const auto& s : at.sets)
+        kept += std::to_string(s.bases) + (s.g2 ? " G2" : " G1") + (s.planned ? " kept, " : " streamed, ");
+    SCOPED_TRACE("extra " + std::to_string(hi >> 20) + " MiB: " + kept);
+    ASSERT_TRUE(h_planned(at));
+    EXPECT_TRUE(find(at, n_l).planned) << "H kept resident while L, worth more per byte, is not";
+    const Outcome below = prove_within(lo);
+    if (below.proved) {
+        EXPECT_FALSE(find(below, n_h).resident);
+    }
+    // With room to spare, the plan's sets are on the device, the others streamed.
+    const groth16::Proof want = groth16::prove(params, shape.density(), w, rs, *groth16::make_cpu_backend());
+    const Outcome roomy = prove_within(hi + (size_t(64) << 20));
+    ASSERT_TRUE(roomy.proved);
+    EXPECT_EQ(roomy.proof, want);
+    EXPECT_EQ(roomy.sets.size(), 5u);
+    for (const auto& s : roomy.sets) EXPECT_EQ(s.resident, s.planned) << s.bases << (s.g2 ? " G2" : " G1");
+    EXPECT_EQ(at.proof, want);
+}
+
 template <class Curve>
 std::vector<Affine<Curve>> random_points(size_t n, std::mt19937_64& rng) {
     std::vector<Affine<Curve>> v(n);

@@ -3,6 +3,8 @@
 
 #include <bit>
 #include <cstddef>
+#include <span>
+#include <vector>
 
 #include "cuzk/gpu/memory_plan.hpp"
 
@@ -34,28 +36,73 @@ TEST(GpuMemoryPlan, FixedPartOfTheHStep) {
 
 TEST(GpuMemoryPlan, HStepKeepsThreeVectorsOnlyWithRoomBesideThem) {
     const size_t m = size_t(1) << 27;
-    // The budgets that matter for a 32 GiB sector: an 80 / 48 / 24 GiB card (a 24 GB one
-    // with ~23.5 GiB free) keeps a, b, c together; a 20 or 16 GiB one two; 12 GiB refused.
+    // The budgets that matter for a 32 GiB sector: an 80 or 48 GiB card keeps a, b, c
+    // together; a 32 GiB one (RTX 5090, ~31.5 GiB free), a 24 GiB one (measured: two beat
+    // three, 24.7 against 26.5 s a sector), 20 or 16 GiB take two; 12 GiB is refused.
     EXPECT_EQ(h_step_vectors(m, 80 * kGiB, 79 * kGiB), 3u);
     EXPECT_EQ(h_step_vectors(m, 48 * kGiB, 47 * kGiB), 3u);
-    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 24 * kGiB), 3u);
-    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 23 * kGiB + 512 * kMiB), 3u);
-    EXPECT_EQ(h_step_vectors(m, 22 * kGiB, 21 * kGiB), 2u);
+    EXPECT_EQ(h_step_vectors(m, 40 * kGiB, 33 * kGiB), 3u);
+    EXPECT_EQ(h_step_vectors(m, 32 * kGiB, 31 * kGiB + 512 * kMiB), 2u);
+    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 24 * kGiB), 2u);
+    EXPECT_EQ(h_step_vectors(m, 24 * kGiB, 23 * kGiB + 512 * kMiB), 2u);
     EXPECT_EQ(h_step_vectors(m, 20 * kGiB, 20 * kGiB), 2u);
     EXPECT_EQ(h_step_vectors(m, 16 * kGiB, 15 * kGiB), 2u);
     EXPECT_EQ(h_step_vectors(m, 12 * kGiB + 8 * kMiB, 0), 2u);  // the total decides the refusal
     EXPECT_EQ(h_step_vectors(m, 12 * kGiB + 8 * kMiB - 1, 100 * kGiB), 0u);
     // Plenty available but a total below three vectors (CUZK_GPU_MEMORY under a held card).
     EXPECT_EQ(h_step_vectors(m, 16 * kGiB, 100 * kGiB), 2u);
-    // The boundary, at every size: three from fixed(3) * 4 / 3 available on.
+    // The boundary, at every size: three from twice fixed(3) available on.
     for (size_t k = 0; k <= 27; ++k) {
         const size_t n = size_t(1) << k, three = h_step_fixed_bytes(n, 3);
         SCOPED_TRACE(k);
-        EXPECT_EQ(h_step_vectors(n, three, three + three / 3), 3u);
-        EXPECT_EQ(h_step_vectors(n, three, three + three / 3 - 1), 2u);
+        EXPECT_EQ(h_step_vectors(n, three, 2 * three), 3u);
+        EXPECT_EQ(h_step_vectors(n, three, 2 * three - 1), 2u);
         EXPECT_EQ(h_step_vectors(n, three - 1, ~size_t(0)), 2u);
         EXPECT_EQ(h_step_vectors(n, h_step_fixed_bytes(n, 2) - 1, ~size_t(0)), 0u);
     }
+}
+
+// A 32 GiB PoRep partition's base sets (bench/porep_prove.cpp's counts; G1 96 B, G2 192 B
+// a point on the device), in the prover's order H, L, A, B_G1, B_G2.
+std::vector<BaseSetNeed> porep_32g_sets() {
+    const size_t h = 134217727, l = 130169893, a = 129753620, b = 33112282;
+    return {{h, 96 * h, false, false},
+            {l, 96 * l, false, false},
+            {a, 96 * a, false, false},
+            {b, 96 * b, false, false},
+            {b, 192 * b, true, false}};
+}
+
+std::vector<bool> keep_if_bytes_fit(const std::vector<BaseSetNeed>& sets, size_t free, size_t extra = 0) {
+    return choose_resident_sets(std::span<const BaseSetNeed>(sets), free,
+                                [&](size_t i, size_t left) { return sets[i].bytes + extra <= left; });
+}
+
+TEST(GpuMemoryPlan, ResidentSetsAreTheMostWorthPerByte) {
+    const auto sets = porep_32g_sets();
+    using V = std::vector<bool>;
+    // Room for B_G2 (6.4 GB) alone: B_G2, not B_G1, though B_G1 would fit too and is asked first.
+    EXPECT_EQ(keep_if_bytes_fit(sets, 7 * kGiB), (V{false, false, false, false, true}));
+    // Both B sets (9.5 GiB).
+    EXPECT_EQ(keep_if_bytes_fit(sets, 10 * kGiB), (V{false, false, false, true, true}));
+    // Less than B_G2: B_G1 alone (the greedy goes on past what does not fit).
+    EXPECT_EQ(keep_if_bytes_fit(sets, 4 * kGiB), (V{false, false, false, true, false}));
+    // Then A (129.8M bases) before L (130.2M) before H (134.2M).
+    EXPECT_EQ(keep_if_bytes_fit(sets, 22 * kGiB), (V{false, false, true, true, true}));
+    EXPECT_EQ(keep_if_bytes_fit(sets, 33 * kGiB), (V{false, true, true, true, true}));
+    EXPECT_EQ(keep_if_bytes_fit(sets, 60 * kGiB), (V{true, true, true, true, true}));
+    EXPECT_EQ(keep_if_bytes_fit(sets, 1 * kGiB), (V{false, false, false, false, false}));
+    // The fits callback decides beyond the bytes (each set's run scratch): 2 GiB more each.
+    EXPECT_EQ(keep_if_bytes_fit(sets, 10 * kGiB, 2 * kGiB), (V{false, false, false, false, true}));
+    // A set on the device already stays, at no cost, whatever its rank.
+    auto held = sets;
+    held[0].resident = true;
+    EXPECT_EQ(keep_if_bytes_fit(held, 7 * kGiB), (V{true, false, false, false, true}));
+    // Equal counts: G2 first, whatever the order given.
+    const std::vector<BaseSetNeed> tie{{1000, 96000, false, false}, {1000, 192000, true, false}};
+    EXPECT_EQ(keep_if_bytes_fit(tie, 200000), (V{false, true}));
+    EXPECT_EQ(keep_if_bytes_fit(tie, 300000), (V{true, true}));
+    EXPECT_TRUE(choose_resident_sets(std::span<const BaseSetNeed>(), 100, [](size_t, size_t) { return true; }).empty());
 }
 
 TEST(GpuMemoryPlan, ShareSplitsIntoFifths) {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuzk/groth16/backend.hpp"
 
@@ -61,6 +62,20 @@ struct ResidencyStats {
     unsigned h_vectors = 0;                       // of the last H step
 };
 ResidencyStats residency_stats(groth16::ProverBackend& backend);
+// The base sets a CUDA backend holds, resident or streamed (empty for any other backend), in
+// no particular order. Which a proof keeps resident when not all fit is chosen with the
+// proof's five sets in view, the most worth per byte first (memory_plan.hpp's
+// choose_resident_sets): on a 32 GiB PoRep partition B_G2, B_G1, A, L, then H.
+struct BaseSetState {
+    size_t bases = 0;
+    bool g2 = false;
+    bool resident = false;  // on the device; else streamed from host memory
+    bool planned = false;   // the last plan that covered it said resident (what resident follows)
+};
+std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend);
+// Turns a CUDA backend's residency plan off (first come, where it fits, as before
+// 2026-12-03) or back on, from the next proof on; benchmarks compare the two in one process.
+void set_residency_plan(groth16::ProverBackend& backend, bool on);
 void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);

@@ -16,7 +16,9 @@
 #include <bit>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
+#include <vector>
 
 namespace cuzk::gpu {
 
@@ -70,17 +72,56 @@ inline constexpr size_t h_step_fixed_bytes(size_t m, unsigned vectors = 3) {
 
 // How many of a, b, c an H step of domain m keeps on the device at once, given the budget's
 // total and what of it the backend may use now (free memory plus what its own scratch
-// holds): three while that leaves the MSMs at least a third as much again as the three
-// take (at 2^27: 16 GiB + 8 MiB, and 5.3 GiB beside: a 24 GB card, ~23.5 GiB free, keeps
-// three, as the H200 held to 24 GiB measured: 26.5 s a 32 GiB sector), so that c's copy runs
-// under a's and b's transforms and a later proof's a and c can be copied ahead; else two, c
-// copied in after the quotient has read b (a 16 GiB card at 2^27: 12 GiB fixed, ~3.5 GiB
-// for the MSMs; 29.6 s a sector); 0 when not even two fit the budget's total (the backend
-// refuses the proof by name).
+// holds): three while that leaves the MSMs at least as much again as the three take (at
+// 2^27: 32 GiB + 16 MiB available, a 48 GB card), else two, c copied in after the quotient
+// has read b; 0 when not even two fit the budget's total (the backend refuses the proof by
+// name). Three save ~41 ms an H step at 2^27 (c's copy under a's and b's transforms, and a
+// later proof's c copied ahead), but the 4 GiB they take are worth more to the MSMs' sorts
+// and chunks on a small card: the H200 held to 24 GiB proved a 32 GiB sector in 24.7 s with
+// two against 26.5 s with three (2026-12-03; at 16 GiB, two: 29.6 s). Until then three were
+// kept from a third as much again beside them (21.3 GiB at 2^27).
 inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
     if (total < h_step_fixed_bytes(m, 2)) return 0;
     const size_t three = h_step_fixed_bytes(m, 3);
-    return total >= three && avail >= three + three / 3 ? 3 : 2;
+    return total >= three && avail >= 2 * three ? 3 : 2;
+}
+
+// The base sets of one proof (H, L, A, B_G1, B_G2), as the residency plan sees them.
+struct BaseSetNeed {
+    size_t bases = 0;       // points in the set
+    size_t bytes = 0;       // their device bytes
+    bool g2 = false;        // G2 points (B_G2)
+    bool resident = false;  // on the device already: kept, and its bytes are spent
+};
+
+// Which of a proof's base sets to keep resident on a device that cannot hold them all: in
+// the order of what keeping them saves a proof per byte, each taken while it fits in what is
+// left (fits(i, free): set i's bases plus the run scratch it may add, with `free` bytes
+// left). The order is fewer bases first, G2 before G1 at equal count; it is the order of
+// the savings measured on a 32 GiB PoRep partition (H200, streamed against resident, ms a
+// proof per GB of bases; 2026-12-02): B_G2 36, B_G1 33, A 24, L 17, H 15.5. A set of many
+// bases with full scalars (H) hides its copies under long kernels; a small set's chunks are
+// each a whole MSM's fixed cost. Before (to 2026-12-03) the sets went resident first come,
+// in the prover's order H, L, A, B_G1, B_G2: the least worth first. Returns a mask over
+// `sets`; sets already resident are in it and cost nothing.
+template <class Fits>
+std::vector<bool> choose_resident_sets(std::span<const BaseSetNeed> sets, size_t free, Fits&& fits) {
+    std::vector<size_t> order(sets.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        if (sets[x].bases != sets[y].bases) return sets[x].bases < sets[y].bases;
+        return sets[x].g2 && !sets[y].g2;
+    });
+    std::vector<bool> keep(sets.size(), false);
+    for (size_t i : order) {
+        if (sets[i].resident) {
+            keep[i] = true;
+        } else if (sets[i].bytes <= free && fits(i, free)) {
+            keep[i] = true;
+            free -= sets[i].bytes;
+        }
+    }
+    return keep;
 }
 
 // A size as CUZK_GPU_MEMORY and the benchmarks' --device-memory take it: a positive count of

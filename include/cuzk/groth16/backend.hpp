@@ -26,10 +26,14 @@ namespace cuzk::groth16 {
 enum class G1Query { H, L, A, BG1 };
 const char* query_name(G1Query q);
 
-// z = inputs || aux of one proof, as msm_z takes it; h_msm is told it ahead (a device
-// backend copies it while H's MSM runs). Empty spans: not known.
+// z = inputs || aux of one proof, as msm_z takes it, and the bases msm_z will take; h_msm is
+// told them ahead: a device backend copies z while H's MSM runs, and chooses which base sets
+// to keep resident with all five of the proof in view (not first come). Empty spans: not
+// known.
 struct ZInputs {
     std::span<const Fr> inputs, aux;
+    std::span<const G1Affine> l_bases = {}, a_bases = {}, b_g1_bases = {};
+    std::span<const G2Affine> b_g2_bases = {};
 };
 
 // A later proof's a, b, c on their way to a device (ProverBackend::copy_abc_ahead). Dropping
@@ -69,7 +73,8 @@ class ProverBackend {
     // H query (m - 1 of them: h's last coefficient is zero). a, b, c as for compute_h.
     // next_z: the z of the same proof, which the next msm_z call will be given (the
     // prover passes it): a backend may copy it now, under the H MSM, and skip that copy
-    // in msm_z when it gets the same spans, whose contents must not change in between.
+    // in msm_z when it gets the same spans, whose contents must not change in between;
+    // with the bases that msm_z call will take (a hint: msm_z's own arguments rule).
     // abc_ahead: from this backend's copy_abc_ahead(a, b, c) for these very vectors, or
     // null; h_msm then starts on the copies already made.
     // Default: compute_h, then msm_g1(G1Query::H, ...); next_z and abc_ahead unused.
