@@ -450,6 +450,23 @@ uint64_t fingerprint(const groth16::Witness& w) {
     return fingerprint(w.aux) ^ (fingerprint(w.a) * 3) ^ (fingerprint(w.b) * 5) ^ (fingerprint(w.c) * 7);
 }
 
+// The base sets a CUDA backend keeps on the device, by query ("B_G2 B_G1"; empty: none).
+std::string resident_set_names(groth16::ProverBackend& backend, const ShapeInfo& s) {
+    std::string names;
+    for (const gpu::BaseSetState& b : gpu::base_set_states(backend)) {
+        if (!b.resident) continue;
+        const char* name = b.g2                 ? "B_G2"
+                           : b.bases == s.len_h ? "H"
+                           : b.bases == s.len_l ? "L"
+                           : b.bases == s.len_a ? "A"
+                           : b.bases == s.len_b ? "B_G1"
+                                                : "?";
+        if (!names.empty()) names += ' ';
+        names += name;
+    }
+    return names;
+}
+
 // Every partition of the sector on the GPU, as the engine pipelines them: a producer thread
 // builds partition k's circuit and synthesizes its witness (every core: the challenges in
 // parallel) into one of two page-locked buffer sets while this thread proves partition k-1
@@ -597,6 +614,8 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
             "H step with %u of a, b, c on the device; CUZK_GPU_MEMORY %s\n",
             rs.resident_sets, rs.streamed_sets, rs.evictions, rs.h_vectors,
             rs.memory_limit ? (std::to_string(rs.memory_limit >> 30) + " GiB").c_str() : "unset");
+        const std::string names = resident_set_names(backend, s);
+        say("    resident base sets: %s\n", names.empty() ? "none" : names.c_str());
     }
     gpu::set_copy_ahead(backend, true);
 }
@@ -790,10 +809,11 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                     pt.h_vectors ? std::to_string(pt.h_vectors).c_str() : "by the budget",
                     pt.first_come ? "resident first come" : "planned");
                 ProofSeries warm;
+                const uint64_t before = fingerprint(w);  // the last partition's witness, as run_sector left it
                 run_proofs(
                     params, s.density, w, *point_backend, 0, args.seed, 0, [](groth16::Witness&) {},
                     [&](groth16::Witness& x) {
-                        if (fingerprint(x) != print)
+                        if (fingerprint(x) != before)
                             throw std::logic_error("the backend changed the host witness buffers");
                     },
                     [] { return false; }, warm);
@@ -803,17 +823,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 sw.h_vectors = rs.h_vectors;
                 sw.resident_sets = rs.resident_sets;
                 sw.streamed_sets = rs.streamed_sets;
-                for (const gpu::BaseSetState& b : gpu::base_set_states(*point_backend)) {
-                    if (!b.resident) continue;
-                    const char* name = b.g2                 ? "B_G2"
-                                       : b.bases == s.len_h ? "H"
-                                       : b.bases == s.len_l ? "L"
-                                       : b.bases == s.len_a ? "A"
-                                       : b.bases == s.len_b ? "B_G1"
-                                                            : "?";
-                    sw.resident += (sw.resident.empty() ? "" : " ") + std::string(name);
-                }
-                say("    resident base sets: %s\n", sw.resident.empty() ? "none" : sw.resident.c_str());
+                sw.resident = resident_set_names(*point_backend, s);
                 const gpu::DeviceMemory mem = gpu::device_memory(args.device);
                 sw.in_use_gib = double(mem.total - mem.free - g_device_memory_held) / kGiB;
                 point_backend.reset();

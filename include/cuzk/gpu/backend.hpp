@@ -65,7 +65,8 @@ ResidencyStats residency_stats(groth16::ProverBackend& backend);
 // The base sets a CUDA backend holds, resident or streamed (empty for any other backend), in
 // no particular order. Which a proof keeps resident when not all fit is chosen with the
 // proof's five sets in view, the most worth per byte first (memory_plan.hpp's
-// choose_resident_sets): on a 32 GiB PoRep partition B_G2, B_G1, A, L, then H.
+// choose_resident_sets): on a 32 GiB PoRep partition B_G2, B_G1, A, L, then H (whose long
+// kernels hide most of its copies).
 struct BaseSetState {
     size_t bases = 0;
     bool g2 = false;

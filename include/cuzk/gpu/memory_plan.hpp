@@ -78,8 +78,9 @@ inline constexpr size_t h_step_fixed_bytes(size_t m, unsigned vectors = 3) {
 // name). Three save ~41 ms an H step at 2^27 (c's copy under a's and b's transforms, and a
 // later proof's c copied ahead), but the 4 GiB they take are worth more to the MSMs' sorts
 // and chunks on a small card: the H200 held to 24 GiB proved a 32 GiB sector in 24.7 s with
-// two against 26.5 s with three (2026-12-03; at 16 GiB, two: 29.6 s). Until then three were
-// kept from a third as much again beside them (21.3 GiB at 2^27).
+// two against 26.5 s with three, to 32 GiB 22.5 against 24.5 s (two leave room to keep B_G1
+// resident), to 48 GiB 20.8 s either way (2026-12-03; at 16 GiB, two: 29.6 s). Until then
+// three were kept from a third as much again beside them (21.3 GiB at 2^27).
 inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
     if (total < h_step_fixed_bytes(m, 2)) return 0;
     const size_t three = h_step_fixed_bytes(m, 3);
@@ -97,13 +98,15 @@ struct BaseSetNeed {
 // Which of a proof's base sets to keep resident on a device that cannot hold them all: in
 // the order of what keeping them saves a proof per byte, each taken while it fits in what is
 // left (fits(i, free): set i's bases plus the run scratch it may add, with `free` bytes
-// left). The order is fewer bases first, G2 before G1 at equal count; it is the order of
-// the savings measured on a 32 GiB PoRep partition (H200, streamed against resident, ms a
-// proof per GB of bases; 2026-12-02): B_G2 36, B_G1 33, A 24, L 17, H 15.5. A set of many
-// bases with full scalars (H) hides its copies under long kernels; a small set's chunks are
-// each a whole MSM's fixed cost. Before (to 2026-12-03) the sets went resident first come,
-// in the prover's order H, L, A, B_G1, B_G2: the least worth first. Returns a mask over
-// `sets`; sets already resident are in it and cost nothing.
+// left). The order is fewer bases first, G2 before G1 at equal count. On a 32 GiB PoRep
+// partition (H200, 2026-12-03, streamed against resident, ms a proof per GB of bases): L,
+// A, B_G2 and B_G1 save ~30 each (369, 372, 190, ~95 ms), H 14 (184 ms: its full scalars
+// over 2^27 bases run long enough to hide most of its copies), so H goes last, and a
+// small set first leaves the most room for the next. Before, the sets went resident first
+// come in the prover's order H, L, A, B_G1, B_G2: a 40 GiB budget kept B_G1 (22.6 s a
+// sector) where the plan keeps B_G2 (21.7 s); 64 GiB kept B_G1, L, H (18.7 s, 63.7 GiB in
+// use) where the plan keeps B_G1, A, B_G2 (18.5 s, 58.6 GiB); 32 and 48 GiB keep the same.
+// Returns a mask over `sets`; sets already resident are in it and cost nothing.
 template <class Fits>
 std::vector<bool> choose_resident_sets(std::span<const BaseSetNeed> sets, size_t free, Fits&& fits) {
     std::vector<size_t> order(sets.size());
