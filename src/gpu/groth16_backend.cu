@@ -591,7 +591,7 @@ class CudaBackend final : public groth16::ProverBackend {
     // Parameters outlive the proofs made with them, and the engine calls release() before
     // freeing them). Entries are shared: one evicted while a stage still runs on it lives
     // until that stage ends.
-    // plan: what the last residency plan that covered the set said (plan_residency_locked);
+    // plan: what the last residency plan that covered the set said (plan_residency);
     // kNone: no plan covered it (a set of msm_g1 / msm_g2, or a prover that did not pass the
     // proof's bases): resident first come, where it fits.
     enum class Plan : uint8_t { kNone, kKeep, kStream };
@@ -637,8 +637,9 @@ class CudaBackend final : public groth16::ProverBackend {
     // recently used first). The sets of the proof under way (h, l, a, b_g1, b_g2: five
     // calls) never push each other out: evicting them would upload each of them again every
     // proof, where streaming the one that does not fit moves only that one, under its own
-    // kernels. A streamed set becomes resident when a later call finds room for it without
-    // evicting anything.
+    // kernels. A set that plan_residency marked kStream is streamed without trying; one it
+    // marked kKeep is made resident where it fits (a streamed one too); an unmarked streamed
+    // set becomes resident when a later call finds room for it without evicting anything.
     static constexpr uint64_t kProofSets = 5;
 
     // Which of the proof's five base sets to keep resident, with all of them in view
