@@ -1102,6 +1102,8 @@ EngineStatus Engine::status() const {
         const gpu::ResidencyStats res = gpu::residency_stats(*slot->backend);
         d.base_sets_resident = res.resident_sets;
         d.base_sets_streamed = res.streamed_sets;
+        for (const gpu::BaseSetState& b : gpu::base_set_states(*slot->backend))
+            (b.resident ? d.base_bytes_resident : d.base_bytes_streamed) += b.bytes;
         d.h_step_vectors = res.h_vectors;
         d.circuits = slot->circuits;
         s.devices.push_back(d);
@@ -1156,6 +1158,8 @@ std::string Engine::status_json() const {
                                 {"z_copied_ahead", d.z_copied_ahead},
                                 {"base_sets_resident", d.base_sets_resident},
                                 {"base_sets_streamed", d.base_sets_streamed},
+                                {"base_bytes_resident", d.base_bytes_resident},
+                                {"base_bytes_streamed", d.base_bytes_streamed},
                                 {"h_step_vectors", d.h_step_vectors},
                                 {"circuits", d.circuits}});
     j["queues"] = nlohmann::json::array();
@@ -1236,6 +1240,14 @@ std::string Engine::metrics_prometheus() const {
         const std::string dev = "device=\"" + std::to_string(d.ordinal) + "\"";
         sample("cuzk_device_base_sets", dev + ",state=\"resident\"", double(d.base_sets_resident));
         sample("cuzk_device_base_sets", dev + ",state=\"streamed\"", double(d.base_sets_streamed));
+    }
+    header("cuzk_device_base_bytes",
+           "Bytes of parameter bases a device holds (resident) or copies from host memory each proof (streamed)",
+           "gauge");
+    for (const auto& d : s.devices) {
+        const std::string dev = "device=\"" + std::to_string(d.ordinal) + "\"";
+        sample("cuzk_device_base_bytes", dev + ",state=\"resident\"", double(d.base_bytes_resident));
+        sample("cuzk_device_base_bytes", dev + ",state=\"streamed\"", double(d.base_bytes_streamed));
     }
     header("cuzk_device_h_step_vectors", "Of a, b, c, how many the last H step kept on the device", "gauge");
     for (const auto& d : s.devices)

@@ -184,12 +184,16 @@ class CudaBackend final : public groth16::ProverBackend {
     std::vector<BaseSetState> base_sets() {
         std::lock_guard<std::mutex> lock(mutex_);
         std::vector<BaseSetState> v;
-        const auto add = [&](auto& cache, bool g2) {
-            for (auto& [k, e] : cache)
-                if (e.msm) v.push_back(BaseSetState{k.second, g2, !e.msm->chunk_bases(), e.plan == Plan::kKeep});
+        const auto add = [&](auto& cache, bool g2, size_t point_bytes) {
+            for (auto& [k, e] : cache) {
+                if (!e.msm) continue;
+                const bool on_device = !e.msm->chunk_bases();
+                v.push_back(BaseSetState{k.second, g2, on_device, e.plan == Plan::kKeep,
+                                         on_device ? e.msm->device_base_bytes() : k.second * point_bytes});
+            }
         };
-        add(g1_, false);
-        add(g2_, true);
+        add(g1_, false, sizeof(Affine<G1Curve>));
+        add(g2_, true, sizeof(Affine<G2Curve>));
         return v;
     }
     // 2 or 3 from the next H step on, 0: by the budget (CUZK_GPU_H_VECTORS's setting).

@@ -166,6 +166,9 @@ TEST(EngineDevices, AJobSpreadsOverIdleDevicesAndNoProofMixesThem) {
     EXPECT_NE(m.find("cuzk_device_partitions_total{device=\"1\"} " + std::to_string(n[1])), std::string::npos) << m;
     const auto j = e.status_json();
     EXPECT_NE(j.find("\"partitions_proven\""), std::string::npos);
+    // Fake (host) backends hold no base sets: zeros, present all the same.
+    EXPECT_NE(j.find("\"base_bytes_resident\":0"), std::string::npos) << j;
+    EXPECT_NE(m.find("cuzk_device_base_bytes{device=\"0\",state=\"streamed\"} 0"), std::string::npos) << m;
 }
 
 TEST(EngineDevices, PartitionsStayWithTheDeviceHoldingTheirParameters) {
@@ -257,7 +260,10 @@ TEST(EngineGpuDevices, TwoLogicalDevicesOnOneGpu) {
     // for them): status and metrics say so, and nothing streams.
     for (const auto& d : e.status().devices) {
         EXPECT_EQ(d.base_sets_streamed, 0u) << "device " << d.ordinal;
+        EXPECT_EQ(d.base_bytes_streamed, 0u) << "device " << d.ordinal;
         if (n[d.ordinal] > 0) {
+            // At least the five sets' bases (H: 4095 G1 points of 96 B on the device alone).
+            EXPECT_GE(d.base_bytes_resident, 4095u * 96u) << "device " << d.ordinal;
             EXPECT_EQ(d.base_sets_resident, 5u) << "device " << d.ordinal;
             EXPECT_EQ(d.h_step_vectors, 3u) << "device " << d.ordinal << ": room for a, b, c";
         }
@@ -266,6 +272,8 @@ TEST(EngineGpuDevices, TwoLogicalDevicesOnOneGpu) {
     EXPECT_NE(m.find("cuzk_device_base_sets{device=\"1\",state=\"resident\"} 5"), std::string::npos) << m;
     EXPECT_NE(m.find("cuzk_device_h_step_vectors{device=\"1\"} 3"), std::string::npos) << m;
     EXPECT_NE(e.status_json().find("\"base_sets_streamed\":0"), std::string::npos);
+    EXPECT_NE(e.status_json().find("\"base_bytes_streamed\":0"), std::string::npos);
+    EXPECT_NE(m.find("cuzk_device_base_bytes{device=\"1\",state=\"streamed\"} 0"), std::string::npos) << m;
     EXPECT_NE(e.status_json().find("\"h_step_vectors\":3"), std::string::npos);
 }
 

@@ -188,6 +188,9 @@ struct DeviceStatus {
     // Base sets the device's backend holds resident / streams from host memory (CUDA
     // backend; gpu::residency_stats).
     uint64_t base_sets_resident = 0, base_sets_streamed = 0;
+    // Their bytes: on the device (tables included), and copied from host memory by each run
+    // over the streamed ones (gpu::base_set_states): what a proof moves over PCIe for its bases.
+    uint64_t base_bytes_resident = 0, base_bytes_streamed = 0;
     // How many of a, b, c its last H step kept on the device (3, or 2 on a small budget; 0
     // before the first or without the CUDA backend).
     uint32_t h_step_vectors = 0;

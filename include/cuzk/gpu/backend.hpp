@@ -72,6 +72,9 @@ struct BaseSetState {
     bool g2 = false;
     bool resident = false;  // on the device; else streamed from host memory
     bool planned = false;   // the last plan that covered it said resident (what resident follows)
+    // Resident: its device bytes (a precomputed table included); streamed: what each run over
+    // it copies to the device (its bases' device bytes).
+    size_t bytes = 0;
 };
 std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend);
 // Turns a CUDA backend's residency plan off (first come, where it fits, as before
