@@ -93,7 +93,8 @@ struct Args : RunArgs {
         std::string text;
         size_t bytes = 0;
         unsigned h_vectors = 0;
-        bool first_come = false;  // the backend's residency plan off
+        bool first_come = false;   // the backend's residency plan off
+        std::optional<bool> lend;  // twiddles lent (:lend) or kept (:keep-twiddles); else by budget
     };
     std::vector<SweepPoint> sweep;
 };
@@ -106,7 +107,8 @@ size_t g_device_memory_held = 0;
                  "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
                  "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
                  "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1]\n"
-                 "       [--copy-ahead-compare 0|1] [--device-memory SIZE] [--device-sweep SIZE[:2|3],...]\n"
+                 "       [--copy-ahead-compare 0|1] [--device-memory SIZE] [--device-sweep "
+                 "SIZE[:2|3][:first-come][:lend|:keep-twiddles],...]\n"
                  "       [--out FILE.json]\n"
                  "       [--max-seconds S] [--seed N]\n"
                  "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
@@ -129,8 +131,10 @@ size_t g_device_memory_held = 0;
                  "--device-sweep 24G:2,24G:3,32G,48G:first-come then proves the sector once per entry (with\n"
                  "--sector 1), each with a new CUDA backend within SIZE as --device-memory holds it and, after :2\n"
                  "or :3, that many of a, b, c on the device in the H step (CUZK_GPU_H_VECTORS), after :first-come\n"
-                 "its base sets resident first come (the residency plan off), after one proof to warm it: one\n"
-                 "process, one set of parameters, configurations side by side.\n"
+                 "its base sets resident first come (the residency plan off), after :lend or :keep-twiddles the H\n"
+                 "step's twiddles lent to the MSMs between H steps or kept (CUZK_GPU_LEND_TWIDDLES; else by the\n"
+                 "budget), after one proof to warm it: one process, one set of parameters, configurations side by\n"
+                 "side.\n"
                  "Google Benchmark flags are not taken.\n",
                  why.c_str());
     std::exit(2);
@@ -177,6 +181,10 @@ Args parse(int argc, char** argv) {
                             pt.h_vectors = unsigned(opt[0] - '0');
                         else if (opt == "first-come")
                             pt.first_come = true;
+                        else if (opt == "lend")
+                            pt.lend = true;
+                        else if (opt == "keep-twiddles")
+                            pt.lend = false;
                         else
                             throw std::invalid_argument(item);
                         at = next;
@@ -347,6 +355,7 @@ struct Result : ProofSeries {
         Phases first;
         SectorRun sector;
         unsigned h_vectors = 0;
+        size_t twiddles_lent = 0;  // bytes, after the sector
         size_t resident_sets = 0, streamed_sets = 0;
         std::string resident;  // e.g. "B_G2 B_G1"
         double in_use_gib = 0;
@@ -418,9 +427,10 @@ void write_json(const Args& args, const std::vector<Result>& rs) {
             for (size_t j = 0; j < r.sweep.size(); ++j) {
                 const Result::SweepRun& sw = r.sweep[j];
                 f << (j ? ",\n      " : "\n      ") << "{\"point\": \"" << json_escape(sw.point)
-                  << "\", \"h_vectors\": " << sw.h_vectors << ", \"resident_sets\": " << sw.resident_sets
-                  << ", \"streamed_sets\": " << sw.streamed_sets << ", \"resident\": \"" << sw.resident
-                  << "\", \"in_use_gib\": " << sw.in_use_gib << ", \"first\": " << json_phases(sw.first);
+                  << "\", \"h_vectors\": " << sw.h_vectors << ", \"twiddles_lent\": " << sw.twiddles_lent
+                  << ", \"resident_sets\": " << sw.resident_sets << ", \"streamed_sets\": " << sw.streamed_sets
+                  << ", \"resident\": \"" << sw.resident << "\", \"in_use_gib\": " << sw.in_use_gib
+                  << ", \"first\": " << json_phases(sw.first);
                 sector("run", sw.sector);
                 f << "}";
             }
@@ -611,8 +621,10 @@ void run_sector(const Args& args, Result& r, const filecoin::PoRepConfig& cfg,
             double(mem.total) / double(1ull << 30), double(g_device_memory_held) / double(1ull << 30));
         const gpu::ResidencyStats rs = gpu::residency_stats(backend);
         say("    base sets (CUDA backend): %zu resident, %zu streamed from host memory, %zu evictions; "
-            "H step with %u of a, b, c on the device; CUZK_GPU_MEMORY %s\n",
+            "H step with %u of a, b, c on the device, %.2f GiB of its twiddles lent to the MSMs; "
+            "CUZK_GPU_MEMORY %s\n",
             rs.resident_sets, rs.streamed_sets, rs.evictions, rs.h_vectors,
+            double(rs.twiddles_lent) / double(1ull << 30),
             rs.memory_limit ? (std::to_string(rs.memory_limit >> 30) + " GiB").c_str() : "unset");
         const std::string names = resident_set_names(backend, s);
         say("    resident base sets: %s\n", names.empty() ? "none" : names.c_str());
@@ -804,10 +816,13 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 auto point_backend = gpu::make_cuda_backend(args.device);
                 if (pt.h_vectors) gpu::set_h_step_vectors(*point_backend, pt.h_vectors);
                 if (pt.first_come) gpu::set_residency_plan(*point_backend, false);
-                say("\n  == --device-sweep %s: %.2f GiB of device %d held back, H step vectors %s, base sets %s\n",
+                if (pt.lend) gpu::set_twiddle_lending(*point_backend, pt.lend);
+                say("\n  == --device-sweep %s: %.2f GiB of device %d held back, H step vectors %s, base sets %s, "
+                    "twiddles %s\n",
                     pt.text.c_str(), double(point_hold->held_bytes()) / kGiB, args.device,
                     pt.h_vectors ? std::to_string(pt.h_vectors).c_str() : "by the budget",
-                    pt.first_come ? "resident first come" : "planned");
+                    pt.first_come ? "resident first come" : "planned",
+                    pt.lend ? (*pt.lend ? "lent" : "kept") : "by the budget");
                 ProofSeries warm;
                 const uint64_t before = fingerprint(w);  // the last partition's witness, as run_sector left it
                 run_proofs(
@@ -821,6 +836,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                 run_sector(args, r, cfg, c1, params, *point_backend, w, sw.sector, false, CopyAhead::kAll);
                 const gpu::ResidencyStats rs = gpu::residency_stats(*point_backend);
                 sw.h_vectors = rs.h_vectors;
+                sw.twiddles_lent = rs.twiddles_lent;
                 sw.resident_sets = rs.resident_sets;
                 sw.streamed_sets = rs.streamed_sets;
                 sw.resident = resident_set_names(*point_backend, s);
@@ -844,12 +860,14 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
                     return v[v.size() / 2];
                 };
                 const auto& ph = sw.sector.phases;
-                say("    %-12s %8u %22s %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f  msm_b_g2 %.1f\n",
+                say("    %-12s %8u %22s %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f  msm_b_g2 %.1f  twiddles lent "
+                    "%.1f GiB\n",
                     sw.point.c_str(), sw.h_vectors, sw.resident.empty() ? "none" : sw.resident.c_str(), sw.in_use_gib,
                     sw.sector.wall_ms / 1e3, med([&](size_t k) { return sw.sector.prove_ms[k]; }),
                     med([&](size_t k) { return ph[k].h; }), med([&](size_t k) { return ph[k].msm_h; }),
                     med([&](size_t k) { return ph[k].msm_l; }), med([&](size_t k) { return ph[k].msm_a; }),
-                    med([&](size_t k) { return ph[k].msm_b_g1; }), med([&](size_t k) { return ph[k].msm_b_g2; }));
+                    med([&](size_t k) { return ph[k].msm_b_g1; }), med([&](size_t k) { return ph[k].msm_b_g2; }),
+                    double(sw.twiddles_lent) / kGiB);
             }
         }
     }

@@ -132,6 +132,16 @@ unsigned forced_h_vectors() {
     throw std::invalid_argument(std::string("CUZK_GPU_H_VECTORS must be 2 or 3, got '") + v + "'");
 }
 
+// CUZK_GPU_LEND_TWIDDLES: 1 / 0 lends the H step's twiddle table to the MSMs between H steps
+// or never (unset: by the budget, memory_plan.hpp's lend_twiddles); anything else is refused.
+std::optional<bool> forced_lend_twiddles() {
+    const char* v = std::getenv("CUZK_GPU_LEND_TWIDDLES");
+    if (!v || !*v) return std::nullopt;
+    if (std::strcmp(v, "1") == 0) return true;
+    if (std::strcmp(v, "0") == 0) return false;
+    throw std::invalid_argument(std::string("CUZK_GPU_LEND_TWIDDLES must be 0 or 1, got '") + v + "'");
+}
+
 // kTableMinFull, or CUZK_GPU_TABLES (0: never).
 size_t table_min_full() {
     const char* v = std::getenv("CUZK_GPU_TABLES");
@@ -153,7 +163,8 @@ class CudaBackend final : public groth16::ProverBackend {
           table_min_full_(table_min_full()),
           copy_ahead_(copy_ahead_enabled()),
           memory_limit_(gpu_memory_limit()),
-          forced_h_vectors_(forced_h_vectors()) {}
+          forced_h_vectors_(forced_h_vectors()),
+          forced_lend_(forced_lend_twiddles()) {}
     ~CudaBackend() override {
         if (cudaSetDevice(device_) != cudaSuccess) return;
         if (scratch_) cudaFree(scratch_);
@@ -174,8 +185,8 @@ class CudaBackend final : public groth16::ProverBackend {
     }
     // Without locks (atomics): the engine's status reads them while resident() uploads.
     ResidencyStats residency() const {
-        return ResidencyStats{resident_sets_.load(), streamed_sets_.load(), evictions_.load(), memory_limit_,
-                              h_vectors_.load()};
+        return ResidencyStats{resident_sets_.load(), streamed_sets_.load(), evictions_.load(),
+                              memory_limit_,         h_vectors_.load(),     lent_.load()};
     }
     void set_plan(bool on) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -203,6 +214,11 @@ class CudaBackend final : public groth16::ProverBackend {
         std::lock_guard<std::mutex> lock(run_mu_);
         forced_h_vectors_ = k;
         decided_.clear();
+    }
+    // Lend the twiddles from the next H step on (true / false), or by the budget (nullopt).
+    void set_lend(std::optional<bool> on) {
+        std::lock_guard<std::mutex> lock(run_mu_);
+        forced_lend_ = on;
     }
 
     r1cs::WitnessVector compute_h(r1cs::WitnessVector& a, r1cs::WitnessVector& b, r1cs::WitnessVector& c) override {
@@ -322,6 +338,8 @@ class CudaBackend final : public groth16::ProverBackend {
         }
         Fr* d = ahead ? scratch_ : scratch(nv * m);
         Fr* const dv[3] = {d, d + m, d + (nv - 1) * m};  // two vectors: c goes where b was
+        const bool lend = forced_lend_ ? *forced_lend_ : lend_twiddles(nv);
+        if (lend) take_back_twiddles(m);
         const r1cs::WitnessVector* const hv[3] = {&a, &b, &c};
         Fr* const da = dv[0];
         // z copied ahead: kept in staged_z_ only once its copy is done. If anything throws
@@ -382,6 +400,9 @@ class CudaBackend final : public groth16::ProverBackend {
             trace::Span kernels("h_kernels", "gpu");
             check(cudaStreamSynchronize(stream_), "compute_h on the device");
         }
+        // Lent: the table's memory goes to the MSMs until the next H step (stream-ordered, no
+        // wait for z's copy; the residency decisions below keep those bytes free).
+        if (lend) lent_ = ntt::release_twiddles(m, stream_);
         // h (m coefficients, the last zero) is in da; the MSM runs on its own stream,
         // after the synchronisation above. The proof's base sets are planned and H's looked
         // up (made resident or streamed) only now, so that on the first proof the decisions
@@ -550,6 +571,7 @@ class CudaBackend final : public groth16::ProverBackend {
         const size_t sort = W * full * 16 + (size_t(1) << (c - 1)) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets
         size_t free_b = 0, total_b = 0;
         if (!usable_memory(free_b, total_b)) return;
+        free_b = free_b > lent_.load() ? free_b - lent_.load() : 0;  // the lent twiddles stay free
         if (free_b < table + sort + total_b / 4) return;
         try {
             msm.precompute(c);
@@ -632,6 +654,27 @@ class CudaBackend final : public groth16::ProverBackend {
         size_t free_b = 0, total_b = 0;
         return usable_memory(free_b, total_b) ? free_b : 0;
     }
+    // What base sets and tables may take: the free bytes less the twiddle table lent to the
+    // MSMs (their scratch gives it back at the next H step; what stays resident could not).
+    size_t sets_free() const {
+        const size_t f = usable_free(), l = lent_.load();
+        return f > l ? f - l : 0;
+    }
+    // Before an H step that lends its twiddles: the table back on the device, built now
+    // (ntt::prepare_twiddles, before the step's copies, whose end its synchronisation would
+    // otherwise wait for), with the MSM scratch released first when the free memory is short
+    // of it (the scratch grows again in the next MSM). Called with run_mu_ held.
+    void take_back_twiddles(size_t m) {
+        const size_t need = ntt::twiddle_table_bytes(m) + kTwiddleSlack;
+        if (lent_.load() != 0 && usable_free() < need) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (msm_scratch_) release_msm_scratch(*msm_scratch_);
+        }
+        ntt::prepare_twiddles(m, stream_);
+        lent_ = 0;
+    }
+    // Beyond the table: its build's power tables (2 MiB at 2^27) and the pool's rounding.
+    static constexpr size_t kTwiddleSlack = size_t(64) << 20;
 
     // The Msm of a base set: resident on the device when it fits, otherwise streamed from
     // host memory in chunks (gpu::Msm::Streamed). "Fits": its bases plus what a run over
@@ -692,7 +735,7 @@ class CudaBackend final : public groth16::ProverBackend {
         const size_t held = msm_scratch_bytes(*msm_scratch_);
         const int n_sms = sms();
         const std::vector<bool> keep = choose_resident_sets(
-            std::span<const BaseSetNeed>(sets), usable_free() + evictable, [&](size_t i, size_t free) {
+            std::span<const BaseSetNeed>(sets), sets_free() + evictable, [&](size_t i, size_t free) {
                 const size_t share = free + held;
                 const MsmScratchLimits limits = plan_msm_memory(share > kReserve ? share - kReserve : 0).limits;
                 const size_t run = i == 4 ? msm_run_scratch_bytes<G2Curve>(counts[i], n_sms, 0, limits, scalars[i])
@@ -725,7 +768,7 @@ class CudaBackend final : public groth16::ProverBackend {
         };
         if (e.msm && e.plan == Plan::kStream) return e.msm;
         if (e.msm && e.plan == Plan::kNone) {  // streamed: resident now if it fits as things are
-            if (usable_free() < want_for(run_scratch)) return e.msm;
+            if (sets_free() < want_for(run_scratch)) return e.msm;
             try {
                 auto m = std::make_shared<Msm<Curve>>(bases, device_);
                 m->use_scratch(msm_scratch_);
@@ -741,7 +784,7 @@ class CudaBackend final : public groth16::ProverBackend {
         if (e.plan != Plan::kStream) try {
                 const size_t want = want_for(run_scratch);
                 evict_until_free_locked(want, &e, use_clock_ > kProofSets ? use_clock_ - kProofSets : 0);
-                if (usable_free() >= want) m = std::make_shared<Msm<Curve>>(bases, device_);
+                if (sets_free() >= want) m = std::make_shared<Msm<Curve>>(bases, device_);
             } catch (const std::runtime_error&) {
                 cudaGetLastError();  // out of device memory after all (another process): streamed
                 m.reset();
@@ -783,7 +826,7 @@ class CudaBackend final : public groth16::ProverBackend {
     // memory are free or nothing is left but `keep` and the sets used after `protect_after`.
     void evict_until_free_locked(size_t want, const void* keep, uint64_t protect_after) {
         for (;;) {
-            if (usable_free() >= want) return;
+            if (sets_free() >= want) return;
             uint64_t oldest = std::numeric_limits<uint64_t>::max();
             int which = -1;
             const void* key_ptr = nullptr;
@@ -828,6 +871,10 @@ class CudaBackend final : public groth16::ProverBackend {
     unsigned forced_h_vectors_;
     std::map<size_t, unsigned> decided_;
     std::atomic<unsigned> h_vectors_{0};  // of the last H step
+    // Under run_mu_: CUZK_GPU_LEND_TWIDDLES or set_twiddle_lending (nullopt: by the budget).
+    std::optional<bool> forced_lend_;
+    // Bytes of the H step's twiddle table released to the MSMs until the next H step (0: none).
+    std::atomic<size_t> lent_{0};
     // Per base set (under run_mu_): runs with enough full scalars, whether a table was
     // considered. Weak, so that a new set at an evicted one's address counts as new.
     struct TableState {
@@ -910,6 +957,10 @@ void set_copy_ahead(groth16::ProverBackend& backend, bool on) {
 
 void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k) {
     if (auto* b = dynamic_cast<CudaBackend*>(&backend)) b->set_h_vectors(k);
+}
+
+void set_twiddle_lending(groth16::ProverBackend& backend, std::optional<bool> on) {
+    if (auto* b = dynamic_cast<CudaBackend*>(&backend)) b->set_lend(on);
 }
 
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend) {

@@ -1390,6 +1390,15 @@ size_t msm_scratch_bytes(const MsmScratch& scratch) {
     for (const MsmScratch::Buffer& b : scratch.buf) bytes += b.bytes;
     return bytes;
 }
+size_t release_msm_scratch(MsmScratch& scratch) {
+    size_t bytes = 0;
+    for (MsmScratch::Buffer& b : scratch.buf) {
+        if (b.p) cudaFree(b.p);
+        bytes += b.bytes;
+        b = MsmScratch::Buffer{};
+    }
+    return bytes;
+}
 G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG1 m(bases);
     return m.run(scalars, opt);

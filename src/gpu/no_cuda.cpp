@@ -50,6 +50,9 @@ void quotient_coset_inverse(Fr*, const Fr*, size_t, Stream, Impl, CUevent_st*) {
 void subtract_scaled_c(Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
 std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl, HMethod) { no_cuda(); }
 void clear_twiddle_cache() {}
+void prepare_twiddles(size_t, Stream) { no_cuda(); }
+size_t release_twiddles(size_t, Stream) { return 0; }
+size_t twiddle_table_bytes(size_t n) { return 32 * n; }
 void set_gather_first_pass(bool) {}
 }  // namespace cuzk::gpu::ntt
 #endif
@@ -64,6 +67,7 @@ size_t tables_built(groth16::ProverBackend&) { return 0; }
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend&) { return {}; }
 void set_copy_ahead(groth16::ProverBackend&, bool) {}
 void set_h_step_vectors(groth16::ProverBackend&, unsigned) {}
+void set_twiddle_lending(groth16::ProverBackend&, std::optional<bool>) {}
 ResidencyStats residency_stats(groth16::ProverBackend&) { return {}; }
 std::vector<BaseSetState> base_set_states(groth16::ProverBackend&) { return {}; }
 void set_residency_plan(groth16::ProverBackend&, bool) {}
@@ -160,6 +164,7 @@ template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmS
 void set_msm_scratch_limits(MsmScratch&, const MsmScratchLimits&) { no_cuda(); }
 MsmScratchLimits msm_scratch_limits(const MsmScratch&) { no_cuda(); }
 size_t msm_scratch_bytes(const MsmScratch&) { no_cuda(); }
+size_t release_msm_scratch(MsmScratch&) { no_cuda(); }
 template class Msm<G1Curve>;
 template class Msm<G2Curve>;
 G1Jacobian msm_g1(std::span<const G1Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }

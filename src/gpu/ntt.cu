@@ -85,10 +85,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/common/trace.hpp"
@@ -205,10 +207,12 @@ __global__ void combine_kernel(Fr* out, size_t count, const Fr* lo, const Fr* hi
 }
 
 // out[2j] = w_j in standard form, out[2j+1] = w'_j = -w~_j r^-1 mod 2^256 (= floor(w_j 2^256 /
-// r): shoup_ptx.hpp) from the Montgomery-form table w~.
-__global__ void shoup_table_kernel(Fr* out, const Fr* mont, size_t count, cuzk::BigInt<Fr::N> neg_inv) {
+// r): shoup_ptx.hpp) from w~_j, w_j in Montgomery form.
+// w~_j = lo[j mod 1024] * hi[j / 1024] made here: no Montgomery table beside the pairs (2 GiB
+// at 2^27 while the table was built).
+__global__ void shoup_table_kernel(Fr* out, const Fr* lo, const Fr* hi, size_t count, cuzk::BigInt<Fr::N> neg_inv) {
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x) {
-        const Fr w = mont[j];
+        const Fr w = lo[j & (kPowLo - 1)] * hi[j >> kPowLoLog];
         ff_detail::ptx::DeviceIsa isa;
         Fr wq;
         ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, neg_inv.l);
@@ -584,6 +588,7 @@ struct DeviceTables {
     std::array<Fr*, cpu::kMaxLogSize + 1> shoup{};     // (w_n^j standard, w'), j < n/2
     PowTable g, g_inv;
     cudaMemPool_t scratch = nullptr;  // gathering passes' buffers (scratch_pool)
+    cudaMemPool_t tables = nullptr;   // twiddles and shoup (table_pool)
 };
 
 std::mutex& registry_mutex() {
@@ -669,6 +674,39 @@ cudaMemPool_t scratch_pool() {
     return t.scratch;
 }
 
+// The pool of the twiddle tables on the current device (called with t.mu held): stream-
+// ordered, release threshold 0, so that release_twiddles hands a table's memory back to the
+// device without the device-wide synchronisation of cudaFree (which would wait for copies
+// running beside the transforms).
+cudaMemPool_t table_pool(DeviceTables& t) {
+    if (!t.tables) {
+        int dev = 0;
+        check(cudaGetDevice(&dev), "cudaGetDevice");
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = dev;
+        check(cudaMemPoolCreate(&t.tables, &props), "cudaMemPoolCreate");
+    }
+    return t.tables;
+}
+
+// n elements from the table pool on `stream`, freed stream-ordered unless released.
+struct PoolBuffer {
+    Fr* ptr = nullptr;
+    cudaStream_t stream;
+    PoolBuffer(size_t n, cudaMemPool_t pool, cudaStream_t s) : stream(s) {
+        check(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&ptr), n * sizeof(Fr), pool, stream),
+              "cudaMallocFromPoolAsync (twiddles)");
+    }
+    ~PoolBuffer() {
+        if (ptr) cudaFreeAsync(ptr, stream);
+    }
+    PoolBuffer(const PoolBuffer&) = delete;
+    PoolBuffer& operator=(const PoolBuffer&) = delete;
+    Fr* release() { return std::exchange(ptr, nullptr); }
+};
+
 std::atomic<bool> gather_first_pass_on{true};
 
 // lo = s^i (i < 1024), hi = s^(1024 k) (k < hi_count); synchronous on `stream`.
@@ -694,32 +732,40 @@ const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
     if (!t.twiddles[log_n]) {
-        DeviceBuffer table(size_t(1) << (log_n - 1));
+        PoolBuffer table(size_t(1) << (log_n - 1), table_pool(t), stream);
         build_twiddles(table.ptr, log_n, stream);
         t.twiddles[log_n] = table.release();
     }
     return t.twiddles[log_n];
 }
 
-// The register passes' table (CUZK_NTT_SHOUP): pairs built from a temporary Montgomery
-// table, so a size that only runs Impl::kFast holds 64 B a twiddle, not 96.
+// The register passes' table (CUZK_NTT_SHOUP): pairs only, so a size that only runs
+// Impl::kFast holds 64 B a twiddle, not 96. The power tables come from the pool too: no
+// cudaFree (a device-wide wait) in the build.
 const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
     if (!t.shoup[log_n]) {
         const size_t count = size_t(1) << (log_n - 1);
-        DeviceBuffer table(2 * count);
+        const size_t hi_count = (count + kPowLo - 1) / kPowLo;
+        PoolBuffer table(2 * count, table_pool(t), stream);
         {
-            DeviceBuffer mont(count);
-            build_twiddles(mont.ptr, log_n, stream);
+            PoolBuffer lo(kPowLo, table_pool(t), stream), hi(hi_count, table_pool(t), stream);
+            build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
             static const cuzk::BigInt<Fr::N> neg_inv = ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP);
-            shoup_table_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, mont.ptr, count, neg_inv);
+            shoup_table_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, lo.ptr, hi.ptr, count,
+                                                                                   neg_inv);
             check_launch("shoup_table_kernel");
-            check(cudaStreamSynchronize(stream), "building the twiddle table");
         }
+        check(cudaStreamSynchronize(stream), "building the twiddle table");
         t.shoup[log_n] = table.release();
     }
     return t.shoup[log_n];
+}
+
+// The table the register passes read.
+const Fr* register_pass_twiddles(unsigned log_n, cudaStream_t stream) {
+    return CUZK_NTT_SHOUP ? shoup_twiddles(log_n, stream) : twiddles(log_n, stream);
 }
 
 const PowTable& coset_powers(bool inverse_shift, cudaStream_t stream) {
@@ -849,7 +895,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         const bool dif = out == Order::kBitReversed;
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
-        const Fr* tw = CUZK_NTT_SHOUP ? shoup_twiddles(log_n, stream) : twiddles(log_n, stream);
+        const Fr* tw = register_pass_twiddles(log_n, stream);
         // Natural -> natural: the first pass gathers its input in bit-reversed order into a
         // scratch buffer, the last writes back to a (plan::gather_tile); else, or without
         // room for the buffer, a bit-reversal pass in place first.
@@ -1073,6 +1119,35 @@ std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::spa
 
 void set_gather_first_pass(bool on) { gather_first_pass_on.store(on, std::memory_order_relaxed); }
 
+namespace {
+unsigned table_log_size(size_t n, const char* what) {
+    if (n < 2 || !std::has_single_bit(n) || n > (size_t(1) << cpu::kMaxLogSize))
+        throw std::invalid_argument(std::string("gpu::ntt::") + what + ": size " + std::to_string(n) +
+                                    " is not a power of two from 2 to 2^" + std::to_string(cpu::kMaxLogSize));
+    return unsigned(std::countr_zero(n));
+}
+}  // namespace
+
+size_t twiddle_table_bytes(size_t n) { return (CUZK_NTT_SHOUP ? 2 : 1) * (n / 2) * sizeof(Fr); }
+
+void prepare_twiddles(size_t n, Stream stream) {
+    register_pass_twiddles(table_log_size(n, "prepare_twiddles"), stream);
+}
+
+size_t release_twiddles(size_t n, Stream stream) {
+    const unsigned log_n = table_log_size(n, "release_twiddles");
+    DeviceTables& t = tables_of_current_device();
+    std::lock_guard lk(t.mu);
+    Fr*& p = (CUZK_NTT_SHOUP ? t.shoup : t.twiddles)[log_n];
+    if (!p) return 0;
+    check(cudaFreeAsync(p, stream), "cudaFreeAsync (twiddles)");
+    p = nullptr;
+    // The free completes in stream order; once it has, trimming hands the memory back.
+    check(cudaStreamSynchronize(stream), "release_twiddles");
+    check(cudaMemPoolTrimTo(t.tables, 0), "cudaMemPoolTrimTo");
+    return twiddle_table_bytes(n);
+}
+
 void clear_twiddle_cache() {
     std::lock_guard lk(registry_mutex());
     int current = 0;
@@ -1080,11 +1155,14 @@ void clear_twiddle_cache() {
     for (auto& [dev, t] : registry()) {
         std::lock_guard tl(t.mu);
         check(cudaSetDevice(dev), "cudaSetDevice");
+        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
         for (auto* tables : {&t.twiddles, &t.shoup})
             for (Fr*& p : *tables) {
-                if (p) cudaFree(p);
+                if (p) cudaFreeAsync(p, nullptr);  // pool memory (table_pool)
                 p = nullptr;
             }
+        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        if (t.tables) check(cudaMemPoolTrimTo(t.tables, 0), "cudaMemPoolTrimTo");
         for (PowTable* pt : {&t.g, &t.g_inv}) {
             if (pt->lo) cudaFree(pt->lo);
             if (pt->hi) cudaFree(pt->hi);

@@ -15,9 +15,11 @@
 #include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/host_memory.hpp"
+#include "cuzk/gpu/ntt.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/ntt/domain.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -580,6 +582,59 @@ TEST(GpuGroth16, TwoVectorHStepGivesTheSameProofBytes) {
               cpu->h_msm(ca, cb, cc, params.h, {}, nullptr));
     EXPECT_EQ(gpu::copy_ahead_stats(*two).abc, used);
     EXPECT_EQ(gpu::residency_stats(*two).h_vectors, 3u);
+}
+
+// Twiddles lent to the MSMs between H steps (released after each H step, built again before
+// the next; on a budget with no room, after the MSM scratch is released): the CPU's proof
+// bytes, pageable and in a pipeline of copies ahead; the backend says what it lends.
+TEST(GpuGroth16, LentTwiddlesGiveTheSameProofBytes) {
+    std::string why;
+    if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    constexpr size_t kProofs = 3;
+    ChainProofs k(kProofs, seed, rng);
+    auto& [shape, params, ws, rs, want] = k;
+    const size_t m = ntt::EvaluationDomain::size_for(ws[0].a.size());
+
+    for (const char* bad : {"2", "yes", "-1"}) {
+        setenv("CUZK_GPU_LEND_TWIDDLES", bad, 1);
+        try {
+            gpu::make_cuda_backend(0);
+            ADD_FAILURE() << "CUZK_GPU_LEND_TWIDDLES=" << bad << " accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("CUZK_GPU_LEND_TWIDDLES"), std::string::npos) << e.what();
+        }
+    }
+    setenv("CUZK_GPU_LEND_TWIDDLES", "1", 1);
+    auto lend = gpu::make_cuda_backend(0);  // three vectors (the whole card) and lent all the same
+    setenv("CUZK_GPU_MEMORY", "64M", 1);
+    auto tight = gpu::make_cuda_backend(0);  // nothing free: the MSM scratch gives way each H step
+    unsetenv("CUZK_GPU_MEMORY");
+    setenv("CUZK_GPU_LEND_TWIDDLES", "0", 1);
+    gpu::set_h_step_vectors(*tight, 2);
+    auto keep = gpu::make_cuda_backend(0);
+    unsetenv("CUZK_GPU_LEND_TWIDDLES");
+    gpu::set_h_step_vectors(*keep, 2);  // two vectors, where the budget's rule would lend
+
+    for (size_t i = 0; i < kProofs; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(groth16::prove(params, shape.density(), ws[i], rs[i], *lend), want[i]);
+        EXPECT_EQ(gpu::residency_stats(*lend).twiddles_lent, gpu::ntt::twiddle_table_bytes(m));
+        EXPECT_EQ(groth16::prove(params, shape.density(), ws[i], rs[i], *tight), want[i]);
+        EXPECT_EQ(gpu::residency_stats(*tight).twiddles_lent, gpu::ntt::twiddle_table_bytes(m));
+        EXPECT_EQ(groth16::prove(params, shape.density(), ws[i], rs[i], *keep), want[i]);
+        EXPECT_EQ(gpu::residency_stats(*keep).twiddles_lent, 0u);
+    }
+    // Page-locked witnesses in a pipeline (a and z copied ahead) on the tight backend.
+    const auto regs = register_witnesses(ws);
+    const gpu::CopyAheadStats before = gpu::copy_ahead_stats(*tight);
+    prove_in_pipeline(*tight, k);
+    EXPECT_EQ(gpu::copy_ahead_stats(*tight).z - before.z, kProofs);
+    // Off from the next H step on: the table stays.
+    gpu::set_twiddle_lending(*lend, false);
+    EXPECT_EQ(groth16::prove(params, shape.density(), ws[0], rs[0], *lend), want[0]);
+    EXPECT_EQ(gpu::residency_stats(*lend).twiddles_lent, 0u);
 }
 
 // Each device's backend proves the same bytes as the CPU, with the backends' calls

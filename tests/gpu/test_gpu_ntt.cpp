@@ -550,6 +550,36 @@ TEST(GpuNtt, RejectsBadSizes) {
     }
 }
 
+// A released table is gone (a second release frees nothing) and built again by the next
+// transform or prepare_twiddles; the transforms around it equal the CPU's.
+TEST(GpuNtt, TwiddlesReleasedAndBuiltAgain) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    EXPECT_EQ(gntt::twiddle_table_bytes(size_t(1) << 27), size_t(4) << 30);  // Shoup pairs: 32 B x n
+    for (unsigned k : {1u, 10u, 18u}) {
+        SCOPED_TRACE(k);
+        const size_t n = size_t(1) << k;
+        const auto input = random_vector(n, rng);
+        auto want = input;
+        ntt::forward(want);
+        gntt::prepare_twiddles(n, nullptr);
+        EXPECT_EQ(gntt::release_twiddles(n, nullptr), gntt::twiddle_table_bytes(n));
+        EXPECT_EQ(gntt::release_twiddles(n, nullptr), 0u) << "released twice";
+        auto got = input;
+        gntt::forward(got, gntt::Impl::kFast);  // builds the table again
+        ASSERT_EQ(got, want);
+        EXPECT_EQ(gntt::release_twiddles(n, nullptr), gntt::twiddle_table_bytes(n));
+        gntt::prepare_twiddles(n, nullptr);
+        got = input;
+        gntt::forward(got, gntt::Impl::kFast);
+        ASSERT_EQ(got, want);
+    }
+    for (size_t bad : {size_t(0), size_t(1), size_t(12), size_t(1) << 28}) {
+        EXPECT_THROW(gntt::prepare_twiddles(bad, nullptr), std::invalid_argument) << bad;
+        EXPECT_THROW(gntt::release_twiddles(bad, nullptr), std::invalid_argument) << bad;
+    }
+}
+
 void check_h(size_t n, std::mt19937_64& rng) {
     const auto a = random_vector(n, rng), b = random_vector(n, rng), c = random_vector(n, rng);
     const auto want = ntt::compute_h(a, b, c);

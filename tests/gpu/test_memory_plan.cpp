@@ -62,6 +62,16 @@ TEST(GpuMemoryPlan, HStepKeepsThreeVectorsOnlyWithRoomBesideThem) {
     }
 }
 
+TEST(GpuMemoryPlan, TwiddlesLentOnlyWithTwoVectors) {
+    EXPECT_TRUE(lend_twiddles(2));
+    EXPECT_FALSE(lend_twiddles(3));
+    // So by budget, at a 32 GiB partition's 2^27: lent on 16-32 GiB cards, kept from 48 on.
+    const size_t m = size_t(1) << 27;
+    EXPECT_TRUE(lend_twiddles(h_step_vectors(m, 16 * kGiB, 15 * kGiB)));
+    EXPECT_TRUE(lend_twiddles(h_step_vectors(m, 32 * kGiB, 31 * kGiB)));
+    EXPECT_FALSE(lend_twiddles(h_step_vectors(m, 48 * kGiB, 47 * kGiB)));
+}
+
 // A 32 GiB PoRep partition's base sets (bench/porep_prove.cpp's counts; G1 96 B, G2 192 B
 // a point on the device), in the prover's order H, L, A, B_G1, B_G2.
 std::vector<BaseSetNeed> porep_32g_sets() {

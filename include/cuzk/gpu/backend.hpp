@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,7 @@ struct ResidencyStats {
     size_t evictions = 0;                         // resident sets dropped to make room, so far
     size_t memory_limit = 0;                      // CUZK_GPU_MEMORY, 0: the whole card
     unsigned h_vectors = 0;                       // of the last H step
+    size_t twiddles_lent = 0;                     // bytes of the H step's twiddles lent to the MSMs now
 };
 ResidencyStats residency_stats(groth16::ProverBackend& backend);
 // The base sets a CUDA backend holds, resident or streamed (empty for any other backend), in
@@ -81,6 +83,14 @@ std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend);
 // 2026-12-03) or back on, from the next proof on; benchmarks compare the two in one process.
 void set_residency_plan(groth16::ProverBackend& backend, bool on);
 void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
+// Twiddles lent (memory_plan.hpp's lend_twiddles): on a small budget, the NTT's twiddle table
+// of an H step (4 GiB at 2^27) is released once the step is done and built again (a few ms)
+// before the next, so that the MSMs in between have its memory for their scratch (the MSM
+// scratch is released to make room for it when the free memory is short); base sets and
+// tables never take those bytes. CUZK_GPU_LEND_TWIDDLES=1|0 forces it (read by
+// make_cuda_backend, std::invalid_argument for anything else), as does set_twiddle_lending
+// (nullopt: by the budget), from the next H step on.
+void set_twiddle_lending(groth16::ProverBackend& backend, std::optional<bool> on);
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
 

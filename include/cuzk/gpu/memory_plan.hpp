@@ -87,6 +87,13 @@ inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
     return total >= three && avail >= 2 * three ? 3 : 2;
 }
 
+// Whether an H step that keeps `vectors` of a, b, c on the device lends its twiddle table (32
+// B x m: 4 GiB at 2^27) to the MSMs until the next H step (the table is built again then, a
+// few ms): on the budgets that keep two vectors (below twice the three vectors' need, 32 GiB
+// at 2^27), where the MSMs' scratch is short and worth ~8% of a proof a GiB (H200 at 15 / 16
+// GiB, 2026-12-03); with three there is room enough.
+inline constexpr bool lend_twiddles(unsigned vectors) { return vectors == 2; }
+
 // The base sets of one proof (H, L, A, B_G1, B_G2), as the residency plan sees them.
 struct BaseSetNeed {
     size_t bases = 0;       // points in the set

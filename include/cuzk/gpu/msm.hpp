@@ -144,6 +144,11 @@ std::shared_ptr<MsmScratch> make_msm_scratch();
 void set_msm_scratch_limits(MsmScratch& scratch, const MsmScratchLimits& limits);
 MsmScratchLimits msm_scratch_limits(const MsmScratch& scratch);
 size_t msm_scratch_bytes(const MsmScratch& scratch);
+// Frees every buffer of `scratch` (cudaFree: waits for the whole device); later runs allocate
+// them again, growths not counted (Msm::scratch_growths). The CUDA backend gives the memory to
+// the H step's twiddle table on a small budget (memory_plan.hpp's lend_twiddles). Call it only
+// between runs. Returns the bytes freed.
+size_t release_msm_scratch(MsmScratch& scratch);
 
 template <class Curve>
 class Msm {

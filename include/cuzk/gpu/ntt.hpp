@@ -16,9 +16,9 @@
 //
 // Device memory: one twiddle table per log-size and device (w^j for j < n/2 with Shoup's
 // quotients, 64 B a twiddle: 4 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
-// clear_twiddle_cache(). Natural-order forward / inverse / coset transforms of n >= 2^11
-// also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device,
-// kept for the next call until clear_twiddle_cache() (set_gather_first_pass below).
+// clear_twiddle_cache() (or release_twiddles, one size). Natural-order forward / inverse / coset transforms of n >=
+// 2^11 also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device, kept for the next call
+// until clear_twiddle_cache() (set_gather_first_pass below).
 #pragma once
 
 #include <cstddef>
@@ -111,6 +111,18 @@ std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::spa
 // Frees the cached twiddle and coset-power tables of every device and trims the scratch
 // pool. Call it only while no transform is in flight.
 void clear_twiddle_cache();
+// The register passes' twiddle table of size n (a power of two, 2 <= n <= 2^27) on the
+// current device, managed one size at a time: prepare_twiddles builds it now on `stream`
+// (synchronously: a caller about to start copies builds it first, so that the build does not
+// wait for them), release_twiddles frees it after the work enqueued on `stream` and returns
+// its memory to the device (no device-wide synchronisation; 0 when it was not built), and
+// twiddle_table_bytes(n) is what it takes (32 B x n with Shoup's quotients: 4 GiB at 2^27).
+// The CUDA backend lends those bytes to its MSMs between H steps on a small budget
+// (cuzk/gpu/memory_plan.hpp's lend_twiddles). A transform that finds its table released
+// builds it again.
+void prepare_twiddles(size_t n, Stream stream);
+size_t release_twiddles(size_t n, Stream stream);
+size_t twiddle_table_bytes(size_t n);
 // Natural -> natural transforms from 2^11 on (kFast, not compute_h's) read their input in
 // bit-reversed order in their first pass, into a scratch buffer of n elements, instead of
 // running a bit-reversal pass in place first (on by default; the in-place pass remains the
