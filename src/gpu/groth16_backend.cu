@@ -338,8 +338,8 @@ class CudaBackend final : public groth16::ProverBackend {
         }
         Fr* d = ahead ? scratch_ : scratch(nv * m);
         Fr* const dv[3] = {d, d + m, d + (nv - 1) * m};  // two vectors: c goes where b was
-        const bool lend = forced_lend_ ? *forced_lend_ : lend_twiddles(nv);
-        if (lend) take_back_twiddles(m);
+        const bool lend = forced_lend_ ? *forced_lend_ : lend_decided_[m];
+        if (lend || lent_.load() != 0) take_back_twiddles(m);  // lent before: room for it now
         const r1cs::WitnessVector* const hv[3] = {&a, &b, &c};
         Fr* const da = dv[0];
         // z copied ahead: kept in staged_z_ only once its copy is done. If anything throws
@@ -526,6 +526,7 @@ class CudaBackend final : public groth16::ProverBackend {
             }
             const unsigned fit = h_step_vectors(m, total_b, free_b + held);
             if (!forced_h_vectors_) k = fit;
+            lend_decided_[m] = lend_twiddles(m, free_b + held);
             const size_t need = h_step_fixed_bytes(m, k ? k : 2);
             if (k == 0 || need > total_b) {
                 const auto gib = [](size_t b) {
@@ -663,10 +664,12 @@ class CudaBackend final : public groth16::ProverBackend {
     // Before an H step that lends its twiddles: the table back on the device, built now
     // (ntt::prepare_twiddles, before the step's copies, whose end its synchronisation would
     // otherwise wait for), with the MSM scratch released first when the free memory is short
-    // of it (the scratch grows again in the next MSM). Called with run_mu_ held.
+    // of it (the scratch grows again in the next MSM). Also the first step after lending was
+    // turned off, whose transforms would otherwise build the table where the scratch may be.
+    // Called with run_mu_ held.
     void take_back_twiddles(size_t m) {
         const size_t need = ntt::twiddle_table_bytes(m) + kTwiddleSlack;
-        if (lent_.load() != 0 && usable_free() < need) {
+        if (usable_free() < need) {
             std::lock_guard<std::mutex> lock(mutex_);
             if (msm_scratch_) release_msm_scratch(*msm_scratch_);
         }
@@ -870,7 +873,8 @@ class CudaBackend final : public groth16::ProverBackend {
     // count of each domain size's H steps (h_vectors_for).
     unsigned forced_h_vectors_;
     std::map<size_t, unsigned> decided_;
-    std::atomic<unsigned> h_vectors_{0};  // of the last H step
+    std::map<size_t, bool> lend_decided_;  // per domain size, with decided_ (lend_twiddles)
+    std::atomic<unsigned> h_vectors_{0};   // of the last H step
     // Under run_mu_: CUZK_GPU_LEND_TWIDDLES or set_twiddle_lending (nullopt: by the budget).
     std::optional<bool> forced_lend_;
     // Bytes of the H step's twiddle table released to the MSMs until the next H step (0: none).

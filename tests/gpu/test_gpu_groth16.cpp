@@ -608,14 +608,14 @@ TEST(GpuGroth16, LentTwiddlesGiveTheSameProofBytes) {
     }
     setenv("CUZK_GPU_LEND_TWIDDLES", "1", 1);
     auto lend = gpu::make_cuda_backend(0);  // three vectors (the whole card) and lent all the same
+    unsetenv("CUZK_GPU_LEND_TWIDDLES");
     setenv("CUZK_GPU_MEMORY", "64M", 1);
-    auto tight = gpu::make_cuda_backend(0);  // nothing free: the MSM scratch gives way each H step
+    auto tight = gpu::make_cuda_backend(0);  // lent by the budget; nothing free: the MSM scratch gives way
     unsetenv("CUZK_GPU_MEMORY");
     setenv("CUZK_GPU_LEND_TWIDDLES", "0", 1);
-    gpu::set_h_step_vectors(*tight, 2);
     auto keep = gpu::make_cuda_backend(0);
     unsetenv("CUZK_GPU_LEND_TWIDDLES");
-    gpu::set_h_step_vectors(*keep, 2);  // two vectors, where the budget's rule would lend
+    gpu::set_h_step_vectors(*keep, 2);  // two vectors, the table kept all the same
 
     for (size_t i = 0; i < kProofs; ++i) {
         SCOPED_TRACE(i);

@@ -556,7 +556,7 @@ TEST(GpuNtt, TwiddlesReleasedAndBuiltAgain) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
     EXPECT_EQ(gntt::twiddle_table_bytes(size_t(1) << 27), size_t(4) << 30);  // Shoup pairs: 32 B x n
-    for (unsigned k : {1u, 10u, 18u}) {
+    for (unsigned k : {11u, 18u}) {  // sizes the register passes run (n < 2^8 reads no such table)
         SCOPED_TRACE(k);
         const size_t n = size_t(1) << k;
         const auto input = random_vector(n, rng);
@@ -574,7 +574,7 @@ TEST(GpuNtt, TwiddlesReleasedAndBuiltAgain) {
         gntt::forward(got, gntt::Impl::kFast);
         ASSERT_EQ(got, want);
     }
-    for (size_t bad : {size_t(0), size_t(1), size_t(12), size_t(1) << 28}) {
+    for (size_t bad : {size_t(0), size_t(1), size_t(12), size_t(2) << ntt::kMaxLogSize}) {
         EXPECT_THROW(gntt::prepare_twiddles(bad, nullptr), std::invalid_argument) << bad;
         EXPECT_THROW(gntt::release_twiddles(bad, nullptr), std::invalid_argument) << bad;
     }

@@ -62,14 +62,19 @@ TEST(GpuMemoryPlan, HStepKeepsThreeVectorsOnlyWithRoomBesideThem) {
     }
 }
 
-TEST(GpuMemoryPlan, TwiddlesLentOnlyWithTwoVectors) {
-    EXPECT_TRUE(lend_twiddles(2));
-    EXPECT_FALSE(lend_twiddles(3));
-    // So by budget, at a 32 GiB partition's 2^27: lent on 16-32 GiB cards, kept from 48 on.
+TEST(GpuMemoryPlan, TwiddlesLentOnSmallBudgets) {
+    // At a 32 GiB partition's 2^27: a 16 GB card (15 GiB free) and a 24 GB one lend, a 32 GB
+    // one (RTX 5090) and larger keep the table.
     const size_t m = size_t(1) << 27;
-    EXPECT_TRUE(lend_twiddles(h_step_vectors(m, 16 * kGiB, 15 * kGiB)));
-    EXPECT_TRUE(lend_twiddles(h_step_vectors(m, 32 * kGiB, 31 * kGiB)));
-    EXPECT_FALSE(lend_twiddles(h_step_vectors(m, 48 * kGiB, 47 * kGiB)));
+    EXPECT_TRUE(lend_twiddles(m, 15 * kGiB));
+    EXPECT_TRUE(lend_twiddles(m, 23 * kGiB + 512 * kMiB));
+    EXPECT_TRUE(lend_twiddles(m, 24 * kGiB + 16 * kMiB - 1));
+    EXPECT_FALSE(lend_twiddles(m, 24 * kGiB + 16 * kMiB));
+    EXPECT_FALSE(lend_twiddles(m, 31 * kGiB));
+    EXPECT_FALSE(lend_twiddles(m, 139 * kGiB));
+    // Small domains lend only on tiny budgets (CUZK_GPU_MEMORY in the tests).
+    EXPECT_TRUE(lend_twiddles(size_t(1) << 12, 16 * kMiB));
+    EXPECT_FALSE(lend_twiddles(size_t(1) << 12, 64 * kMiB));
 }
 
 // A 32 GiB PoRep partition's base sets (bench/porep_prove.cpp's counts; G1 96 B, G2 192 B

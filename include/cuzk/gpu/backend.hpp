@@ -83,7 +83,8 @@ std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend);
 // 2026-12-03) or back on, from the next proof on; benchmarks compare the two in one process.
 void set_residency_plan(groth16::ProverBackend& backend, bool on);
 void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
-// Twiddles lent (memory_plan.hpp's lend_twiddles): on a small budget, the NTT's twiddle table
+// Twiddles lent (memory_plan.hpp's lend_twiddles, decided per domain size with h_vectors): on
+// a small budget (24 GB cards and smaller at 2^27), the NTT's twiddle table
 // of an H step (4 GiB at 2^27) is released once the step is done and built again (a few ms)
 // before the next, so that the MSMs in between have its memory for their scratch (the MSM
 // scratch is released to make room for it when the free memory is short); base sets and

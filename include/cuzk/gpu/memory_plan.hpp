@@ -87,12 +87,13 @@ inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
     return total >= three && avail >= 2 * three ? 3 : 2;
 }
 
-// Whether an H step that keeps `vectors` of a, b, c on the device lends its twiddle table (32
-// B x m: 4 GiB at 2^27) to the MSMs until the next H step (the table is built again then, a
-// few ms): on the budgets that keep two vectors (below twice the three vectors' need, 32 GiB
-// at 2^27), where the MSMs' scratch is short and worth ~8% of a proof a GiB (H200 at 15 / 16
-// GiB, 2026-12-03); with three there is room enough.
-inline constexpr bool lend_twiddles(unsigned vectors) { return vectors == 2; }
+// Whether the H steps of domain m lend their twiddle table (32 B x m: 4 GiB at 2^27) to the
+// MSMs until the next H step (the table is built again then: ~20 ms an H step at 2^27), given
+// what the backend may use (as for h_step_vectors): below twice the two-vector step's need (24
+// GiB + 16 MiB at 2^27, so 24 GB cards and smaller), where the MSMs' scratch is short. H200,
+// a 32 GiB sector side by side (2026-12-03): 15 GiB 33.9 -> 26.0 s, 24 GiB 24.3 -> 23.9 s,
+// 32 GiB 22.3 -> 22.5 s (there the rebuild costs more than the room gains).
+inline constexpr bool lend_twiddles(size_t m, size_t avail) { return avail < 2 * h_step_fixed_bytes(m, 2); }
 
 // The base sets of one proof (H, L, A, B_G1, B_G2), as the residency plan sees them.
 struct BaseSetNeed {

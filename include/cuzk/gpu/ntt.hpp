@@ -111,7 +111,7 @@ std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::spa
 // Frees the cached twiddle and coset-power tables of every device and trims the scratch
 // pool. Call it only while no transform is in flight.
 void clear_twiddle_cache();
-// The register passes' twiddle table of size n (a power of two, 2 <= n <= 2^27) on the
+// The register passes' twiddle table of size n (a power of two from 2 to 2^kMaxLogSize) on the
 // current device, managed one size at a time: prepare_twiddles builds it now on `stream`
 // (synchronously: a caller about to start copies builds it first, so that the build does not
 // wait for them), release_twiddles frees it after the work enqueued on `stream` and returns
