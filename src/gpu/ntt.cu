@@ -652,6 +652,19 @@ struct StreamScratch {
     StreamScratch& operator=(const StreamScratch&) = delete;
 };
 
+// A new stream-ordered memory pool on the current device (release threshold 0 until set).
+cudaMemPool_t new_device_pool() {
+    int dev = 0;
+    check(cudaGetDevice(&dev), "cudaGetDevice");
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    cudaMemPool_t pool = nullptr;
+    check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+    return pool;
+}
+
 // The pool of the gathering passes' buffers on the current device: stream-ordered, kept
 // (release threshold: never) so that repeated transforms reuse one buffer instead of
 // mapping n x 32 B each call; clear_twiddle_cache() trims it.
@@ -659,14 +672,7 @@ cudaMemPool_t scratch_pool() {
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
     if (!t.scratch) {
-        int dev = 0;
-        check(cudaGetDevice(&dev), "cudaGetDevice");
-        cudaMemPoolProps props{};
-        props.allocType = cudaMemAllocationTypePinned;
-        props.location.type = cudaMemLocationTypeDevice;
-        props.location.id = dev;
-        cudaMemPool_t pool = nullptr;
-        check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+        cudaMemPool_t pool = new_device_pool();
         uint64_t keep = UINT64_MAX;
         check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
         t.scratch = pool;
@@ -679,15 +685,7 @@ cudaMemPool_t scratch_pool() {
 // device without the device-wide synchronisation of cudaFree (which would wait for copies
 // running beside the transforms).
 cudaMemPool_t table_pool(DeviceTables& t) {
-    if (!t.tables) {
-        int dev = 0;
-        check(cudaGetDevice(&dev), "cudaGetDevice");
-        cudaMemPoolProps props{};
-        props.allocType = cudaMemAllocationTypePinned;
-        props.location.type = cudaMemLocationTypeDevice;
-        props.location.id = dev;
-        check(cudaMemPoolCreate(&t.tables, &props), "cudaMemPoolCreate");
-    }
+    if (!t.tables) t.tables = new_device_pool();
     return t.tables;
 }
 

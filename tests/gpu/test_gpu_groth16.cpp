@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 
 #include "cuzk/circuits/builtin.hpp"
@@ -401,6 +402,21 @@ TEST(GpuGroth16, PinnedWitnessHasItsZCopiedAhead) {
 
 // kProofs SHA-256 chains of other preimages, one shape (a chain's shape depends on its
 // length only), one key, the CPU's proofs.
+// Each value of the environment variable `name` makes make_cuda_backend throw
+// std::invalid_argument naming the variable (left set to the last value: the caller sets
+// or unsets it next).
+void expect_env_rejected(const char* name, std::initializer_list<const char*> values) {
+    for (const char* bad : values) {
+        setenv(name, bad, 1);
+        try {
+            gpu::make_cuda_backend(0);
+            ADD_FAILURE() << name << "=" << bad << " accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+        }
+    }
+}
+
 struct ChainProofs {
     r1cs::Shape shape;
     groth16::Parameters params;
@@ -535,15 +551,7 @@ TEST(GpuGroth16, TwoVectorHStepGivesTheSameProofBytes) {
     auto& [shape, params, ws, rs, want] = k;
     auto cpu = groth16::make_cpu_backend();
 
-    for (const char* bad : {"1", "4", "two", "22"}) {
-        setenv("CUZK_GPU_H_VECTORS", bad, 1);
-        try {
-            gpu::make_cuda_backend(0);
-            ADD_FAILURE() << "CUZK_GPU_H_VECTORS=" << bad << " accepted";
-        } catch (const std::invalid_argument& e) {
-            EXPECT_NE(std::string(e.what()).find("CUZK_GPU_H_VECTORS"), std::string::npos) << e.what();
-        }
-    }
+    expect_env_rejected("CUZK_GPU_H_VECTORS", {"1", "4", "two", "22"});
     setenv("CUZK_GPU_H_VECTORS", "2", 1);
     auto two = gpu::make_cuda_backend(0);
     setenv("CUZK_GPU_H_VECTORS", "3", 1);
@@ -597,15 +605,7 @@ TEST(GpuGroth16, LentTwiddlesGiveTheSameProofBytes) {
     auto& [shape, params, ws, rs, want] = k;
     const size_t m = ntt::EvaluationDomain::size_for(ws[0].a.size());
 
-    for (const char* bad : {"2", "yes", "-1"}) {
-        setenv("CUZK_GPU_LEND_TWIDDLES", bad, 1);
-        try {
-            gpu::make_cuda_backend(0);
-            ADD_FAILURE() << "CUZK_GPU_LEND_TWIDDLES=" << bad << " accepted";
-        } catch (const std::invalid_argument& e) {
-            EXPECT_NE(std::string(e.what()).find("CUZK_GPU_LEND_TWIDDLES"), std::string::npos) << e.what();
-        }
-    }
+    expect_env_rejected("CUZK_GPU_LEND_TWIDDLES", {"2", "yes", "-1"});
     setenv("CUZK_GPU_LEND_TWIDDLES", "1", 1);
     auto lend = gpu::make_cuda_backend(0);  // three vectors (the whole card) and lent all the same
     unsetenv("CUZK_GPU_LEND_TWIDDLES");
