@@ -91,8 +91,9 @@ inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
 // MSMs until the next H step (the table is built again then: ~20 ms an H step at 2^27), given
 // what the backend may use (as for h_step_vectors): below twice the two-vector step's need (24
 // GiB + 16 MiB at 2^27, so 24 GB cards and smaller), where the MSMs' scratch is short. H200,
-// a 32 GiB sector side by side (2026-12-03): 15 GiB 33.9 -> 26.0 s, 24 GiB 24.3 -> 23.9 s,
-// 32 GiB 22.3 -> 22.5 s (there the rebuild costs more than the room gains).
+// a 32 GiB sector side by side, kept -> lent (2026-12-03, two runs): 15 GiB 33.6-33.9 ->
+// 26.0-26.3 s, 24 GiB 24.3 -> 23.9-24.3 s, 32 GiB 22.3 -> 22.5 s (there the rebuild costs
+// more than the room gains).
 inline constexpr bool lend_twiddles(size_t m, size_t avail) { return avail < 2 * h_step_fixed_bytes(m, 2); }
 
 // The base sets of one proof (H, L, A, B_G1, B_G2), as the residency plan sees them.
