@@ -1105,6 +1105,7 @@ EngineStatus Engine::status() const {
         for (const gpu::BaseSetState& b : gpu::base_set_states(*slot->backend))
             (b.resident ? d.base_bytes_resident : d.base_bytes_streamed) += b.bytes;
         d.h_step_vectors = res.h_vectors;
+        d.twiddles_lent_bytes = res.twiddles_lent;
         d.circuits = slot->circuits;
         s.devices.push_back(d);
     }
@@ -1161,6 +1162,7 @@ std::string Engine::status_json() const {
                                 {"base_bytes_resident", d.base_bytes_resident},
                                 {"base_bytes_streamed", d.base_bytes_streamed},
                                 {"h_step_vectors", d.h_step_vectors},
+                                {"twiddles_lent_bytes", d.twiddles_lent_bytes},
                                 {"circuits", d.circuits}});
     j["queues"] = nlohmann::json::array();
     for (const auto& q : s.queues)
@@ -1252,6 +1254,11 @@ std::string Engine::metrics_prometheus() const {
     header("cuzk_device_h_step_vectors", "Of a, b, c, how many the last H step kept on the device", "gauge");
     for (const auto& d : s.devices)
         sample("cuzk_device_h_step_vectors", "device=\"" + std::to_string(d.ordinal) + "\"", double(d.h_step_vectors));
+    header("cuzk_device_twiddles_lent_bytes",
+           "Bytes of the H step's twiddle table lent to the MSMs until the next H step", "gauge");
+    for (const auto& d : s.devices)
+        sample("cuzk_device_twiddles_lent_bytes", "device=\"" + std::to_string(d.ordinal) + "\"",
+               double(d.twiddles_lent_bytes));
     header("cuzk_device_partitions_placed", "Partitions placed on each prove target, not yet proven", "gauge");
     for (const auto& d : s.devices)
         sample("cuzk_device_partitions_placed", "device=\"" + std::to_string(d.ordinal) + "\"", double(d.placed));

@@ -169,6 +169,8 @@ TEST(EngineDevices, AJobSpreadsOverIdleDevicesAndNoProofMixesThem) {
     // Fake (host) backends hold no base sets: zeros, present all the same.
     EXPECT_NE(j.find("\"base_bytes_resident\":0"), std::string::npos) << j;
     EXPECT_NE(m.find("cuzk_device_base_bytes{device=\"0\",state=\"streamed\"} 0"), std::string::npos) << m;
+    EXPECT_NE(j.find("\"twiddles_lent_bytes\":0"), std::string::npos) << j;
+    EXPECT_NE(m.find("cuzk_device_twiddles_lent_bytes{device=\"1\"} 0"), std::string::npos) << m;
 }
 
 TEST(EngineDevices, PartitionsStayWithTheDeviceHoldingTheirParameters) {
@@ -266,6 +268,7 @@ TEST(EngineGpuDevices, TwoLogicalDevicesOnOneGpu) {
             EXPECT_GE(d.base_bytes_resident, 4095u * 96u) << "device " << d.ordinal;
             EXPECT_EQ(d.base_sets_resident, 5u) << "device " << d.ordinal;
             EXPECT_EQ(d.h_step_vectors, 3u) << "device " << d.ordinal << ": room for a, b, c";
+            EXPECT_EQ(d.twiddles_lent_bytes, 0u) << "device " << d.ordinal << ": the whole card keeps them";
         }
     }
     const auto m = e.metrics_prometheus();

@@ -194,6 +194,9 @@ struct DeviceStatus {
     // How many of a, b, c its last H step kept on the device (3, or 2 on a small budget; 0
     // before the first or without the CUDA backend).
     uint32_t h_step_vectors = 0;
+    // Bytes of the H step's NTT twiddle table lent to the MSMs until the next H step (CUDA
+    // backend on a small budget, memory_plan.hpp's lend_twiddles; 0 when kept).
+    uint64_t twiddles_lent_bytes = 0;
     std::vector<std::string> circuits;  // whose parameters it holds or will hold (placement)
 };
 
