@@ -213,7 +213,7 @@ class CudaBackend final : public groth16::ProverBackend {
             throw std::invalid_argument("set_h_step_vectors: 0, 2 or 3, got " + std::to_string(k));
         std::lock_guard<std::mutex> lock(run_mu_);
         forced_h_vectors_ = k;
-        decided_.clear();
+        h_plans_.clear();
     }
     // Lend the twiddles from the next H step on (true / false), or by the budget (nullopt).
     void set_lend(std::optional<bool> on) {
@@ -281,9 +281,9 @@ class CudaBackend final : public groth16::ProverBackend {
         std::unique_lock<std::mutex> run(run_mu_, std::try_to_lock);
         if (!run.owns_lock()) return nullptr;
         std::lock_guard<std::mutex> lock(ahead_mu_);
-        const auto decided = decided_.find(m);  // by this size's earlier H steps
-        if (!copy_ahead_ || ahead_pending_ || !scratch_ || decided == decided_.end()) return nullptr;
-        const unsigned nv = decided->second;
+        const auto decided = h_plans_.find(m);  // by this size's earlier H steps
+        if (!copy_ahead_ || ahead_pending_ || !scratch_ || decided == h_plans_.end()) return nullptr;
+        const unsigned nv = decided->second.vectors;
         const int copies = nv == 3 ? 2 : 1;  // a and c, or a alone
         if (scratch_cap_ < nv * m) return nullptr;
         Fr* const to[2] = {scratch_, scratch_ + 2 * m};
@@ -338,7 +338,7 @@ class CudaBackend final : public groth16::ProverBackend {
         }
         Fr* d = ahead ? scratch_ : scratch(nv * m);
         Fr* const dv[3] = {d, d + m, d + (nv - 1) * m};  // two vectors: c goes where b was
-        const bool lend = forced_lend_ ? *forced_lend_ : lend_decided_[m];
+        const bool lend = forced_lend_ ? *forced_lend_ : h_plans_.at(m).lend;
         if (lend || lent_.load() != 0) take_back_twiddles(m);  // lent before: room for it now
         const r1cs::WitnessVector* const hv[3] = {&a, &b, &c};
         Fr* const da = dv[0];
@@ -515,9 +515,10 @@ class CudaBackend final : public groth16::ProverBackend {
     // by name when the budget (CUZK_GPU_MEMORY, or the card) is smaller, rather than failing
     // in an allocation or exceeding the budget. Called with run_mu_ held.
     unsigned h_vectors_for(size_t m) {
-        if (auto it = decided_.find(m); it != decided_.end()) return it->second;
+        if (auto it = h_plans_.find(m); it != h_plans_.end()) return it->second.vectors;
         size_t free_b = 0, total_b = 0;
         unsigned k = forced_h_vectors_ ? forced_h_vectors_ : 3;
+        bool lend = false;  // the memory could not be queried: keep the table
         if (usable_memory(free_b, total_b)) {
             size_t held = scratch_cap_ * sizeof(Fr);
             {
@@ -526,7 +527,7 @@ class CudaBackend final : public groth16::ProverBackend {
             }
             const unsigned fit = h_step_vectors(m, total_b, free_b + held);
             if (!forced_h_vectors_) k = fit;
-            lend_decided_[m] = lend_twiddles(m, free_b + held);
+            lend = lend_twiddles(m, free_b + held);
             const size_t need = h_step_fixed_bytes(m, k ? k : 2);
             if (k == 0 || need > total_b) {
                 const auto gib = [](size_t b) {
@@ -540,7 +541,7 @@ class CudaBackend final : public groth16::ProverBackend {
                                          (memory_limit_ ? " that CUZK_GPU_MEMORY allows" : " the card has"));
             }
         }
-        decided_[m] = k;
+        h_plans_[m] = HStepPlan{k, lend};
         return k;
     }
 
@@ -869,12 +870,17 @@ class CudaBackend final : public groth16::ProverBackend {
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
     bool copy_ahead_;        // z and a, b, c may be copied ahead (CUZK_GPU_COPY_AHEAD; under run_mu_ and ahead_mu_)
     size_t memory_limit_;    // CUZK_GPU_MEMORY, 0: the whole card
-    // Under run_mu_: CUZK_GPU_H_VECTORS or set_h_step_vectors (0: by the budget); the vector
-    // count of each domain size's H steps (h_vectors_for).
+    // Under run_mu_: CUZK_GPU_H_VECTORS or set_h_step_vectors (0: by the budget).
     unsigned forced_h_vectors_;
-    std::map<size_t, unsigned> decided_;
-    std::map<size_t, bool> lend_decided_;  // per domain size, with decided_ (lend_twiddles)
-    std::atomic<unsigned> h_vectors_{0};   // of the last H step
+    // Under run_mu_, per domain size, decided at its first H step (h_vectors_for): how many
+    // of a, b, c the step keeps, and whether the NTT's twiddles are lent to the MSMs
+    // between steps (memory_plan.hpp lend_twiddles; false when the memory was not known).
+    struct HStepPlan {
+        unsigned vectors;
+        bool lend;
+    };
+    std::map<size_t, HStepPlan> h_plans_;
+    std::atomic<unsigned> h_vectors_{0};  // of the last H step
     // Under run_mu_: CUZK_GPU_LEND_TWIDDLES or set_twiddle_lending (nullopt: by the budget).
     std::optional<bool> forced_lend_;
     // Bytes of the H step's twiddle table released to the MSMs until the next H step (0: none).
