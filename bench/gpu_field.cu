@@ -480,6 +480,65 @@ BENCHMARK(BM_Chain<Fr, kMulFp64, true>)->Iterations(5)->UseManualTime()->Unit(be
 BENCHMARK(BM_Chain<Fr, kMulMixed22, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Chain<Fr, kMulMixed31, true>)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// The NTT's twiddle product at the NTT passes' occupancy: "Fr mul Shoup np0 x4 indep" with
+// the resident blocks of 128 threads a SM limited to state.range(0) by dynamic shared
+// memory (the register passes run 4 such blocks, 16 warps, at 128 registers a thread). If
+// the rate at 4 falls well below the rate at 16, the passes' products are bound by their
+// latency (too few warps to hide it), not by the multiply pipe.
+void BM_ShoupAtOccupancy(benchmark::State& state) {
+    try {
+        const int per_sm = int(state.range(0));
+        int sms = 0, smem_sm = 0;
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+        check(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0),
+              "cudaDeviceGetAttribute");
+        constexpr uint32_t kZero = ptx::np_zero_words<Fr::N>(Fr::kP);
+        // A block's share of the SM's shared memory, less the 1 KiB the runtime reserves a block.
+        const int smem = smem_sm / per_sm - 1024;
+        check(cudaFuncSetAttribute(shoup_kernel<kZero>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+              "cudaFuncSetAttribute");
+        int resident = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, shoup_kernel<kZero>, 128, size_t(smem)),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        const size_t threads = size_t(sms) * 128 * 32;
+        std::mt19937_64 rng(1);
+        std::vector<Fr> h(2 * threads);
+        for (size_t i = 0; i < std::min<size_t>(h.size(), 4096); ++i) h[i] = Fr::random(rng);
+        for (size_t i = 4096; i < h.size(); ++i) h[i] = h[i % 4096];
+        Fr* d = nullptr;
+        check(cudaMalloc(&d, h.size() * sizeof(Fr)), "cudaMalloc");
+        check(cudaMemcpy(d, h.data(), h.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy");
+        cuzk::BigInt<Fr::N> neg_inv = ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP), np{};
+        cuzk::BigInt<Fr::N>::sub(np, cuzk::BigInt<Fr::N>::zero(), Fr::kP);
+        check(cudaMemcpyToSymbol(c_fr_np, np.l, sizeof(np.l)), "cudaMemcpyToSymbol");
+        const auto launch = [&] { shoup_kernel<kZero><<<unsigned(threads / 128), 128, smem>>>(d, threads, neg_inv); };
+        launch();
+        check(cudaGetLastError(), "launch");
+        check(cudaDeviceSynchronize(), "warm-up");
+        cuzk::bench_gpu::EventTimer timer;
+        const std::string key = "Fr Shoup np0 x4, " + std::to_string(resident * 4) + " warps/SM";
+        for (auto _ : state) {
+            const float ms = timer.ms(launch);
+            state.SetIterationTime(ms / 1e3);
+            samples()[key].push_back(double(threads) * 4.0 * kIters / (ms * 1e-3) / 1e9);
+        }
+        state.counters["warps_per_sm"] = double(resident * 4);
+        cudaFree(d);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_ShoupAtOccupancy)
+    ->Arg(2)
+    ->Arg(3)
+    ->Arg(4)
+    ->Arg(6)
+    ->Arg(8)
+    ->Arg(16)
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 int main(int argc, char** argv) {
