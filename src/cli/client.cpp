@@ -250,10 +250,20 @@ int run_status(const Options& o) {
                 (unsigned long long)r.total_proofs_failed());
     std::printf("  memory budget %.1f MiB, pooled buffers %.1f MiB\n", double(r.pinned_memory_limit_bytes()) / 1048576,
                 double(r.pinned_memory_bytes()) / 1048576);
-    for (const auto& g : r.gpus())
-        std::printf("  gpu %u %s: %.1f / %.1f GiB free%s%s\n", g.ordinal(), g.name().c_str(),
-                    double(g.vram_free_bytes()) / (1 << 30), double(g.vram_total_bytes()) / (1 << 30),
-                    g.current_job_id().empty() ? "" : ", running ", g.current_job_id().c_str());
+    const auto gib = [](uint64_t b) { return double(b) / double(1u << 30); };
+    for (const auto& g : r.gpus()) {
+        std::printf("  gpu %u %s: %.1f / %.1f GiB free%s%s\n", g.ordinal(), g.name().c_str(), gib(g.vram_free_bytes()),
+                    gib(g.vram_total_bytes()), g.current_job_id().empty() ? "" : ", running ",
+                    g.current_job_id().c_str());
+        std::printf(
+            "    %llu partitions proven (%u placed), busy %.1f s; base sets %u resident (%.1f GiB), %u streamed "
+            "(%.1f GiB)",
+            (unsigned long long)g.partitions_proven(), g.partitions_placed(), double(g.busy_ms()) / 1e3,
+            g.base_sets_resident(), gib(g.base_bytes_resident()), g.base_sets_streamed(), gib(g.base_bytes_streamed()));
+        if (g.h_step_vectors() != 0) std::printf("; H step keeps %u of a, b, c", g.h_step_vectors());
+        if (g.twiddles_lent_bytes() != 0) std::printf("; NTT twiddles lent (%.1f GiB)", gib(g.twiddles_lent_bytes()));
+        std::printf("\n");
+    }
     for (const auto& q : r.queues())
         std::printf("  queue %-9s pending %u, in progress %u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
     static const char* tiers[] = {"hot", "warm", "cold"};

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "cuzk/server/gpu_status.hpp"
 #include "log.hpp"
 
 namespace cuzk::server {
@@ -330,18 +331,32 @@ grpc::Status ProvingService::CancelProof(Ctx*, const v1::CancelProofRequest* req
     });
 }
 
+void fill_gpu_status(const engine::DeviceStatus& d, v1::GPUStatus* g) {
+    g->set_ordinal(uint32_t(d.ordinal));
+    g->set_name(d.name);
+    g->set_vram_total_bytes(d.memory_total);
+    g->set_vram_free_bytes(d.memory_free);
+    g->set_current_job_id(d.current_job_id);
+    g->set_current_proof_kind(d.current_kind);
+    g->set_partitions_proven(d.partitions_proven);
+    g->set_partitions_placed(d.placed);
+    g->set_busy_ms(ms(d.busy_ms));
+    g->set_base_sets_resident(uint32_t(d.base_sets_resident));
+    g->set_base_sets_streamed(uint32_t(d.base_sets_streamed));
+    g->set_base_bytes_resident(d.base_bytes_resident);
+    g->set_base_bytes_streamed(d.base_bytes_streamed);
+    g->set_h_step_vectors(d.h_step_vectors);
+    g->set_twiddles_lent_bytes(d.twiddles_lent_bytes);
+    g->set_abc_copied_ahead(d.abc_copied_ahead);
+    g->set_z_copied_ahead(d.z_copied_ahead);
+}
+
 grpc::Status ProvingService::GetStatus(Ctx*, const v1::GetStatusRequest*, v1::GetStatusResponse* resp) {
     return handle("GetStatus", [&] {
         const engine::EngineStatus s = engine_.status();
         for (const auto& d : s.devices) {
             if (d.ordinal < 0) continue;  // the CPU backend is no GPU
-            auto* g = resp->add_gpus();
-            g->set_ordinal(uint32_t(d.ordinal));
-            g->set_name(d.name);
-            g->set_vram_total_bytes(d.memory_total);
-            g->set_vram_free_bytes(d.memory_free);
-            g->set_current_job_id(d.current_job_id);
-            g->set_current_proof_kind(d.current_kind);
+            fill_gpu_status(d, resp->add_gpus());
         }
         for (const auto& p : s.params) {
             auto* srs = resp->add_loaded_srs();

@@ -8,6 +8,7 @@
 
 #include <sstream>
 
+#include "cuzk/server/gpu_status.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 
 namespace {
@@ -69,8 +70,55 @@ TEST(ProtoCurioCompat, MessagesFieldsAndNumbers) {
     for (const auto& [name, fields] : curio) {
         const Descriptor* d = pool.FindMessageTypeByName(std::string("cuzk.v1.") + name);
         ASSERT_NE(d, nullptr) << name;
-        EXPECT_EQ(describe(*d), fields) << name;
+        // Curio's fields first, as Curio numbers them; cuzk's own may follow (GPUStatus).
+        const std::string all = describe(*d), curio_fields = fields;
+        EXPECT_TRUE(all == curio_fields || all.rfind(curio_fields + " ", 0) == 0) << name << ": " << all;
     }
+}
+
+// cuzk's additions to GPUStatus (numbers 7 on), filled from the engine's device status.
+TEST(ProtoCuzkFields, GpuStatusCarriesTheDeviceState) {
+    const Descriptor* d = DescriptorPool::generated_pool()->FindMessageTypeByName("cuzk.v1.GPUStatus");
+    ASSERT_NE(d, nullptr);
+    for (int i = 6; i < d->field_count(); ++i) EXPECT_GE(d->field(i)->number(), 7) << d->field(i)->name();
+
+    cuzk::engine::DeviceStatus s;
+    s.ordinal = 3;
+    s.name = "H200";
+    s.memory_total = 150'000'000'000;
+    s.memory_free = 90'000'000'000;
+    s.current_job_id = "job-7";
+    s.current_kind = "porep-32g";
+    s.busy_ms = 1234.6;
+    s.placed = 2;
+    s.partitions_proven = 41;
+    s.abc_copied_ahead = 39;
+    s.z_copied_ahead = 40;
+    s.base_sets_resident = 3;
+    s.base_sets_streamed = 2;
+    s.base_bytes_resident = 5'000'000'000;
+    s.base_bytes_streamed = 9'000'000'000;
+    s.h_step_vectors = 2;
+    s.twiddles_lent_bytes = 4'294'967'296;
+    cuzk::v1::GPUStatus g;
+    cuzk::server::fill_gpu_status(s, &g);
+    EXPECT_EQ(g.ordinal(), 3u);
+    EXPECT_EQ(g.name(), "H200");
+    EXPECT_EQ(g.vram_total_bytes(), 150'000'000'000u);
+    EXPECT_EQ(g.vram_free_bytes(), 90'000'000'000u);
+    EXPECT_EQ(g.current_job_id(), "job-7");
+    EXPECT_EQ(g.current_proof_kind(), "porep-32g");
+    EXPECT_EQ(g.busy_ms(), 1235u);
+    EXPECT_EQ(g.partitions_placed(), 2u);
+    EXPECT_EQ(g.partitions_proven(), 41u);
+    EXPECT_EQ(g.abc_copied_ahead(), 39u);
+    EXPECT_EQ(g.z_copied_ahead(), 40u);
+    EXPECT_EQ(g.base_sets_resident(), 3u);
+    EXPECT_EQ(g.base_sets_streamed(), 2u);
+    EXPECT_EQ(g.base_bytes_resident(), 5'000'000'000u);
+    EXPECT_EQ(g.base_bytes_streamed(), 9'000'000'000u);
+    EXPECT_EQ(g.h_step_vectors(), 2u);
+    EXPECT_EQ(g.twiddles_lent_bytes(), 4'294'967'296u);
 }
 
 TEST(ProtoCurioCompat, EnumValues) {
