@@ -373,19 +373,26 @@ std::map<std::string, std::vector<double>>& samples() {
     return s;
 }
 
+// count operands on the device: 4096 random ones (seed 1) repeated. The caller frees them.
+template <class F>
+F* upload_operands(size_t count) {
+    std::mt19937_64 rng(1);
+    std::vector<F> h(count);
+    for (size_t i = 0; i < std::min<size_t>(h.size(), 4096); ++i) h[i] = F::random(rng);
+    for (size_t i = 4096; i < h.size(); ++i) h[i] = h[i % 4096];
+    F* d = nullptr;
+    check(cudaMalloc(&d, h.size() * sizeof(F)), "cudaMalloc");
+    check(cudaMemcpy(d, h.data(), h.size() * sizeof(F), cudaMemcpyHostToDevice), "cudaMemcpy");
+    return d;
+}
+
 template <class F, int OP, bool kIndependent = false>
 void BM_Chain(benchmark::State& state) {
     try {
         int sms = 0;
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
         const size_t threads = size_t(sms) * 128 * 32;  // many waves: the tail does not matter
-        std::mt19937_64 rng(1);
-        std::vector<F> h(2 * threads);
-        for (size_t i = 0; i < std::min<size_t>(h.size(), 4096); ++i) h[i] = F::random(rng);
-        for (size_t i = 4096; i < h.size(); ++i) h[i] = h[i % 4096];
-        F* d = nullptr;
-        check(cudaMalloc(&d, h.size() * sizeof(F)), "cudaMalloc");
-        check(cudaMemcpy(d, h.data(), h.size() * sizeof(F), cudaMemcpyHostToDevice), "cudaMemcpy");
+        F* d = upload_operands<F>(2 * threads);
         cuzk::bench_gpu::EventTimer timer;
         const unsigned blocks = unsigned(threads / 128);
         cuzk::BigInt<Fr::N> neg_inv{}, np{};
@@ -501,13 +508,7 @@ void BM_ShoupAtOccupancy(benchmark::State& state) {
         check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, shoup_kernel<kZero>, 128, size_t(smem)),
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         const size_t threads = size_t(sms) * 128 * 32;
-        std::mt19937_64 rng(1);
-        std::vector<Fr> h(2 * threads);
-        for (size_t i = 0; i < std::min<size_t>(h.size(), 4096); ++i) h[i] = Fr::random(rng);
-        for (size_t i = 4096; i < h.size(); ++i) h[i] = h[i % 4096];
-        Fr* d = nullptr;
-        check(cudaMalloc(&d, h.size() * sizeof(Fr)), "cudaMalloc");
-        check(cudaMemcpy(d, h.data(), h.size() * sizeof(Fr), cudaMemcpyHostToDevice), "cudaMemcpy");
+        Fr* d = upload_operands<Fr>(2 * threads);
         cuzk::BigInt<Fr::N> neg_inv = ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP), np{};
         cuzk::BigInt<Fr::N>::sub(np, cuzk::BigInt<Fr::N>::zero(), Fr::kP);
         check(cudaMemcpyToSymbol(c_fr_np, np.l, sizeof(np.l)), "cudaMemcpyToSymbol");
