@@ -376,8 +376,8 @@ __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::
 // pass). The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) = -w^(n/2 - j)
 // for 0 < j < n/2, and negating w just swaps the two outputs.
 // Table index of w_n^j (kInverse: of -w_n^-j), for load_twiddle; unused when j = 0.
-template <bool kInverse>
-__device__ __forceinline__ size_t twiddle_slot(size_t j, size_t half) {
+template <bool kInverse, class I>
+__device__ __forceinline__ I twiddle_slot(I j, I half) {
     return kInverse ? half - j : j;
 }
 template <bool kInverse>
@@ -416,6 +416,16 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twi
 // `pre` scales the inputs as they are loaded, `post` the outputs as they are stored (i:
 // global index, or its bit reversal when the Scale says so); callers pass them to the
 // first / last pass only.
+// CUZK_NTT_INDEX32 (1): the register passes' twiddle indices in 32-bit arithmetic (exact
+// for n <= 2^32, plan::tile_twiddle) instead of size_t; 0: size_t. Why: Nsight Compute
+// (H200, 2026-12-04) counted 276 warp instructions a warp-butterfly in a pass, only 108 of
+// them multiplies, and the passes are close to issue-bound (a prefetch adding a few
+// instructions a twiddle cost 3-7%). Side by side (H200, two rounds): forward 2^27 35.53 /
+// 35.52 -> 35.37 / 35.32 ms, 2^24 4.040 / 4.061 -> 4.014 / 4.038; compute_h 2^27 234.9 ->
+// 233.9, 2^24 27.1 -> 26.9; coset forward / inverse 2^27 -0.4 / -0.6%.
+#ifndef CUZK_NTT_INDEX32
+#define CUZK_NTT_INDEX32 1
+#endif
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -510,9 +520,16 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
 #pragma unroll
             for (unsigned jl = 0; jl < (1u << i); ++jl) {
+#if CUZK_NTT_INDEX32
+                const uint32_t w =
+                    plan::tile_twiddle<uint32_t>(log_n, p, uint32_t(r0), u, plan::group_element(rb, e0, jl));
+                const bool one = w == 0;
+                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, uint32_t(half)));
+#else
                 const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, jl));
                 const bool one = w == 0;
                 const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, half));
+#endif
 #pragma unroll
                 for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
                     const unsigned j = jl | (jh << (i + 1));

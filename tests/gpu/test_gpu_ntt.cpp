@@ -187,6 +187,9 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                         for (unsigned jl = 0; jl < (1u << i); ++jl) {
                             const size_t t = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, jl));
                             EXPECT_LT(t, n / 2);
+                            EXPECT_EQ(plan::tile_twiddle<uint32_t>(log_n, p, uint32_t(r0), u,
+                                                                   plan::group_element(rb, e0, jl)),
+                                      t);  // the kernel's 32-bit indices (CUZK_NTT_INDEX32)
                             for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
                                 const unsigned j = jl | (jh << (i + 1));
                                 EXPECT_EQ(plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j)), t)
@@ -332,12 +335,18 @@ TEST(GpuNttPlan, RegisterGroupsSpanTheirStages) {
                         for (unsigned k = 0; k < plan::kRegLog; ++k) {
                             const unsigned b = rb.pos[k];
                             if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
-                            for (unsigned j = 0; j < plan::kRegElems; ++j)
+                            for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                                // The kernel's 32-bit index arithmetic (CUZK_NTT_INDEX32) is exact.
+                                ASSERT_EQ(plan::tile_twiddle<uint32_t>(log_n, p, uint32_t(r0), b - p.log_c,
+                                                                       plan::group_element(rb, e0, j)),
+                                          plan::tile_twiddle(log_n, p, r0, b - p.log_c, plan::group_element(rb, e0, j)))
+                                    << "log_n " << log_n << " pass " << i << " group " << g << " bit " << k;
                                 ASSERT_EQ(plan::tile_twiddle(log_n, p, r0, b - p.log_c, plan::group_element(rb, e0, j)),
                                           plan::tile_twiddle(log_n, p, r0, b - p.log_c,
                                                              plan::group_element(rb, e0, j & ((1u << k) - 1))))
                                     << "log_n " << log_n << " pass " << i << " group " << g << " bit " << k << " j "
                                     << j;
+                            }
                         }
                     }
             }

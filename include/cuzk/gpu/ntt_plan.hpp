@@ -173,11 +173,13 @@ CUZK_HD inline unsigned group_element(const RegBits& rb, unsigned base, unsigned
 }
 
 // Twiddle index (table w_n^j, j < n/2) of the stage-u butterfly whose first element has
-// tile index e (same formula as tile_butterfly).
-CUZK_HD inline size_t tile_twiddle(unsigned log_n, const Pass& p, size_t r0, unsigned u, unsigned e) {
+// tile index e (same formula as tile_butterfly). I = uint32_t is exact for log_n <= 32
+// (every partial value is below 2^(log_n - 1); Fr's two-adicity is 32).
+template <class I = size_t>
+CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, unsigned e) {
     const unsigned c = e & ((1u << p.log_c) - 1);
     const unsigned m = (e >> p.log_c) & ((1u << u) - 1);
-    return ((r0 + c) + (size_t(m) << p.lh0)) << (log_n - 1 - (p.lh0 + u));
+    return ((r0 + c) + (I(m) << p.lh0)) << (log_n - 1 - (p.lh0 + u));
 }
 
 // Shared-memory slot of tile element e: its low 4 bits XOR the next 4 (a bijection on any
