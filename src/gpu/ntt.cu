@@ -90,6 +90,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -426,6 +427,7 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twi
 #ifndef CUZK_NTT_INDEX32
 #define CUZK_NTT_INDEX32 1
 #endif
+using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>;
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -520,16 +522,10 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
 #pragma unroll
             for (unsigned jl = 0; jl < (1u << i); ++jl) {
-#if CUZK_NTT_INDEX32
-                const uint32_t w =
-                    plan::tile_twiddle<uint32_t>(log_n, p, uint32_t(r0), u, plan::group_element(rb, e0, jl));
+                const TwiddleIndex w =
+                    plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, plan::group_element(rb, e0, jl));
                 const bool one = w == 0;
-                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, uint32_t(half)));
-#else
-                const size_t w = plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, jl));
-                const bool one = w == 0;
-                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, half));
-#endif
+                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
 #pragma unroll
                 for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
                     const unsigned j = jl | (jh << (i + 1));
