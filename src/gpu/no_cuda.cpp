@@ -52,7 +52,7 @@ std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<co
 void clear_twiddle_cache() {}
 void prepare_twiddles(size_t, Stream) { no_cuda(); }
 size_t release_twiddles(size_t, Stream) { return 0; }
-size_t twiddle_table_bytes(size_t n) { return 32 * n; }
+size_t twiddle_table_bytes(size_t n) { return 32 * n + 64; }
 void set_gather_first_pass(bool) {}
 }  // namespace cuzk::gpu::ntt
 #endif

@@ -31,8 +31,10 @@
 // a_j <-> a_{n-j} and scales: sum_j A_j w^(-ij) is forward(A) read at -i mod n, exactly
 // as the CPU code does it.
 // Each butterfly costs one Fr multiplication (32-bit PTX words, cuzk/ff/mont_ptx.hpp) plus
-// an addition and a subtraction, none when the twiddle is w^0; twiddles w_n^j (j < n/2)
-// come from a per-size table in global memory, read through the read-only cache.
+// an addition and a subtraction, none when the twiddle is w^0 (the register passes: only in
+// the transform's stage 0, CUZK_NTT_ONE_BRANCH); twiddles w_n^j (j < n/2; the register
+// passes' Shoup pairs j <= n/2) come from a per-size table in global memory, read through
+// the read-only cache.
 // Powers s^i of the coset shifts are lo[i mod 1024] * hi[i / 1024] (two small tables per
 // shift, 8 MiB in all), so a scaling costs 2 multiplications per element.
 // Measured on an H200 (bench/gpu_ntt.cpp, median of 5, kFast vs kTiled in the same run):
@@ -72,6 +74,10 @@
 // four of 512) instead of 128 (CUZK_NTT_WIDE_BLOCKS_FROM): compute_h 2^25 / 2^26 / 2^27 67.6
 // / 140.2 / 288.4 -> 66.2 / 136.4 / 279.5 ms, coset_inverse 2^27 44.96 -> 44.07, forward
 // 2^27 38.45 -> 38.54. Tiles of 2^11 or 2^12 (CUZK_NTT_TILE_LOG) were slower (ntt_plan.hpp).
+// 2026-12-04 (nineteenth session): butterflies without a branch on w^0 (CUZK_NTT_ONE_BRANCH,
+// the table gains slot n/2 = -1 for the inverse), ptxas capped at 128 registers, 128-thread
+// blocks at every size: forward 2^24 4.01 -> 3.83 ms, 2^27 35.3 -> 33.6; coset_inverse 2^27
+// 40.7 -> 37.7; compute_h 2^27 233.9 -> 230.1 (H200, side by side; details at the macros).
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -428,6 +434,23 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twi
 #define CUZK_NTT_INDEX32 1
 #endif
 using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>;
+// CUZK_NTT_ONE_BRANCH (0, the default with Shoup's table): only the transform's stage 0
+// (every twiddle w^0, a uniform branch) skips its products; the other butterflies multiply,
+// by the table's slot 0 (1) or n/2 (-1) where their twiddle is w^0, so a stage's butterflies
+// are straight-line code that ptxas interleaves (two products in flight a thread). 1: each
+// butterfly branches on its twiddle index (divergent in the first pass), as before. Costs
+// ~1/log n more products (stages 1.. of the first pass: half, a quarter, ... of theirs).
+// H200 side by side (2026-12-04, median of 5, two rounds, with the register cap below):
+// forward 2^24 4.018 / 4.007 -> 3.832 / 3.825 ms, 2^27 35.32 / 35.33 -> 34.36 / 34.34;
+// coset_inverse 2^24 4.65 / 4.76 -> 4.50 / 4.64; compute_h 2^24 26.86 / 26.99 -> 26.19 /
+// 26.18, 2^27 233.9 / 233.9 -> 231.4 / 231.4. Without the cap ptxas takes 166 registers (12
+// warps a SM; 256-thread blocks fit one a SM): 2^24 flat, 2^27 forward 46.8 ms.
+#ifndef CUZK_NTT_ONE_BRANCH
+#define CUZK_NTT_ONE_BRANCH (CUZK_NTT_SHOUP ? 0 : 1)
+#endif
+#if !CUZK_NTT_ONE_BRANCH && !CUZK_NTT_SHOUP
+#error "CUZK_NTT_ONE_BRANCH=0 needs the Shoup table's slot n/2 (CUZK_NTT_SHOUP)"
+#endif
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -451,14 +474,27 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 // against none (side by side, median of 5, two rounds): compute_h 2^25 67.6 -> 66.2 ms,
 // 2^26 140.2 -> 136.4, 2^27 288.4 -> 279.5; coset_inverse 2^26 21.7 -> 21.6, 2^27 44.96 ->
 // 44.07; forward 2^26 18.79 -> 18.82, 2^27 38.45 -> 38.54 (+0.3%); 2^24 unchanged.
+// With the branch-free butterflies (CUZK_NTT_ONE_BRANCH=0, 128 registers) 128 threads win
+// again at 2^27, so the default is now 28 (never wide): side by side (H200, 2026-12-04, two
+// rounds) switch at 25 -> none: forward 2^27 34.36 / 34.34 -> 33.58 / 33.56 ms,
+// coset_inverse 39.30 / 39.38 -> 37.79 / 37.64, compute_h 231.4 / 231.4 -> 230.0 / 230.2,
+// coset_forward 39.20 / 39.23 -> 39.54 / 39.50; 2^24 (narrow either way) within noise.
 #ifndef CUZK_NTT_WIDE_BLOCKS_FROM
-#define CUZK_NTT_WIDE_BLOCKS_FROM 25
+#define CUZK_NTT_WIDE_BLOCKS_FROM 28
 #endif
 constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
 constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
 constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
 static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registers a thread)");
-#if CUZK_NTT_REG_LOG >= 3
+// CUZK_NTT_REG_PASS_MIN_BLOCKS: blocks of 2^kRegPassThreadsLog threads a SM asked of ptxas,
+// i.e. a register cap (2: 128 registers, 16 warps a SM; 0: none). The branch-free
+// butterflies need it (ptxas spills 8-24 B a thread under it; see CUZK_NTT_ONE_BRANCH).
+#ifndef CUZK_NTT_REG_PASS_MIN_BLOCKS
+#define CUZK_NTT_REG_PASS_MIN_BLOCKS (CUZK_NTT_ONE_BRANCH ? 0 : 2)
+#endif
+#if CUZK_NTT_REG_PASS_MIN_BLOCKS > 0
+#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, CUZK_NTT_REG_PASS_MIN_BLOCKS)
+#elif CUZK_NTT_REG_LOG >= 3
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog)
 #else
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
@@ -520,6 +556,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
             // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
             // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
+#if CUZK_NTT_ONE_BRANCH
 #pragma unroll
             for (unsigned jl = 0; jl < (1u << i); ++jl) {
                 const TwiddleIndex w =
@@ -535,6 +572,35 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                         butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
                 }
             }
+#else
+            if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
+#pragma unroll
+                for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                    if (j & (1u << i)) continue;
+                    if (kDif)
+                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
+                    else
+                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
+                }
+                continue;
+            }
+#pragma unroll
+            for (unsigned jl = 0; jl < (1u << i); ++jl) {
+                const TwiddleIndex w =
+                    plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, plan::group_element(rb, e0, jl));
+                // w = 0 multiplies too: by slot 0 (w^0 = 1), or for the inverse by slot n/2
+                // (w^(n/2) = -1, its outputs swapped), so no butterfly branches on its data.
+                const Twiddle t = load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
+#pragma unroll
+                for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
+                    const unsigned j = jl | (jh << (i + 1));
+                    if (kDif)
+                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], false, t);
+                    else
+                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], false, t);
+                }
+            }
+#endif
         }
         if (step + 1 == ng) {
 #pragma unroll
@@ -757,7 +823,8 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
     if (!t.shoup[log_n]) {
-        const size_t count = size_t(1) << (log_n - 1);
+        // Slots j <= n/2: w^(n/2) = -1 is the inverse's twiddle for j = 0 (twiddle_slot).
+        const size_t count = (size_t(1) << (log_n - 1)) + 1;
         const size_t hi_count = (count + kPowLo - 1) / kPowLo;
         PoolBuffer table(2 * count, table_pool(t), stream);
         {
@@ -1139,7 +1206,7 @@ unsigned table_log_size(size_t n, const char* what) {
 }
 }  // namespace
 
-size_t twiddle_table_bytes(size_t n) { return (CUZK_NTT_SHOUP ? 2 : 1) * (n / 2) * sizeof(Fr); }
+size_t twiddle_table_bytes(size_t n) { return CUZK_NTT_SHOUP ? 2 * (n / 2 + 1) * sizeof(Fr) : (n / 2) * sizeof(Fr); }
 
 void prepare_twiddles(size_t n, Stream stream) {
     register_pass_twiddles(table_log_size(n, "prepare_twiddles"), stream);

@@ -116,7 +116,7 @@ void clear_twiddle_cache();
 // (synchronously: a caller about to start copies builds it first, so that the build does not
 // wait for them), release_twiddles frees it after the work enqueued on `stream` and returns
 // its memory to the device (no device-wide synchronisation; 0 when it was not built), and
-// twiddle_table_bytes(n) is what it takes (32 B x n with Shoup's quotients: 4 GiB at 2^27).
+// twiddle_table_bytes(n) is what it takes (32 B x n + 64 with Shoup's quotients: 4 GiB at 2^27).
 // The CUDA backend lends those bytes to its MSMs between H steps on a small budget
 // (cuzk/gpu/memory_plan.hpp's lend_twiddles). A transform that finds its table released
 // builds it again.
