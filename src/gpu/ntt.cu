@@ -249,6 +249,23 @@ __device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
     return x * sc.lo[i & (kPowLo - 1)] * sc.hi_c[i >> kPowLoLog];
 }
 
+// The register passes' scaling (CUZK_NTT_SCALE_CALL=1): the products out of line, one copy
+// called from the 16 load / store sites instead of 16 inlined copies of ~550 instructions
+// (two thirds of the pass kernel's 215 KiB, on no pass's butterfly path). H200 side by side
+// (2026-12-04, two rounds): coset_forward 2^27 39.55 / 39.51 -> 38.45 / 38.45 ms, 2^24 -1.2%;
+// but forward 2^27 33.59 / 33.59 -> 33.77 / 33.78, 2^24 flat: off (bench/RESULTS.md).
+#ifndef CUZK_NTT_SCALE_CALL
+#define CUZK_NTT_SCALE_CALL 0
+#endif
+#if CUZK_NTT_SCALE_CALL
+__device__ __noinline__ Fr scaled_call(Scale sc, size_t i, Fr x) { return scaled(sc, i, x); }
+__device__ __forceinline__ Fr pass_scaled(const Scale& sc, size_t i, const Fr& x) {
+    return sc.none ? x : scaled_call(sc, i, x);
+}
+#else
+__device__ __forceinline__ Fr pass_scaled(const Scale& sc, size_t i, const Fr& x) { return scaled(sc, i, x); }
+#endif
+
 // Fr through 16-byte accesses (device buffers are cudaMalloc'd, Fr 32-byte strided).
 __device__ __forceinline__ Fr load_fr(const Fr* p) {
     const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
@@ -533,7 +550,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
-                x[j] = scaled(pre, si, load_fr(src + si));
+                x[j] = pass_scaled(pre, si, load_fr(src + si));
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
@@ -606,7 +623,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
-                store_fr(dst + gi, scaled(post, gi, x[j]));
+                store_fr(dst + gi, pass_scaled(post, gi, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
