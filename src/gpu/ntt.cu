@@ -573,23 +573,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
             // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
             // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
-#if CUZK_NTT_ONE_BRANCH
-#pragma unroll
-            for (unsigned jl = 0; jl < (1u << i); ++jl) {
-                const TwiddleIndex w =
-                    plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, plan::group_element(rb, e0, jl));
-                const bool one = w == 0;
-                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
-#pragma unroll
-                for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
-                    const unsigned j = jl | (jh << (i + 1));
-                    if (kDif)
-                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-                    else
-                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-                }
-            }
-#else
+#if !CUZK_NTT_ONE_BRANCH
             if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
 #pragma unroll
                 for (unsigned j = 0; j < plan::kRegElems; ++j) {
@@ -601,23 +585,25 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                 }
                 continue;
             }
+#endif
 #pragma unroll
             for (unsigned jl = 0; jl < (1u << i); ++jl) {
                 const TwiddleIndex w =
                     plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, plan::group_element(rb, e0, jl));
-                // w = 0 multiplies too: by slot 0 (w^0 = 1), or for the inverse by slot n/2
-                // (w^(n/2) = -1, its outputs swapped), so no butterfly branches on its data.
-                const Twiddle t = load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
+                // Without CUZK_NTT_ONE_BRANCH, w = 0 multiplies too: by slot 0 (w^0 = 1), or for
+                // the inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
+                // branches on its data.
+                const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
+                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
 #pragma unroll
                 for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
                     const unsigned j = jl | (jh << (i + 1));
                     if (kDif)
-                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], false, t);
+                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
                     else
-                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], false, t);
+                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
                 }
             }
-#endif
         }
         if (step + 1 == ng) {
 #pragma unroll
