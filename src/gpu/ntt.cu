@@ -819,6 +819,10 @@ const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
     return t.twiddles[log_n];
 }
 
+// Twiddle pairs in the Shoup table of size n: slots j <= n/2, w^(n/2) = -1 being the
+// inverse's twiddle for j = 0 (twiddle_slot). Sizes the table and twiddle_table_bytes.
+constexpr size_t shoup_pair_count(size_t n) { return n / 2 + 1; }
+
 // The register passes' table (CUZK_NTT_SHOUP): pairs only, so a size that only runs
 // Impl::kFast holds 64 B a twiddle, not 96. The power tables come from the pool too: no
 // cudaFree (a device-wide wait) in the build.
@@ -826,8 +830,7 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
     if (!t.shoup[log_n]) {
-        // Slots j <= n/2: w^(n/2) = -1 is the inverse's twiddle for j = 0 (twiddle_slot).
-        const size_t count = (size_t(1) << (log_n - 1)) + 1;
+        const size_t count = shoup_pair_count(size_t(1) << log_n);
         const size_t hi_count = (count + kPowLo - 1) / kPowLo;
         PoolBuffer table(2 * count, table_pool(t), stream);
         {
@@ -1209,7 +1212,9 @@ unsigned table_log_size(size_t n, const char* what) {
 }
 }  // namespace
 
-size_t twiddle_table_bytes(size_t n) { return CUZK_NTT_SHOUP ? 2 * (n / 2 + 1) * sizeof(Fr) : (n / 2) * sizeof(Fr); }
+size_t twiddle_table_bytes(size_t n) {
+    return CUZK_NTT_SHOUP ? 2 * shoup_pair_count(n) * sizeof(Fr) : (n / 2) * sizeof(Fr);
+}
 
 void prepare_twiddles(size_t n, Stream stream) {
     register_pass_twiddles(table_log_size(n, "prepare_twiddles"), stream);
