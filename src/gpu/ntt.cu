@@ -468,6 +468,66 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 #if !CUZK_NTT_ONE_BRANCH && !CUZK_NTT_SHOUP
 #error "CUZK_NTT_ONE_BRANCH=0 needs the Shoup table's slot n/2 (CUZK_NTT_SHOUP)"
 #endif
+// CUZK_NTT_FULL_GROUP (1): a group of 3 stages (its register bits are its stage bits, in
+// order) takes a straight-line path of its own, chosen by a uniform branch: no per-stage
+// "is this a stage bit" test or stage-0 branch, so the group is one basic block and
+// ptxas may issue a stage's twiddle loads during the stage before (ncu had put pass 3's
+// long-scoreboard stalls, 29%, on those loads). The group holding the transform's stage 0
+// (first pass, lh0 = 0) skips stage 0's products and, with CUZK_NTT_FIRST_ONES, those of
+// stages 1 and 2 whose twiddle is w^0 (tile element bits below the stage bit all 0: the
+// jl = 0 butterflies), 3 of a thread's 8 products there, ~3% of the transform's.
+// 2: only the group of stage 0 takes the path (side-by-side runs). H200 side by side
+// (2026-12-04, median of 5, two rounds, with CUZK_NTT_WHOLE_GROUPS in ntt_plan.hpp), ms:
+//   variant                   fwd 2^24       fwd 2^27        coset fwd 2^27  coset inv 2^24 / 2^27
+//   before                    3.814 / 3.825  33.49 / 33.51   39.49 / 39.44   4.498 / 37.50
+//   full groups               4.008 / 4.005  33.30 / 33.32   38.63 / 38.59   5.036 / 37.00
+//   first group only (2)      3.882 / 3.885  33.85 / 33.91   39.40 / 39.44   4.497 / 38.83
+//   whole-group plan          3.785 / 3.789  33.58 / 33.53   39.53 / 39.45   4.434 / 37.54
+//   both (the default)        3.780 / 3.781  33.27 / 33.35   38.62 / 38.57   4.273 / 37.02
+// and compute_h 2^24 26.00 -> 25.32, 2^27 229.9 -> 221.5. Full groups alone lose at 2^24,
+// whose 8-stage passes keep a 2-stage group on the other path (two copies of the stage
+// code in the running kernel); the 9 + 9 + 6 plan makes every group there full.
+#ifndef CUZK_NTT_FULL_GROUP
+#define CUZK_NTT_FULL_GROUP (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3 ? 0 : 1)
+#endif
+#ifndef CUZK_NTT_FIRST_ONES
+#define CUZK_NTT_FIRST_ONES 1
+#endif
+#if CUZK_NTT_FULL_GROUP && (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3)
+#error "CUZK_NTT_FULL_GROUP needs the branch-free butterflies and 8 elements a thread"
+#endif
+// The 3 stages u0, u0 + 1, u0 + 2 of a full group on a thread's 8 elements (register bit
+// i = stage u0 + i); kFirst: u0 = 0 in the first pass (lh0 = log_c = 0, r0 = 0), where
+// stage 0 and the jl = 0 butterflies of stages 1 and 2 have twiddle w^0.
+template <bool kInverse, bool kDif, bool kFirst>
+__device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned log_n, const plan::Pass& p,
+                                           TwiddleIndex r0, TwiddleIndex half, unsigned u0, const plan::RegBits& rb,
+                                           unsigned e0, const Fr* __restrict__ tw) {
+#pragma unroll
+    for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+        const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
+        const unsigned u = u0 + i;
+#pragma unroll
+        for (unsigned jl = 0; jl < (1u << i); ++jl) {
+            const bool one = kFirst && (i == 0 || (CUZK_NTT_FIRST_ONES && jl == 0));  // compile-time: w^0
+            Twiddle t{};
+            if (!one) {
+                const TwiddleIndex w =
+                    plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u, plan::group_element(rb, e0, jl));
+                t = load_twiddle(tw, twiddle_slot<kInverse>(w, half));
+            }
+#pragma unroll
+            for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
+                const unsigned j = jl | (jh << (i + 1));
+                if (kDif)
+                    butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+                else
+                    butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+            }
+        }
+    }
+}
+
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -563,45 +623,58 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         }
         unsigned u0, r;
         plan::group_stages(p, g, u0, r);
+        bool full = false;
+#if CUZK_NTT_FULL_GROUP
+        // Uniform. (CUZK_NTT_FULL_GROUP 2: only the group of stage 0, for side-by-side runs.)
+        full = r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0);
+        if (full) {
+            if (p.lh0 + u0 == 0)
+                full_group<kInverse, kDif, true>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
+            else
+                full_group<kInverse, kDif, false>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
+        }
+#endif
+        if (!full) {
 #pragma unroll
-        for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
-            const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
-            const unsigned b = rb.pos[i];
-            if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
-            const unsigned u = b - p.log_c;
-            // A butterfly's twiddle depends only on the tile-index bits below its stage bit
-            // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
-            // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
-            // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
+            for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+                const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
+                const unsigned b = rb.pos[i];
+                if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
+                const unsigned u = b - p.log_c;
+                // A butterfly's twiddle depends only on the tile-index bits below its stage bit
+                // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
+                // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
+                // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
 #if !CUZK_NTT_ONE_BRANCH
-            if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
+                if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
 #pragma unroll
-                for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                    if (j & (1u << i)) continue;
-                    if (kDif)
-                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
-                    else
-                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
+                    for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                        if (j & (1u << i)) continue;
+                        if (kDif)
+                            butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
+                        else
+                            butterfly_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
+                    }
+                    continue;
                 }
-                continue;
-            }
 #endif
 #pragma unroll
-            for (unsigned jl = 0; jl < (1u << i); ++jl) {
-                const TwiddleIndex w =
-                    plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, plan::group_element(rb, e0, jl));
-                // Without CUZK_NTT_ONE_BRANCH, w = 0 multiplies too: by slot 0 (w^0 = 1), or for
-                // the inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
-                // branches on its data.
-                const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
-                const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
+                for (unsigned jl = 0; jl < (1u << i); ++jl) {
+                    const TwiddleIndex w = plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u,
+                                                                            plan::group_element(rb, e0, jl));
+                    // Without CUZK_NTT_ONE_BRANCH, w = 0 multiplies too: by slot 0 (w^0 = 1), or for
+                    // the inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
+                    // branches on its data.
+                    const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
+                    const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
 #pragma unroll
-                for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
-                    const unsigned j = jl | (jh << (i + 1));
-                    if (kDif)
-                        butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-                    else
-                        butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+                    for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
+                        const unsigned j = jl | (jh << (i + 1));
+                        if (kDif)
+                            butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+                        else
+                            butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+                    }
                 }
             }
         }

@@ -261,11 +261,22 @@ TEST(GpuNttPlan, PassesCoverEveryStage) {
     ASSERT_EQ(gntt::plan::make_passes(27, p), 3u);
     EXPECT_EQ(p[2].s, 9u);
     EXPECT_EQ(p[2].log_c, 1u);
+    // Whole register groups where log_n is a multiple of 3 (CUZK_NTT_WHOLE_GROUPS): 2^24 as
+    // 9 + 9 + 6, not 8 + 8 + 8; 2^22 as before.
+    ASSERT_EQ(gntt::plan::make_passes(24, p), 3u);
+    const unsigned want24[3] = {CUZK_NTT_WHOLE_GROUPS ? 9u : 8u, CUZK_NTT_WHOLE_GROUPS ? 9u : 8u,
+                                CUZK_NTT_WHOLE_GROUPS ? 6u : 8u};
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(p[i].s, want24[i]) << "pass " << i;
+    EXPECT_EQ(p[2].log_c, std::min(p[2].lh0, gntt::plan::kTileLog - want24[2]));
+    ASSERT_EQ(gntt::plan::make_passes(22, p), 3u);
+    EXPECT_EQ(p[0].s + p[1].s + p[2].s, 22u);
+    EXPECT_EQ(p[0].s, 8u);
+    EXPECT_EQ(p[2].s, 7u);
 }
 
 TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
     std::mt19937_64 rng(test::seed());
-    for (unsigned k : {3u, 4u, 5u, 6u, 7u, 9u, 10u, 11u, 12u, 13u, 14u, 16u, 19u}) {
+    for (unsigned k : {3u, 4u, 5u, 6u, 7u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 19u}) {
         const auto a = random_vector(size_t(1) << k, rng);
         auto want = a;
         ntt::forward(want);
