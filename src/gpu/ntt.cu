@@ -507,6 +507,21 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 #if CUZK_NTT_FULL_GROUP && (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3)
 #error "CUZK_NTT_FULL_GROUP needs the branch-free butterflies and 8 elements a thread"
 #endif
+// The butterflies of register bit i that share one twiddle t: the kRegElems / 2^(i+1) pairs
+// (j, j + 2^i) whose bits of j below i are jl (DIT, or Gentleman-Sande with kDif).
+template <bool kInverse, bool kDif>
+__device__ __forceinline__ void twiddle_butterflies(Fr (&x)[plan::kRegElems], unsigned i, unsigned jl, bool one,
+                                                    const Twiddle& t) {
+#pragma unroll
+    for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
+        const unsigned j = jl | (jh << (i + 1));
+        if (kDif)
+            butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+        else
+            butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+    }
+}
+
 // The 3 stages u0, u0 + 1, u0 + 2 of a full group on a thread's 8 elements (register bit
 // i = stage u0 + i); kFirst: u0 = 0 in the first pass (lh0 = log_c = 0, r0 = 0), where
 // stage 0 and the jl = 0 butterflies of stages 1 and 2 have twiddle w^0.
@@ -527,14 +542,7 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
                     plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u, plan::group_element(rb, e0, jl));
                 t = load_twiddle(tw, twiddle_slot<kInverse>(w, half));
             }
-#pragma unroll
-            for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
-                const unsigned j = jl | (jh << (i + 1));
-                if (kDif)
-                    butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-                else
-                    butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-            }
+            twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
         }
     }
 }
@@ -686,14 +694,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     // branches on its data.
                     const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
                     const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
-#pragma unroll
-                    for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
-                        const unsigned j = jl | (jh << (i + 1));
-                        if (kDif)
-                            butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-                        else
-                            butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
-                    }
+                    twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
                 }
             }
         }
