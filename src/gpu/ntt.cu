@@ -490,17 +490,6 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 #ifndef CUZK_NTT_FULL_GROUP
 #define CUZK_NTT_FULL_GROUP (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3 ? 0 : 1)
 #endif
-// CUZK_NTT_PASS_KERNELS (0): a pass whose groups are all full runs a kernel without the
-// generic loop (reg_pass_kernel's kPass), so that it holds only the code it runs; 1 in
-// every pass, 2 in the first pass only; 0: the one kernel with every path (not
-// instantiated). H200 side by side (2026-12-04, two rounds, median of 5) 0 / 1 / 2: forward
-// 2^24 3.827 / 4.008 / 3.761 ms, 2^27 33.28 / 34.83 / 33.21; coset forward 2^27 38.53 /
-// 39.83 / 38.20, coset inverse 2^27 37.19 / 41.25 / 37.09; compute_h 2^24 25.38 / 27.13 /
-// 25.60. With 1 ptxas spills 228-276 B in the later passes' kernels (their one copy of the
-// group code, 20-160 B in the kernel with every path); 2 is within 1% either way: off.
-#ifndef CUZK_NTT_PASS_KERNELS
-#define CUZK_NTT_PASS_KERNELS 0
-#endif
 #ifndef CUZK_NTT_FIRST_ONES
 #define CUZK_NTT_FIRST_ONES 1
 #endif
@@ -599,18 +588,10 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 // pass). kGather: the first DIT pass of a natural -> natural transform, loading permuted
 // element g from src[rev(g)] (plan::gather_source) with tiles in the order of
 // plan::gather_tile; dst must not overlap src. `pre` then scales by the source index.
-// kPass: what the pass's groups are, so that a kernel holds only the stage code it runs
-// (launch_reg_pass picks it; CUZK_NTT_PASS_KERNELS): kMixedGroups any (the generic loop and
-// both full-group copies), kFullFirst every group full in the first pass (lh0 = 0: the
-// stage-0 copy for group 0, the plain one for the others), kFullLater every group full in a
-// later pass (the plain copy only).
-enum PassKind : unsigned { kMixedGroups, kFullFirst, kFullLater };
-template <bool kInverse, bool kDif, bool kGather = false, PassKind kPass = kMixedGroups>
+template <bool kInverse, bool kDif, bool kGather = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post) {
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
-    static_assert(kPass == kMixedGroups || CUZK_NTT_FULL_GROUP == 1, "full-group kernels need the full-group path");
-    static_assert(!(kGather && kPass == kFullLater), "the gathering pass is the first pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
     extern __shared__ uint64_t shared_tiles[];
@@ -653,15 +634,15 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         bool full = false;
 #if CUZK_NTT_FULL_GROUP
         // Uniform. (CUZK_NTT_FULL_GROUP 2: only the group of stage 0, for side-by-side runs.)
-        full = kPass != kMixedGroups || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
+        full = r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0);
         if (full) {
-            if (kPass != kFullLater && p.lh0 + u0 == 0)
+            if (p.lh0 + u0 == 0)
                 full_group<kInverse, kDif, true>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
             else
                 full_group<kInverse, kDif, false>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
         }
 #endif
-        if (kPass == kMixedGroups && !full) {
+        if (!full) {
 #pragma unroll
             for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
                 const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
@@ -991,18 +972,6 @@ void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t 
 // Element orders of a transform's input and output.
 enum class Order { kNatural, kBitReversed };
 
-// launch(reg_pass_kernel<...>) for a pass of this kind (the full-group kernels exist only
-// with CUZK_NTT_FULL_GROUP = 1; a gathering pass is a first pass).
-template <bool kInverse, bool kDif, bool kGather, class Launch>
-void launch_pass_kind(PassKind kind, const Launch& launch) {
-    if constexpr (CUZK_NTT_FULL_GROUP == 1 && CUZK_NTT_PASS_KERNELS != 0) {
-        if (kind == kFullFirst) return launch(reg_pass_kernel<kInverse, kDif, kGather, kFullFirst>);
-        if constexpr (!kGather)
-            if (kind == kFullLater) return launch(reg_pass_kernel<kInverse, kDif, kGather, kFullLater>);
-    }
-    launch(reg_pass_kernel<kInverse, kDif, kGather>);
-}
-
 // One register pass from src to dst (the same buffer, or with `gather` the first DIT pass
 // of a natural -> natural transform into another buffer; reg_pass_kernel).
 void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif,
@@ -1033,24 +1002,18 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
     };
-    // The kernel with only the stage code this pass runs (reg_pass_kernel's kPass).
-    const bool all_full = CUZK_NTT_PASS_KERNELS && CUZK_NTT_FULL_GROUP == 1 && p.s % plan::kRegLog == 0;
-    const PassKind kind = !all_full                    ? kMixedGroups
-                          : p.lh0 == 0                 ? kFullFirst
-                          : CUZK_NTT_PASS_KERNELS == 1 ? kFullLater
-                                                       : kMixedGroups;  // (2: first passes only)
     if (gather && inverse)
-        launch_pass_kind<true, false, true>(kind, launch);
+        launch(reg_pass_kernel<true, false, true>);
     else if (gather)
-        launch_pass_kind<false, false, true>(kind, launch);
+        launch(reg_pass_kernel<false, false, true>);
     else if (inverse && dif)
-        launch_pass_kind<true, true, false>(kind, launch);
+        launch(reg_pass_kernel<true, true>);
     else if (inverse)
-        launch_pass_kind<true, false, false>(kind, launch);
+        launch(reg_pass_kernel<true, false>);
     else if (dif)
-        launch_pass_kind<false, true, false>(kind, launch);
+        launch(reg_pass_kernel<false, true>);
     else
-        launch_pass_kind<false, false, false>(kind, launch);
+        launch(reg_pass_kernel<false, false>);
 }
 
 // out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)

@@ -65,8 +65,8 @@ inline MsmMemoryPlan plan_msm_memory(size_t avail) {
 // Device bytes the fixed part of an H step takes for a domain of m: `vectors` vectors of m
 // values (32 B each; 3: a, b and c at once, 2: c copied after the quotient, where b was),
 // the NTT's table of twiddle pairs (m / 2 + 1 pairs of 64 B, counted as 32 B x m: the 8 MiB
-// covers the one pair more) and the coset shifts' power tables (8 MiB). At 2^27 (a 32 GiB PoRep partition): 16 GiB with
-// three vectors, 12 GiB with two.
+// covers the one pair more) and the coset shifts' power tables (8 MiB). At 2^27 (a 32 GiB
+// PoRep partition): 16 GiB with three vectors, 12 GiB with two.
 inline constexpr size_t h_step_fixed_bytes(size_t m, unsigned vectors = 3) {
     return vectors * 32 * m + 32 * m + (size_t(8) << 20);
 }
