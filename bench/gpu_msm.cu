@@ -217,7 +217,8 @@ BENCHMARK(BM_GpuMsmG1Prefetch)
 // (its time and size are printed and reported). The result is checked against the plain
 // resident path at the same size.
 template <class Curve>
-void time_precomputed(benchmark::State& state, const char* curve, size_t distinct, size_t max_log, unsigned c) {
+void time_precomputed(benchmark::State& state, const char* curve, size_t distinct, size_t max_log, unsigned c,
+                      const gpu::GpuMsmOptions& opt = {}) {
     const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
     auto m = tiled_msm<Curve>(log_n, distinct);
     const auto t0 = std::chrono::steady_clock::now();
@@ -232,8 +233,9 @@ void time_precomputed(benchmark::State& state, const char* curve, size_t distinc
     const auto want = resident<Curve>(max_log, distinct).run_device(sc, n);
     if (m->run_device(sc, n) != want)
         throw std::runtime_error(std::string(curve) + " precomputed msm differs from the plain msm");
-    const std::string label = std::string(curve) + " precomputed c=" + std::to_string(m->precomputed_window_bits());
-    time_runs<Curve>(state, *m, sc, n, label.c_str());
+    const std::string label = std::string(curve) + " precomputed c=" + std::to_string(m->precomputed_window_bits()) +
+                              (opt.level1_prefetch ? "" : " prefetch off");
+    time_runs<Curve>(state, *m, sc, n, label.c_str(), opt);
 }
 
 void BM_GpuMsmG1Precomputed(benchmark::State& state) {
@@ -245,6 +247,22 @@ void BM_GpuMsmG1Precomputed(benchmark::State& state) {
 }
 BENCHMARK(BM_GpuMsmG1Precomputed)
     ->ArgsProduct({{18, 20, 22, 24, 26}, {0}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+// The same with level 1 gathering the base ahead (GpuMsmOptions::level1_prefetch) on and
+// off, side by side: registers, and so blocks a SM, differ between the two kernels.
+void BM_GpuMsmG1PrecomputedPrefetch(benchmark::State& state) {
+    try {
+        gpu::GpuMsmOptions o;
+        o.level1_prefetch = state.range(1) != 0;
+        time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, 0, o);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1PrecomputedPrefetch)
+    ->ArgsProduct({{24, 26}, {0, 1}})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

@@ -497,8 +497,9 @@ struct Msm<Curve>::Impl {
     size_t n_bases = 0;
     int sms = 132;
     // Threads of one full wave of resident blocks (occupancy API) of the level-1
-    // accumulation and of the range reduction.
-    size_t level1_wave = 132 * 256, reduce_wave = 132 * 256;
+    // accumulation (over the bases, and with the base gathered ahead: registers, and so the
+    // wave, may differ) and of the range reduction.
+    size_t level1_wave = 132 * 256, level1_prefetch_wave = 132 * 256, reduce_wave = 132 * 256;
     cudaStream_t stream = nullptr;
     // The bases, or (after precompute) the table whose copy 0 they are; `bases` is then
     // freed.
@@ -606,6 +607,7 @@ struct Msm<Curve>::Impl {
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
+        level1_prefetch_wave = wave_threads(accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>);
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
         bind(std::make_shared<MsmScratch>());
         if (chunk_bases == 0) {
@@ -1185,13 +1187,15 @@ struct Msm<Curve>::Impl {
                         mark(&GpuMsmPhases::pair);
                     }
                 }
-                // Level 1: segments of the sorted list.
-                SegmentPlan sp = plan_segments(llen, 2 * level1_wave, 4);  // two full waves
+                // Level 1: segments of the sorted list, two full waves of the kernel that runs.
+                const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && opt.level1_prefetch;
+                SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 size_t clen = 2 * sp.segments;
+                const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
                 for (int i = 0; i < 2; ++i) {  // for the most segments, as the sort's buffers
-                    carry_key[i].reserve(4 * level1_wave, "cudaMalloc carries");
-                    carry_pt[i].reserve(4 * level1_wave, "cudaMalloc carries");
+                    carry_key[i].reserve(most_carries, "cudaMalloc carries");
+                    carry_pt[i].reserve(most_carries, "cudaMalloc carries");
                 }
                 if (lpts) {
                     if constexpr (std::is_same_v<Curve, G1Curve>) {
@@ -1201,7 +1205,7 @@ struct Msm<Curve>::Impl {
                                                                                carry_key[0].p, carry_pt[0].p);
                         check_launch("accumulate_stored_kernel (affine)");
                     }
-                } else if (std::is_same_v<Curve, G1Curve> && opt.level1_prefetch) {
+                } else if (prefetch) {
                     accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>
                         <<<blocks_for(sp.segments), kThreads, 0, stream>>>(dk.Current(), dv.Current(), len, sp.seg_len,
                                                                            sp.segments, base_ptr(), group_buckets,
