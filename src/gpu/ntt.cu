@@ -92,6 +92,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -756,11 +757,32 @@ std::map<int, DeviceTables>& registry() {
     return r;
 }
 
+// The L2's fetch granularity on a miss (cudaLimitMaxL2FetchGranularity, a hint of 0 to 128
+// bytes; the driver's default here is 64), set for the device when its tables are first
+// used; CUZK_L2_FETCH_BYTES overrides it (side-by-side runs). The later passes read 32-byte
+// elements and 64-byte twiddle pairs in short column runs, neighbouring tiles' in
+// neighbouring blocks. H200, 2026-12-04, one call (median of 5; 64 = default, two runs ->
+// 128 / 32): forward 2^27 33.31 / 33.36 -> 33.00 / 33.80 ms, coset_inverse 2^27 37.10 /
+// 37.12 -> 36.05 / 38.08, compute_h 2^27 221.9 / 222.1 -> 219.7 / 225.9; 2^24 within 0.5%
+// at 128; G1 MSM 2^26 with a table 319.9 -> 319.7 (bench/RESULTS.md).
+#ifndef CUZK_NTT_L2_FETCH_BYTES
+#define CUZK_NTT_L2_FETCH_BYTES 128
+#endif
+void set_l2_fetch_granularity() {
+    size_t bytes = CUZK_NTT_L2_FETCH_BYTES;
+    if (const char* v = std::getenv("CUZK_L2_FETCH_BYTES"); v != nullptr && *v != 0)
+        bytes = size_t(std::strtoul(v, nullptr, 10));
+    // Only a hint: where the device refuses it, the transforms are as correct as before.
+    if (cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, bytes) != cudaSuccess) (void)cudaGetLastError();
+}
+
 DeviceTables& tables_of_current_device() {
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
     std::lock_guard lk(registry_mutex());
-    return registry()[dev];  // std::map: references stay valid
+    const auto [it, fresh] = registry().try_emplace(dev);  // std::map: references stay valid
+    if (fresh) set_l2_fetch_granularity();
+    return it->second;
 }
 
 // RAII device allocation for the tables (cudaMalloc, synchronous free).
