@@ -607,7 +607,10 @@ struct Msm<Curve>::Impl {
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
-        level1_prefetch_wave = wave_threads(accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>);
+        if constexpr (std::is_same_v<Curve, G1Curve>)  // (no gather-ahead kernel over G2)
+            level1_prefetch_wave = wave_threads(accumulate_bases_kernel<Curve, true>);
+        else
+            level1_prefetch_wave = level1_wave;
         reduce_wave = wave_threads(reduce_ranges_kernel<Curve>);
         bind(std::make_shared<MsmScratch>());
         if (chunk_bases == 0) {

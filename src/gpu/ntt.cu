@@ -770,8 +770,13 @@ std::map<int, DeviceTables>& registry() {
 #endif
 void set_l2_fetch_granularity() {
     size_t bytes = CUZK_NTT_L2_FETCH_BYTES;
-    if (const char* v = std::getenv("CUZK_L2_FETCH_BYTES"); v != nullptr && *v != 0)
-        bytes = size_t(std::strtoul(v, nullptr, 10));
+    if (const char* v = std::getenv("CUZK_L2_FETCH_BYTES"); v != nullptr && *v != 0) {
+        char* end = nullptr;
+        const unsigned long b = std::strtoul(v, &end, 10);
+        if (*end != 0 || b > 128)
+            throw std::invalid_argument(std::string("gpu::ntt: CUZK_L2_FETCH_BYTES must be 0 to 128, got '") + v + "'");
+        bytes = b;
+    }
     // Only a hint: where the device refuses it, the transforms are as correct as before.
     if (cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, bytes) != cudaSuccess) (void)cudaGetLastError();
 }
@@ -780,8 +785,11 @@ DeviceTables& tables_of_current_device() {
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
     std::lock_guard lk(registry_mutex());
-    const auto [it, fresh] = registry().try_emplace(dev);  // std::map: references stay valid
-    if (fresh) set_l2_fetch_granularity();
+    auto it = registry().find(dev);
+    if (it == registry().end()) {
+        set_l2_fetch_granularity();              // before the entry exists: a bad setting fails every call
+        it = registry().try_emplace(dev).first;  // std::map: references stay valid
+    }
     return it->second;
 }
 
