@@ -491,6 +491,22 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 #ifndef CUZK_NTT_FULL_GROUP
 #define CUZK_NTT_FULL_GROUP (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3 ? 0 : 1)
 #endif
+// CUZK_NTT_ALL_FULL_KERNELS: passes whose groups are all full (s a multiple of 3: 2^24's
+// 9 + 9 + 6, 2^27's 9 + 9 + 9) run kernels compiled without the generic group path; 1
+// (default): the forward DIT passes only, 2: every kind, 0: none. ptxas then spills less in
+// the forward DIT kernels (160 -> 64 B of stores a thread) but more in the DIF ones (60 ->
+// 144 B) and the inverse DIT (20 -> 64 B). H200 side by side (2026-12-04, median of 5, two
+// rounds, none -> every kind), ms: forward 2^24 3.802 / 3.793 -> 3.685 / 3.675, 2^27
+// 33.05 / 33.05 -> 32.50 / 32.52; coset forward 2^24 4.446 / 4.448 -> 4.346 / 4.335, 2^27
+// 38.50 / 38.47 -> 37.51 / 37.54; but coset inverse 2^27 36.29 / 36.30 -> 36.94 / 36.77
+// and compute_h 2^27 220.3 / 220.1 -> 223.1 / 222.9 (its iDFTs run the DIF and inverse
+// kernels). Then forward DIT only (1) against none, same method: forward 2^24 3.792 /
+// 3.773 -> 3.663 / 3.662, 2^27 33.01 / 33.01 -> 32.45 / 32.45; coset forward 2^27 38.49 /
+// 38.51 -> 37.53 / 37.56; coset inverse 2^27 36.20 / 36.16 -> 36.30 / 36.31; compute_h
+// 2^24 25.36 / 25.42 -> 25.08 / 25.25, 2^27 220.1 / 220.0 -> 218.7 / 218.7.
+#ifndef CUZK_NTT_ALL_FULL_KERNELS
+#define CUZK_NTT_ALL_FULL_KERNELS 1
+#endif
 #ifndef CUZK_NTT_FIRST_ONES
 #define CUZK_NTT_FIRST_ONES 1
 #endif
@@ -589,7 +605,9 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 // pass). kGather: the first DIT pass of a natural -> natural transform, loading permuted
 // element g from src[rev(g)] (plan::gather_source) with tiles in the order of
 // plan::gather_tile; dst must not overlap src. `pre` then scales by the source index.
-template <bool kInverse, bool kDif, bool kGather = false>
+// kAllFull: every group of the pass is full (launch_reg_pass checks it), so the kernel has
+// no generic path (CUZK_NTT_ALL_FULL_KERNELS).
+template <bool kInverse, bool kDif, bool kGather = false, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post) {
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
@@ -635,7 +653,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         bool full = false;
 #if CUZK_NTT_FULL_GROUP
         // Uniform. (CUZK_NTT_FULL_GROUP 2: only the group of stage 0, for side-by-side runs.)
-        full = r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0);
+        full = kAllFull || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
         if (full) {
             if (p.lh0 + u0 == 0)
                 full_group<kInverse, kDif, true>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
@@ -643,7 +661,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                 full_group<kInverse, kDif, false>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
         }
 #endif
-        if (!full) {
+        if (!kAllFull && !full) {
 #pragma unroll
             for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
                 const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
@@ -1032,6 +1050,28 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
     };
+#if CUZK_NTT_FULL_GROUP == 1 && CUZK_NTT_ALL_FULL_KERNELS
+    if (p.s % plan::kRegLog == 0) {  // s / 3 groups of 3 stages: every group full
+        if (!inverse && !dif) {
+            if (gather)
+                launch(reg_pass_kernel<false, false, true, true>);
+            else
+                launch(reg_pass_kernel<false, false, false, true>);
+            return;
+        }
+#if CUZK_NTT_ALL_FULL_KERNELS == 2
+        if (!inverse)
+            launch(reg_pass_kernel<false, true, false, true>);
+        else if (gather)
+            launch(reg_pass_kernel<true, false, true, true>);
+        else if (dif)
+            launch(reg_pass_kernel<true, true, false, true>);
+        else
+            launch(reg_pass_kernel<true, false, false, true>);
+        return;
+#endif
+    }
+#endif
     if (gather && inverse)
         launch(reg_pass_kernel<true, false, true>);
     else if (gather)
