@@ -255,8 +255,10 @@ __device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
 // (two thirds of the pass kernel's 215 KiB, on no pass's butterfly path). H200 side by side
 // (2026-12-04, two rounds): coset_forward 2^27 39.55 / 39.51 -> 38.45 / 38.45 ms, 2^24 -1.2%;
 // but forward 2^27 33.59 / 33.59 -> 33.77 / 33.78, 2^24 flat: off (bench/RESULTS.md).
+// With the all-full kernels (CUZK_NTT_ALL_FULL_KERNELS) it spills 12-24 B a thread in the
+// DIT kernels instead of 20-160, and wins everywhere (2026-12-04, the table there): on.
 #ifndef CUZK_NTT_SCALE_CALL
-#define CUZK_NTT_SCALE_CALL 0
+#define CUZK_NTT_SCALE_CALL 1
 #endif
 #if CUZK_NTT_SCALE_CALL
 __device__ __noinline__ Fr scaled_call(Scale sc, size_t i, Fr x) { return scaled(sc, i, x); }
@@ -492,20 +494,24 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 #define CUZK_NTT_FULL_GROUP (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3 ? 0 : 1)
 #endif
 // CUZK_NTT_ALL_FULL_KERNELS: passes whose groups are all full (s a multiple of 3: 2^24's
-// 9 + 9 + 6, 2^27's 9 + 9 + 9) run kernels compiled without the generic group path; 1
-// (default): the forward DIT passes only, 2: every kind, 0: none. ptxas then spills less in
-// the forward DIT kernels (160 -> 64 B of stores a thread) but more in the DIF ones (60 ->
-// 144 B) and the inverse DIT (20 -> 64 B). H200 side by side (2026-12-04, median of 5, two
-// rounds, none -> every kind), ms: forward 2^24 3.802 / 3.793 -> 3.685 / 3.675, 2^27
-// 33.05 / 33.05 -> 32.50 / 32.52; coset forward 2^24 4.446 / 4.448 -> 4.346 / 4.335, 2^27
-// 38.50 / 38.47 -> 37.51 / 37.54; but coset inverse 2^27 36.29 / 36.30 -> 36.94 / 36.77
-// and compute_h 2^27 220.3 / 220.1 -> 223.1 / 222.9 (its iDFTs run the DIF and inverse
-// kernels). Then forward DIT only (1) against none, same method: forward 2^24 3.792 /
-// 3.773 -> 3.663 / 3.662, 2^27 33.01 / 33.01 -> 32.45 / 32.45; coset forward 2^27 38.49 /
-// 38.51 -> 37.53 / 37.56; coset inverse 2^27 36.20 / 36.16 -> 36.30 / 36.31; compute_h
-// 2^24 25.36 / 25.42 -> 25.08 / 25.25, 2^27 220.1 / 220.0 -> 218.7 / 218.7.
+// 9 + 9 + 6, 2^27's 9 + 9 + 9) run kernels compiled without the generic group path: 0 none,
+// 1 the forward DIT passes, 2 (default) the DIT passes, 3 every kind. What it changes is
+// ptxas's spilling (bytes of spill stores a thread, generic -> all-full kernel): with the
+// scaling inlined (CUZK_NTT_SCALE_CALL=0) forward DIT 160 -> 64, inverse DIT 20 -> 64, DIF
+// 60 -> 144; with the scaling a call (the default), DIT 12-16 -> 16-24, DIF 12-16 -> 244-252.
+// H200 side by side (2026-12-04, median of 5, two rounds), ms:
+//   scaling inlined      fwd 2^24       fwd 2^27       coset fwd 2^27  coset inv 2^27  compute_h 2^27
+//   0                    3.802 / 3.793  33.05 / 33.05  38.50 / 38.47   36.29 / 36.30   220.3 / 220.1
+//   3                    3.685 / 3.675  32.50 / 32.52  37.51 / 37.54   36.94 / 36.77   223.1 / 222.9
+//   then 0               3.792 / 3.773  33.01 / 33.01  38.49 / 38.51   36.20 / 36.16   220.1 / 220.0
+//   1                    3.663 / 3.662  32.45 / 32.45  37.53 / 37.56   36.30 / 36.31   218.7 / 218.7
+//   then 1               3.686 / 3.672  32.41 / 32.41  37.54 / 37.53   36.47 / 36.34   219.0 / 218.9
+//   scaling a call, 1    3.572 / 3.580  32.00 / 31.95  35.63 / 35.65   36.80 / 36.74   214.5 / 214.4
+//   scaling a call, 2    3.589 / 3.576  31.99 / 31.98  35.63 / 35.63   36.04 / 36.25   213.9 / 213.9
+// (compute_h 2^24 25.29 / 25.25 -> 24.44 / 24.47 from the first row of the last three to the
+// last; bench/RESULTS.md, twenty-second session).
 #ifndef CUZK_NTT_ALL_FULL_KERNELS
-#define CUZK_NTT_ALL_FULL_KERNELS 1
+#define CUZK_NTT_ALL_FULL_KERNELS 2
 #endif
 #ifndef CUZK_NTT_FIRST_ONES
 #define CUZK_NTT_FIRST_ONES 1
@@ -1059,15 +1065,20 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
                 launch(reg_pass_kernel<false, false, false, true>);
             return;
         }
-#if CUZK_NTT_ALL_FULL_KERNELS == 2
-        if (!inverse)
-            launch(reg_pass_kernel<false, true, false, true>);
-        else if (gather)
-            launch(reg_pass_kernel<true, false, true, true>);
-        else if (dif)
+#if CUZK_NTT_ALL_FULL_KERNELS >= 2
+        if (!dif) {
+            if (gather)
+                launch(reg_pass_kernel<true, false, true, true>);
+            else
+                launch(reg_pass_kernel<true, false, false, true>);
+            return;
+        }
+#endif
+#if CUZK_NTT_ALL_FULL_KERNELS >= 3
+        if (inverse)
             launch(reg_pass_kernel<true, true, false, true>);
         else
-            launch(reg_pass_kernel<true, false, false, true>);
+            launch(reg_pass_kernel<false, true, false, true>);
         return;
 #endif
     }
