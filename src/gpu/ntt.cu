@@ -1026,6 +1026,22 @@ void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t 
 // Element orders of a transform's input and output.
 enum class Order { kNatural, kBitReversed };
 
+// Whether CUZK_NTT_ALL_FULL_KERNELS gives passes of this kind an all-full kernel.
+constexpr bool all_full_kind(bool inverse, bool dif) {
+    const int mode = CUZK_NTT_FULL_GROUP == 1 ? CUZK_NTT_ALL_FULL_KERNELS : 0;
+    return mode >= (dif ? 3 : inverse ? 2 : 1);
+}
+
+// Launches the reg_pass_kernel of this kind: the all-full one where the pass's groups are
+// all full and the kind has one.
+template <bool kInverse, bool kDif, bool kGather, class Launch>
+void launch_kind(bool all_full, const Launch& launch) {
+    if constexpr (all_full_kind(kInverse, kDif)) {
+        if (all_full) return launch(reg_pass_kernel<kInverse, kDif, kGather, true>);
+    }
+    launch(reg_pass_kernel<kInverse, kDif, kGather>);
+}
+
 // One register pass from src to dst (the same buffer, or with `gather` the first DIT pass
 // of a natural -> natural transform into another buffer; reg_pass_kernel).
 void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif,
@@ -1056,45 +1072,19 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
     };
-#if CUZK_NTT_FULL_GROUP == 1 && CUZK_NTT_ALL_FULL_KERNELS
-    if (p.s % plan::kRegLog == 0) {  // s / 3 groups of 3 stages: every group full
-        if (!inverse && !dif) {
-            if (gather)
-                launch(reg_pass_kernel<false, false, true, true>);
-            else
-                launch(reg_pass_kernel<false, false, false, true>);
-            return;
-        }
-#if CUZK_NTT_ALL_FULL_KERNELS >= 2
-        if (!dif) {
-            if (gather)
-                launch(reg_pass_kernel<true, false, true, true>);
-            else
-                launch(reg_pass_kernel<true, false, false, true>);
-            return;
-        }
-#endif
-#if CUZK_NTT_ALL_FULL_KERNELS >= 3
-        if (inverse)
-            launch(reg_pass_kernel<true, true, false, true>);
-        else
-            launch(reg_pass_kernel<false, true, false, true>);
-        return;
-#endif
-    }
-#endif
+    const bool all_full = p.s % plan::kRegLog == 0;  // s / 3 groups of 3 stages: every group full
     if (gather && inverse)
-        launch(reg_pass_kernel<true, false, true>);
+        launch_kind<true, false, true>(all_full, launch);
     else if (gather)
-        launch(reg_pass_kernel<false, false, true>);
+        launch_kind<false, false, true>(all_full, launch);
     else if (inverse && dif)
-        launch(reg_pass_kernel<true, true>);
+        launch_kind<true, true, false>(all_full, launch);
     else if (inverse)
-        launch(reg_pass_kernel<true, false>);
+        launch_kind<true, false, false>(all_full, launch);
     else if (dif)
-        launch(reg_pass_kernel<false, true>);
+        launch_kind<false, true, false>(all_full, launch);
     else
-        launch(reg_pass_kernel<false, false>);
+        launch_kind<false, false, false>(all_full, launch);
 }
 
 // out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)
