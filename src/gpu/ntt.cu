@@ -78,6 +78,10 @@
 // the table gains slot n/2 = -1 for the inverse), ptxas capped at 128 registers, 128-thread
 // blocks at every size: forward 2^24 4.01 -> 3.83 ms, 2^27 35.3 -> 33.6; coset_inverse 2^27
 // 40.7 -> 37.7; compute_h 2^27 233.9 -> 230.1 (H200, side by side; details at the macros).
+// 2026-12-04 (twenty-second session): less spilling, from DIT kernels without the generic
+// group path where every group is full (CUZK_NTT_ALL_FULL_KERNELS) and the scalings as one
+// call (CUZK_NTT_SCALE_CALL): forward 2^24 3.79 -> 3.58 ms, 2^27 33.0 -> 32.0; coset_forward
+// 2^27 38.5 -> 35.6; compute_h 2^27 220.0 -> 213.9 (H200, side by side).
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
