@@ -267,6 +267,39 @@ struct ApplyBase {
         acc += b.p;
     }
 };
+// The same in the redundant form (XYZZ::add_redundant, CUZK_MSM_REDUNDANT): the
+// accumulator's coordinates below 2p between additions, canonical when a run is stored.
+template <class Curve>
+struct ApplyBaseRedundant {
+    __device__ __forceinline__ void operator()(LoadedBase<Curve> b, XYZZ<Curve>& acc) const {
+        if (b.v == kSkip) return;
+        if (b.v >> 31) b.p.y = -b.p.y;
+        acc = acc.add_redundant(b.p);
+    }
+};
+struct StoreCanonical {
+    template <class P>
+    __device__ __forceinline__ P operator()(const P& p) const {
+        return p.canonical();
+    }
+};
+// G1's runs of mixed additions (level 1 with the gather ahead, and the 1s) in the redundant
+// form (1, the default) or reduced after every product (0). H200, side by side (2026-12-04,
+// median of 5, two rounds): G1 with a table 2^24 89.0 / 88.9 -> 86.6 / 86.7 ms, 2^26
+// 320.6 / 320.5 -> 312.7 / 312.2 (accumulate 283.7 -> 274.8); without 2^24 101.2 -> 99.0.
+#ifndef CUZK_MSM_REDUNDANT
+#define CUZK_MSM_REDUNDANT 1
+#endif
+template <class F>
+constexpr bool field_has_redundant_form() {
+    if constexpr (requires { F::kRedundant; })
+        return F::kRedundant;
+    else
+        return false;  // Fp2 (G2)
+}
+template <class Curve>
+constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT != 0) && field_has_redundant_form<typename Curve::Field>();
+
 // Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
 // registers, 58/64 B spilled) was slower: 2^26 424.2 -> 452.8 ms, 2^24 114.2 -> 118.3
 // (H200, 2026-12-01, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
@@ -280,7 +313,10 @@ __global__ void __launch_bounds__(kThreads)
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s >= segs) return;
     const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
-    if constexpr (kPrefetch) {
+    if constexpr (kPrefetch && kRedundantMadd<Curve>) {
+        accumulate_segment_pipelined<XYZZ<Curve>>(b, e, s, KeyAt{keys}, LoadBase<Curve>{vals, bases},
+                                                  ApplyBaseRedundant<Curve>{}, buckets, ck, cp, StoreCanonical{});
+    } else if constexpr (kPrefetch) {
         accumulate_segment_pipelined<XYZZ<Curve>>(b, e, s, KeyAt{keys}, LoadBase<Curve>{vals, bases},
                                                   ApplyBase<Curve>{}, buckets, ck, cp);
     } else {
@@ -443,10 +479,15 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
     for (size_t i = b; i < e; ++i) {
         if constexpr (std::is_same_v<Curve, G2Curve>)
             add_call(acc, bases[idx[i]]);
+        else if constexpr (kRedundantMadd<Curve>)
+            acc = acc.add_redundant(bases[idx[i]]);
         else
             acc += bases[idx[i]];
     }
-    out[t] = acc;
+    if constexpr (kRedundantMadd<Curve>)
+        out[t] = acc.canonical();
+    else
+        out[t] = acc;
 }
 
 // Entries sorted at once: kGroupEntries, or less under a cap.

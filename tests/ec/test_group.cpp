@@ -106,6 +106,47 @@ TYPED_TEST(GroupTest, GroupLawsOnRandomPoints) {
     }
 }
 
+// XYZZ::add_redundant (the device's G1 bucket accumulation in Fp's redundant form): the
+// same points as add(), from accumulators whose coordinates are canonical or canonical + p
+// (both valid redundant values), through doublings and cancellations. On the host the
+// field operations return canonical values, so this checks the formula and its branches;
+// the device arithmetic is checked by the emulated PTX test and the GPU MSM tests.
+TEST(XyzzRedundant, MatchesTheMixedAddition) {
+    std::mt19937_64 rng(test::seed());
+    const auto plus_p = [](const Fp& x) {
+        Fp::Big b;
+        for (size_t i = 0; i < Fp::N; ++i) b.l[i] = x.l[i];
+        Fp::Big::add(b, b, Fp::kP);
+        return Fp::from_raw_montgomery(b);
+    };
+    for (int iter = 0; iter < 16; ++iter) {
+        const G1Affine q = random_subgroup_point<G1Curve>(rng);
+        const Fp l = Fp::random(rng), l2 = l.square();
+        const G1XYZZ acc = G1XYZZ::from_jacobian({q.x * l2, q.y * l2 * l, l});  // q, Z != 1
+        const G1Affine r = random_subgroup_point<G1Curve>(rng);
+        G1XYZZ wide = acc;  // the same point, coordinates in [p, 2p) where they fit
+        const unsigned form = unsigned(rng());
+        if (form & 1) wide.X = plus_p(acc.X);
+        if (form & 2) wide.Y = plus_p(acc.Y);
+        if (form & 4) wide.ZZ = plus_p(acc.ZZ);
+        if (form & 8) wide.ZZZ = plus_p(acc.ZZZ);
+        for (const G1XYZZ& a : {acc, wide}) {
+            EXPECT_EQ(a.add_redundant(r).canonical(), acc.add(r)) << "form " << form;
+            EXPECT_EQ(a.add_redundant(q).canonical(), acc.dbl()) << "q = acc doubles, form " << form;
+            EXPECT_TRUE(a.add_redundant(-q).is_identity()) << "q = -acc, form " << form;
+            EXPECT_EQ(a.add_redundant(G1Affine::identity()).canonical(), acc) << "form " << form;
+        }
+        EXPECT_EQ(G1XYZZ::identity().add_redundant(r).canonical(), G1XYZZ::from_affine(r));
+        // A run: sum of r, q, r, -q, ... as the accumulation makes it.
+        G1XYZZ run = G1XYZZ::identity(), ref = G1XYZZ::identity();
+        for (const G1Affine& p : {r, q, r, -q, q, q, -r}) {
+            run = run.add_redundant(p);
+            ref = ref.add(p);
+        }
+        EXPECT_EQ(run.canonical(), ref);
+    }
+}
+
 TYPED_TEST(GroupTest, BatchToAffine) {
     using J = typename TestFixture::J;
     using A = typename TestFixture::A;

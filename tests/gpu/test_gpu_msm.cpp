@@ -656,6 +656,40 @@ TEST(GpuMsm, G1MatchesCpu) {
     check_sizes<G1Curve>({1000}, {21, gpu::kMaxWindowBits});  // the widest windows
 }
 
+// Runs of one bucket that meet every special case of the mixed addition: a base equal to
+// the running sum (doubling), its negation (the identity, then the run goes on), and the
+// point at infinity. Every base has the same full scalar, so that they all land in one
+// bucket of window 0 (and in a few others), in base order; the CPU gives the sum. G1's
+// level 1 runs in the field's redundant form (CUZK_MSM_REDUNDANT), whose zero tests see 0
+// and p: this checks them, with the table and without, at several segment lengths.
+TEST(GpuMsm, G1BucketRunsWithDoublingsAndCancellations) {
+    SKIP_WITHOUT_GPU();
+    const auto g = generator_multiples<G1Curve>(64);  // g[j] = (j + 1) G
+    std::vector<G1Affine> bases;
+    for (size_t i = 0; bases.size() < 4000; ++i) {
+        // Triples p, p, -2p from a run's identity: p is then added to p (a doubling), -2p
+        // to 2p (the identity again). Every fifth triple ends on -(2p - G) instead, so that
+        // the runs and the sum are not all the identity.
+        const size_t j = i % 32;
+        bases.push_back(g[j]);
+        bases.push_back(g[j]);
+        bases.push_back(-g[i % 5 == 4 ? 2 * j : 2 * j + 1]);
+        if (i % 7 == 0) bases.push_back(G1Affine::identity());
+    }
+    for (uint64_t k : {3ull, 5ull, 0x123456789ull}) {
+        const std::vector<Fr> scalars(bases.size(), Fr::from_u64(k));
+        const auto expect = msm<G1Curve>(bases, scalars);
+        gpu::Msm<G1Curve> m(bases);
+        for (unsigned c : {0u, 4u, 13u}) {
+            gpu::GpuMsmOptions o;
+            o.window_bits = c;
+            ASSERT_EQ(m.run(scalars, o), expect) << "k=" << k << " c=" << c;
+        }
+        m.precompute(8);
+        ASSERT_EQ(m.run(scalars), expect) << "k=" << k << " with a table";
+    }
+}
+
 TEST(GpuMsm, G2MatchesCpu) {
     SKIP_WITHOUT_GPU();
     check_sizes<G2Curve>({1, 7, 1000}, {0, 3});

@@ -127,6 +127,72 @@ void check_field() {
 TEST(PtxEmulated, FpMatchesHost) { check_field<Fp>(); }
 TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
 
+// The redundant form (mont_ptx.hpp, Field::mul_r; the device's G1 accumulation): every
+// operand either x or x + p (both below 2p), every result below 2p and congruent to the
+// reduced one, no carry that the bounds rule out. a + p and b + p at the top of the range
+// (p - 1 + p) are the bounds' worst case.
+Fp::Big raw_plus_p(const Fp& x) {
+    Fp::Big r;
+    for (size_t i = 0; i < Fp::N; ++i) r.l[i] = x.l[i];
+    const uint64_t carry = Fp::Big::add(r, r, Fp::kP);
+    EXPECT_EQ(carry, 0u);
+    return r;
+}
+Fp redundant(const Fp& x, bool plus_p) { return plus_p ? Fp::from_raw_montgomery(raw_plus_p(x)) : x; }
+bool below_2p(const Fp& x) {
+    Fp::Big b;
+    for (size_t i = 0; i < Fp::N; ++i) b.l[i] = x.l[i];
+    return b < Fp::kP2;
+}
+
+void check_redundant(const Fp& a, const Fp& b, unsigned form, uint64_t seed) {
+    static_assert(Fp::kRedundant && !Fr::kRedundant);
+    constexpr Fp::Big p = Fp::kP, p2 = Fp::kP2;
+    const Fp c = a + b, d = a - b;
+    const Fp ar = redundant(a, form & 1), br = redundant(b, form & 2), cr = redundant(c, form & 4),
+             dr = redundant(d, form & 8);
+    EmulatedIsa isa;
+    const auto check = [&](const Fp& got, const Fp& want, const char* what) {
+        EXPECT_TRUE(below_2p(got)) << what << ": not below 2p, " << a.to_hex() << " " << b.to_hex() << " form " << form
+                                   << " seed " << seed;
+        Fp canon;
+        ff_detail::ptx::canonical_r<Fp::N>(isa, canon.l, got.l, p.l);
+        EXPECT_EQ(canon, want) << what << " " << a.to_hex() << " " << b.to_hex() << " form " << form << " seed "
+                               << seed;
+    };
+    Fp r;
+    ff_detail::ptx::mul_r<Fp::N>(isa, r.l, ar.l, br.l, p.l, Fp::kInv);
+    check(r, a * b, "mul_r");
+    ff_detail::ptx::sqr_r<Fp::N>(isa, r.l, ar.l, p.l, Fp::kInv);
+    check(r, a * a, "sqr_r");
+    ff_detail::ptx::mul_sub_mul_r<Fp::N>(isa, r.l, ar.l, br.l, cr.l, dr.l, p.l, p2.l, Fp::kInv);
+    check(r, a * b - c * d, "mul_sub_mul_r");
+    ff_detail::ptx::mod_add<Fp::N>(isa, r.l, ar.l, br.l, p2.l);
+    check(r, a + b, "add with 2p");
+    ff_detail::ptx::mod_sub<Fp::N>(isa, r.l, ar.l, br.l, p2.l);
+    check(r, a - b, "sub with 2p");
+    EXPECT_EQ(Fp::is_zero_r(ar), a.is_zero()) << a.to_hex() << " form " << form;
+    EXPECT_EQ(Fp::canonical_r(ar), a) << "host canonical_r " << a.to_hex() << " form " << form;
+    EXPECT_EQ(isa.lost, 0) << "redundant form: a carry claimed impossible happened, " << a.to_hex() << " " << b.to_hex()
+                           << " form " << form << " seed " << seed;
+}
+
+TEST(PtxEmulated, FpRedundantFormMatchesHost) {
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    const auto edges = test::field_edge_values<Fp>();
+    for (const Fp& a : edges)
+        for (const Fp& b : edges)
+            for (unsigned form = 0; form < 16; ++form) check_redundant(a, b, form, seed);
+    for (int i = 0; i < 20000; ++i) {
+        const Fp a = Fp::random(rng), b = Fp::random(rng);
+        const unsigned form = unsigned(rng() & 15);
+        check_redundant(a, b, form, seed);
+        check_redundant(a, edges[size_t(i) % edges.size()], form, seed);
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
 // Shoup's multiplication by a constant (cuzk/ff/shoup_ptx.hpp, the device NTT's twiddle
 // product): x~ w mod p with w in standard form and w' = -w~ p^-1 mod 2^256 equals the
 // Montgomery product x~ * w~, for reduced x and for x in [p, 2p) (the bound's other end),

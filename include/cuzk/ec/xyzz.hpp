@@ -127,6 +127,39 @@ struct XYZZ {
         return r;
     }
 
+    // The same in the field's redundant form (F::kRedundant: Fp; coordinates below 2p, see
+    // Field::mul_r): this point's coordinates redundant, q's canonical, the result's
+    // redundant. The multiplications skip their conditional subtractions, which sit on the
+    // dependency chain of a bucket's run. Zero tests take 0 or p (is_zero_r); ZZ of a
+    // point that is not the identity is never 0 or p (a product of nonzero residues), and
+    // the identity is always written canonical, so is_identity() stays exact. The rare
+    // doubling runs on canonical coordinates.
+    CUZK_HD_INLINE XYZZ add_redundant(const AffinePoint& q) const {
+        if (q.infinity) return *this;
+        if (is_identity()) return from_affine(q);
+        F U2 = F::mul_r(q.x, ZZ);   // U2 = X2 ZZ1
+        F S2 = F::mul_r(q.y, ZZZ);  // S2 = Y2 ZZZ1
+        F P = F::sub_r(U2, X);      // P = U2 - X1
+        F R = F::sub_r(S2, Y);      // R = S2 - Y1
+        if (F::is_zero_r(P)) {
+            if (F::is_zero_r(R)) return canonical().dbl();
+            return identity();
+        }
+        F PP = F::sqr_r(P);       // PP = P^2
+        F PPP = F::mul_r(P, PP);  // PPP = P PP
+        F Q = F::mul_r(X, PP);    // Q = X1 PP
+        XYZZ r;
+        r.X = F::sub_r(F::sub_r(F::sqr_r(R), PPP), F::add_r(Q, Q));  // X3 = R^2 - PPP - 2Q
+        r.Y = F::mul_sub_mul_r(R, F::sub_r(Q, r.X), Y, PPP);         // Y3 = R (Q - X3) - Y1 PPP
+        r.ZZ = F::mul_r(ZZ, PP);                                     // ZZ3 = ZZ1 PP
+        r.ZZZ = F::mul_r(ZZZ, PPP);                                  // ZZZ3 = ZZZ1 PPP
+        return r;
+    }
+    // Coordinates below p (from the redundant form).
+    CUZK_HD_INLINE XYZZ canonical() const {
+        return {F::canonical_r(X), F::canonical_r(Y), F::canonical_r(ZZ), F::canonical_r(ZZZ)};
+    }
+
     CUZK_HD XYZZ sub(const XYZZ& q) const { return add(-q); }
     CUZK_HD XYZZ sub(const AffinePoint& q) const { return add(-q); }
     CUZK_HD friend XYZZ operator+(const XYZZ& p, const XYZZ& q) { return p.add(q); }

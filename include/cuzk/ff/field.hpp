@@ -241,6 +241,98 @@ class Field {
 #endif
         return a * b - c * d;
     }
+    // --- the redundant form (the device's G1 bucket accumulation) ---------------------
+    // Values below 2p instead of p, so that the multiplications skip their conditional
+    // subtraction (mont_ptx.hpp has the bounds; needs 8p < R: Fp, not Fr). Any canonical
+    // value is also redundant; canonical_r() takes a redundant one below p; zero mod p is 0
+    // or p (is_zero_r). On the host the operations return canonical values (any value below
+    // 2p is allowed), so host code using them gives the same residues.
+    static constexpr bool kRedundant = kP.l[N - 1] < (uint64_t(1) << 61);
+    static constexpr Big kP2 = [] {
+        Big r{};
+        Big::add(r, kP, kP);
+        return r;
+    }();
+    CUZK_HD_INLINE static Field canonical_r(const Field& a) requires kRedundant {
+        Field r;
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        ff_detail::ptx::canonical_r<N>(isa, r.l, a.l, p.l);
+#else
+        Big t = Big::zero();
+        for (size_t i = 0; i < N; ++i) t.l[i] = a.l[i];
+        if (t >= kP) Big::sub(t, t, kP);
+        r = from_raw_montgomery(t);
+#endif
+        return r;
+    }
+    CUZK_HD_INLINE static bool is_zero_r(const Field& a) requires kRedundant {
+        constexpr Big p = kP;
+        bool z = true, eq_p = true;
+        for (size_t i = 0; i < N; ++i) {
+            z = z && a.l[i] == 0;
+            eq_p = eq_p && a.l[i] == p.l[i];
+        }
+        return z || eq_p;
+    }
+    CUZK_HD_INLINE static Field mul_r(const Field& a, const Field& b) requires kRedundant {
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mul_r<N>(isa, r.l, a.l, b.l, p.l, kInv);
+        return r;
+#else
+        return canonical_r(a) * canonical_r(b);
+#endif
+    }
+    CUZK_HD_INLINE static Field sqr_r(const Field& a) requires kRedundant {
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::sqr_r<N>(isa, r.l, a.l, p.l, kInv);
+        return r;
+#else
+        return canonical_r(a).square();
+#endif
+    }
+    CUZK_HD_INLINE static Field add_r(const Field& a, const Field& b) requires kRedundant {
+#if CUZK_IN_DEVICE
+        constexpr Big p2 = kP2;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mod_add<N>(isa, r.l, a.l, b.l, p2.l);
+        return r;
+#else
+        return canonical_r(a) + canonical_r(b);
+#endif
+    }
+    CUZK_HD_INLINE static Field sub_r(const Field& a, const Field& b) requires kRedundant {
+#if CUZK_IN_DEVICE
+        constexpr Big p2 = kP2;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mod_sub<N>(isa, r.l, a.l, b.l, p2.l);
+        return r;
+#else
+        return canonical_r(a) - canonical_r(b);
+#endif
+    }
+    // a b - c d, one reduction.
+    CUZK_HD_INLINE static Field mul_sub_mul_r(const Field& a, const Field& b, const Field& c,
+                                              const Field& d) requires kRedundant {
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP, p2 = kP2;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mul_sub_mul_r<N>(isa, r.l, a.l, b.l, c.l, d.l, p.l, p2.l, kInv);
+        return r;
+#else
+        return canonical_r(a) * canonical_r(b) - canonical_r(c) * canonical_r(d);
+#endif
+    }
     // a b with the word products on the FP64 pipe (mont_fp64.hpp): the same value as
     // operator*, so a device kernel can give some of its multiplies to the FP64 pipe while
     // the IMAD pipe does the others. On the host: exact integer limb products (tests).

@@ -236,8 +236,9 @@ CUZK_HD_INLINE void final_sub(Isa& isa, uint32_t* r, const uint32_t* t, const ui
     for (size_t k = 0; k < n; ++k) r[k] = borrow ? t[k] : s[k];
 }
 
-// r = O + (E >> 32) + add (add: n words or nullptr), then reduced below p. The sum is < 2p.
-template <size_t n, class Isa>
+// r = O + (E >> 32) + add (add: n words or nullptr), then reduced below p (kReduce) or
+// left as it is (the redundant form, below 2p). The sum is < 2p.
+template <size_t n, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void finish(Isa& isa, uint32_t* r, const uint32_t* E, const uint32_t* O, const uint32_t* add,
                            const uint32_t* p) {
     uint32_t t[n];
@@ -251,7 +252,12 @@ CUZK_HD_INLINE void finish(Isa& isa, uint32_t* r, const uint32_t* E, const uint3
         for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(t[k], add[k]);
         t[n - 1] = isa.addc(t[n - 1], add[n - 1]);
     }
-    final_sub<n>(isa, r, t, p);
+    if constexpr (kReduce) {
+        final_sub<n>(isa, r, t, p);
+    } else {
+        CUZK_UNROLL
+        for (size_t k = 0; k < n; ++k) r[k] = t[k];
+    }
 }
 
 // --- the operations on n 32-bit words ---------------------------------------------------
@@ -396,7 +402,7 @@ CUZK_HD_INLINE void rot_step(Isa& isa, uint32_t* X, uint32_t* Y, const uint32_t*
 // r = (a b [+ c d]) 2^(-32n) mod p by rot_step over the words of b (and d when kTwo), then
 // T / 2^32 = E + (O >> 32) < 2p and one conditional subtraction. The loop of both
 // mont_mul32_rot and mont_mul2_32_rot.
-template <size_t n, bool kSparseLow, bool kTwo, class Isa>
+template <size_t n, bool kSparseLow, bool kTwo, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void rot_product(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                                 const uint32_t* d, const uint32_t* p, uint32_t inv) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
@@ -412,14 +418,19 @@ CUZK_HD_INLINE void rot_product(Isa& isa, uint32_t* r, const uint32_t* a, const 
     CUZK_UNROLL
     for (size_t k = 1; k + 1 < n; ++k) t[k] = isa.addc_cc(E[k], O[k + 1]);
     t[n - 1] = isa.addc(E[n - 1], 0);
-    final_sub<n>(isa, r, t, p);
+    if constexpr (kReduce) {
+        final_sub<n>(isa, r, t, p);
+    } else {
+        CUZK_UNROLL
+        for (size_t k = 0; k < n; ++k) r[k] = t[k];
+    }
 }
 
 // r = a b 2^(-32n) mod p through rot_step. r may alias a or b.
-template <size_t n, bool kSparseLow = false, class Isa>
+template <size_t n, bool kSparseLow = false, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                                    uint32_t inv) {
-    rot_product<n, kSparseLow, false>(isa, r, a, b, nullptr, nullptr, p, inv);
+    rot_product<n, kSparseLow, false, kReduce>(isa, r, a, b, nullptr, nullptr, p, inv);
 }
 
 // r = (a b + c d) 2^(-32n) mod p with ONE reduction: the rotating multiply with a second
@@ -429,10 +440,10 @@ CUZK_HD_INLINE void mont_mul32_rot(Isa& isa, uint32_t* r, const uint32_t* a, con
 // < 3 (2^32 - 1) p to T < 3p, so T stays below 3p and each partial sum below
 // 3p + 3 2^32 p < 2^(32(n+1)); the result (a b + c d + M p) / 2^(32n) < 2p^2 / 2^(32n) + p
 // < 2p takes one conditional subtraction. Operands below p, except that d may equal p.
-template <size_t n, class Isa>
+template <size_t n, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void mont_mul2_32_rot(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                                      const uint32_t* d, const uint32_t* p, uint32_t inv) {
-    rot_product<n, false, true>(isa, r, a, b, c, d, p, inv);
+    rot_product<n, false, true, kReduce>(isa, r, a, b, c, d, p, inv);
 }
 
 // nd = p - d for d < p: no borrow, and p - d <= p (the operand bound of mont_mul2_32_rot).
@@ -456,7 +467,7 @@ CUZK_HD_INLINE void mont_mul_sub_mul32(Isa& isa, uint32_t* r, const uint32_t* a,
 // r = T 2^(-32n) mod p for T < p 2^(32n) (2n words; SOS, the reference of mont_mul32):
 // n steps of reduce_step on E = T_0..T_(n-1), then the high half added: below 2p before
 // the one conditional subtraction.
-template <size_t n, bool kSparseLow, class Isa>
+template <size_t n, bool kSparseLow, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void redc_wide(Isa& isa, uint32_t* r, const uint32_t* T, const uint32_t* p, uint32_t inv) {
     uint32_t E[n + 1], O[n];
     CUZK_UNROLL
@@ -468,11 +479,11 @@ CUZK_HD_INLINE void redc_wide(Isa& isa, uint32_t* r, const uint32_t* T, const ui
         shift_swap<n>(isa, E, O);
         reduce_step<n, kSparseLow>(isa, E, O, p, inv, false, true);
     }
-    finish<n>(isa, r, E, O, T + n, p);
+    finish<n, kReduce>(isa, r, E, O, T + n, p);
 }
 
 // r = a^2 2^(-32n) mod p. r may alias a.
-template <size_t n, bool kSparseLow = false, class Isa>
+template <size_t n, bool kSparseLow = false, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
     // Cross products a_i a_j (i < j): X gets the pieces of odd j - i (row i starts at word
@@ -522,7 +533,7 @@ CUZK_HD_INLINE void mont_sqr32(Isa& isa, uint32_t* r, const uint32_t* a, const u
         T[2 * i] = isa.madc_lo_cc(a[i], a[i], T[2 * i]);
         T[2 * i + 1] = (i + 1 < n) ? isa.madc_hi_cc(a[i], a[i], T[2 * i + 1]) : isa.madc_hi(a[i], a[i], T[2 * i + 1]);
     }
-    redc_wide<n, kSparseLow>(isa, r, T, p, inv);
+    redc_wide<n, kSparseLow, kReduce>(isa, r, T, p, inv);
 }
 
 // z = x y (2h words) for h-word x, y: row i's pieces x_j y_i of even j and of odd j are
@@ -748,6 +759,58 @@ CUZK_HD_INLINE void mod_add(Isa& isa, uint64_t* r, const uint64_t* a, const uint
 template <size_t N, class Isa>
 CUZK_HD_INLINE void mod_sub(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
     on_words<WordOp::kSub, N, false>(isa, r, a, b, p, 0);
+}
+
+// --- the redundant form: values below 2p instead of p ---------------------------------
+// For p < 2^(64N - 3) (Fp: 381 of 384 bits; Field::kRedundant). The multiplications skip
+// their conditional subtraction: for a, b < 2p the Montgomery value (a b + M p) / R is
+// below 4p^2 / R + p < 2p once 4p < R, and the steps' partial sums stay below
+// 3p + 3 2^32 p as for mont_mul2_32_rot. a b - c d with one reduction takes 2p - d (d < 2p,
+// so 2p - d <= 2p): (a b + c (2p - d) + M p) / R < 8p^2 / R + p < 2p once 8p < R, each
+// step's partial sum below 5p + 5 2^32 p < 2^(32(n+1)). Sums and differences are mod_add /
+// mod_sub with 2p as the modulus (a + b < 4p < R; a - b + 2p on a borrow). A value is zero
+// mod p when it is 0 or p; canonical_r takes it below p. The emulated test (tests/gpu/
+// test_ptx_emulated.cpp) records any carry that these bounds claim cannot happen.
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mul_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                          uint64_t inv64) {
+    uint32_t a32[2 * N], b32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(p32, p);
+    mont_mul32_rot<2 * N, false, false>(isa, r32, a32, b32, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
+template <size_t N, class Isa>
+CUZK_HD_INLINE void sqr_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv64) {
+    uint32_t a32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(p32, p);
+    mont_sqr32<2 * N, false, false>(isa, r32, a32, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
+// p2 = 2p.
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mul_sub_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                  const uint64_t* d, const uint64_t* p, const uint64_t* p2, uint64_t inv64) {
+    uint32_t a32[2 * N], b32[2 * N], c32[2 * N], d32[2 * N], p32[2 * N], p2_32[2 * N], nd[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(c32, c);
+    split<N>(d32, d);
+    split<N>(p32, p);
+    split<N>(p2_32, p2);
+    p_minus<2 * N>(isa, nd, p2_32, d32);
+    mont_mul2_32_rot<2 * N, false>(isa, r32, a32, b32, c32, nd, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
+template <size_t N, class Isa>
+CUZK_HD_INLINE void canonical_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p) {
+    uint32_t a32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(p32, p);
+    final_sub<2 * N>(isa, r32, a32, p32);
+    join<N>(r, r32);
 }
 
 }  // namespace cuzk::ff_detail::ptx

@@ -322,10 +322,17 @@ inline SegmentPlan plan_segments(size_t len, size_t target_threads, size_t min_l
 // with the same key, so that the carry keys stay sorted). load(i) returns entry i's data
 // (say, the base gathered from memory), apply(item, acc) adds it. Entry i + 1's load is
 // issued before entry i's addition, so that its latency overlaps that addition instead
-// of stalling the next one.
-template <class P, class KeyAt, class Load, class Apply>
+// of stalling the next one. store(acc) is what a finished run writes (KeepPoint: acc
+// itself; an accumulator in a redundant form writes its canonical form).
+struct KeepPoint {
+    template <class P>
+    CUZK_HD_INLINE const P& operator()(const P& p) const {
+        return p;
+    }
+};
+template <class P, class KeyAt, class Load, class Apply, class Store = KeepPoint>
 CUZK_HD void accumulate_segment_pipelined(size_t begin, size_t end, size_t s, KeyAt key_at, Load load, Apply apply,
-                                          P* buckets, uint32_t* carry_key, P* carry_pt) {
+                                          P* buckets, uint32_t* carry_key, P* carry_pt, Store store = {}) {
     uint32_t cur = key_at(begin);
     P acc = P::identity();
     bool first = true;
@@ -341,10 +348,10 @@ CUZK_HD void accumulate_segment_pipelined(size_t begin, size_t end, size_t s, Ke
         if (k != cur) {
             if (first) {
                 carry_key[2 * s] = cur;
-                carry_pt[2 * s] = acc;
+                carry_pt[2 * s] = store(acc);
                 first = false;
             } else {
-                buckets[cur] = acc;
+                buckets[cur] = store(acc);
             }
             cur = k;
             acc = P::identity();
@@ -353,12 +360,12 @@ CUZK_HD void accumulate_segment_pipelined(size_t begin, size_t end, size_t s, Ke
     }
     if (first) {
         carry_key[2 * s] = cur;
-        carry_pt[2 * s] = acc;
+        carry_pt[2 * s] = store(acc);
         carry_key[2 * s + 1] = cur;
         carry_pt[2 * s + 1] = P::identity();
     } else {
         carry_key[2 * s + 1] = cur;
-        carry_pt[2 * s + 1] = acc;
+        carry_pt[2 * s + 1] = store(acc);
     }
 }
 
