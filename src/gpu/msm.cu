@@ -43,6 +43,10 @@
 // (Field::mul_sub_mul for Fp; 8M + 2S became 7M + 2S + one such pair), side by side
 // 2026-12-01: G1 2^20/22/24/26 11.9/34.4/113.2/422.2 -> 11.3/32.8/107.6/401.7 ms (the
 // 2^26 accumulation 376 -> 356 ms).
+// G1's runs of mixed additions keep their coordinates in Fp's redundant form (below 2p:
+// Field::mul_r, XYZZ::add_redundant; CUZK_MSM_REDUNDANT): no conditional subtraction after
+// each product, canonical when a run is stored. H200, side by side, 2026-12-04: G1 with a
+// table 2^24 / 2^26 88.6 / 320.2 -> 86.1 / 311.4 ms (accumulate 282.2 -> 274.7).
 //
 // Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
 // spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2
@@ -222,6 +226,42 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+struct StoreCanonical {
+    template <class P>
+    __device__ __forceinline__ P operator()(const P& p) const {
+        return p.canonical();
+    }
+};
+// The runs of mixed additions (level 1 and the 1s) in the field's redundant form
+// (XYZZ::add_redundant): 0 never, 1 over G1 (the default), 2 over G1 and G2. H200, side by
+// side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 -> 86.1 /
+// 86.3 ms, 2^26 320.2 / 319.9 -> 311.4 / 310.9 (accumulate 282.2 -> 274.7), without 2^24
+// 101.2 -> 99.0; G1 0/1 scalars 2^26 16.0 -> 15.9. G2 2^24: the accumulation gains (301 ->
+// 271-300 ms) but its runs spread (329-368 ms against 347-351 reduced; medians 337.8 /
+// 358.5 against 348.7 / 350.2), so G2 stays reduced by default.
+#ifndef CUZK_MSM_REDUNDANT
+#define CUZK_MSM_REDUNDANT 1
+#endif
+template <class F>
+constexpr bool field_has_redundant_form() {
+    if constexpr (requires { F::kRedundant; })
+        return F::kRedundant;
+    else
+        return false;
+}
+template <class Curve>
+constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT == 2 ||
+                                 (CUZK_MSM_REDUNDANT == 1 && std::is_same_v<Curve, G1Curve>)) &&
+                                field_has_redundant_form<typename Curve::Field>();
+// The bucket reduction's running sums (reduce_range) too, for G1 only: G1 reduce at 2^26
+// 11.3 -> 10.8 ms; over G2 (the full addition a call, 1.4 KiB frames) 2^24 reduce 41.0 /
+// 42.2 -> 52.9 / 53.0 ms (H200, 2026-12-04, side by side).
+template <class Curve>
+constexpr bool redundant_reduce() {
+    if constexpr (std::is_same_v<Curve, G1Curve>) return kRedundantMadd<Curve>;
+    return false;
+}
+
 // Level 1: segments of the sorted (bucket, signed base) list, mixed additions.
 // Functors, not lambdas, so that they can be forced inline: over Fp2 nvcc made the
 // adding lambda a call, and the bucket accumulator, passed to it by reference, then
@@ -240,7 +280,10 @@ struct AddBase {
         // Negated in place: selecting between p and -p kept both copies.
         Affine<Curve> p = bases[v & 0x7fffffffu];
         if (v >> 31) p.y = -p.y;  // (the addition ignores y of the point at infinity)
-        acc += p;
+        if constexpr (kRedundantMadd<Curve>)
+            acc = acc.add_redundant(p);
+        else
+            acc += p;
     }
 };
 // The same split in two for accumulate_segment_pipelined: the gather, one entry ahead,
@@ -277,29 +320,6 @@ struct ApplyBaseRedundant {
         acc = acc.add_redundant(b.p);
     }
 };
-struct StoreCanonical {
-    template <class P>
-    __device__ __forceinline__ P operator()(const P& p) const {
-        return p.canonical();
-    }
-};
-// G1's runs of mixed additions (level 1 with the gather ahead, and the 1s) in the redundant
-// form (1, the default) or reduced after every product (0). H200, side by side (2026-12-04,
-// median of 5, two rounds): G1 with a table 2^24 89.0 / 88.9 -> 86.6 / 86.7 ms, 2^26
-// 320.6 / 320.5 -> 312.7 / 312.2 (accumulate 283.7 -> 274.8); without 2^24 101.2 -> 99.0.
-#ifndef CUZK_MSM_REDUNDANT
-#define CUZK_MSM_REDUNDANT 1
-#endif
-template <class F>
-constexpr bool field_has_redundant_form() {
-    if constexpr (requires { F::kRedundant; })
-        return F::kRedundant;
-    else
-        return false;  // Fp2 (G2)
-}
-template <class Curve>
-constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT != 0) && field_has_redundant_form<typename Curve::Field>();
-
 // Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
 // registers, 58/64 B spilled) was slower: 2^26 424.2 -> 452.8 ms, 2^24 114.2 -> 118.3
 // (H200, 2026-12-01, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
@@ -320,7 +340,11 @@ __global__ void __launch_bounds__(kThreads)
         accumulate_segment_pipelined<XYZZ<Curve>>(b, e, s, KeyAt{keys}, LoadBase<Curve>{vals, bases},
                                                   ApplyBase<Curve>{}, buckets, ck, cp);
     } else {
-        accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
+        if constexpr (kRedundantMadd<Curve>)
+            accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp,
+                                            StoreCanonical{});
+        else
+            accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
     }
 }
 
@@ -444,7 +468,7 @@ __global__ void __launch_bounds__(kThreads)
     if (t >= windows * T) return;
     const size_t w = t / T, r = t % T;
     const size_t lo = r * R, hi = min_sz(nb, lo + R);
-    out[t] = reduce_range(buckets + w * nb, lo, hi);
+    out[t] = reduce_range<XYZZ<Curve>, redundant_reduce<Curve>()>(buckets + w * nb, lo, hi);
 }
 
 // out[sg * len2 + k] = sum of in[sg * len + k * pt .. + pt), len2 = ceil(len / pt).
@@ -465,7 +489,10 @@ __global__ void __launch_bounds__(kThreads)
 // ptxas), so there it stays the call it was before the addition was forced inline.
 template <class Curve>
 __device__ __noinline__ void add_call(XYZZ<Curve>& acc, const Affine<Curve>& q) {
-    acc += q;
+    if constexpr (kRedundantMadd<Curve>)
+        acc = acc.add_redundant(q);
+    else
+        acc += q;
 }
 
 // Scalars equal to 1: thread t sums the bases of ones [t L, (t+1) L) (mixed additions).

@@ -106,44 +106,51 @@ TYPED_TEST(GroupTest, GroupLawsOnRandomPoints) {
     }
 }
 
-// XYZZ::add_redundant (the device's G1 bucket accumulation in Fp's redundant form): the
-// same points as add(), from accumulators whose coordinates are canonical or canonical + p
-// (both valid redundant values), through doublings and cancellations. On the host the
-// field operations return canonical values, so this checks the formula and its branches;
-// the device arithmetic is checked by the emulated PTX test and the GPU MSM tests.
-TEST(XyzzRedundant, MatchesTheMixedAddition) {
+// XYZZ::add_redundant (the device's bucket accumulation in the field's redundant form):
+// the same points as add(), from accumulators whose coordinates are canonical or, word for
+// word, canonical + p (both valid redundant values), through doublings and cancellations.
+// On the host the field operations return canonical values, so this checks the formula
+// and its branches; the device arithmetic is checked by the emulated PTX test and the GPU
+// MSM tests.
+Fp plus_p(const Fp& x) {
+    Fp::Big b;
+    for (size_t i = 0; i < Fp::N; ++i) b.l[i] = x.l[i];
+    Fp::Big::add(b, b, Fp::kP);
+    return Fp::from_raw_montgomery(b);
+}
+Fp2 plus_p(const Fp2& x) { return {plus_p(x.c0), plus_p(x.c1)}; }
+
+TYPED_TEST(GroupTest, RedundantMixedAdditionMatchesTheMixedAddition) {
+    using A = typename TestFixture::A;
+    using X = typename TestFixture::X;
+    using F = typename TypeParam::Field;
     std::mt19937_64 rng(test::seed());
-    const auto plus_p = [](const Fp& x) {
-        Fp::Big b;
-        for (size_t i = 0; i < Fp::N; ++i) b.l[i] = x.l[i];
-        Fp::Big::add(b, b, Fp::kP);
-        return Fp::from_raw_montgomery(b);
-    };
     for (int iter = 0; iter < 16; ++iter) {
-        const G1Affine q = random_subgroup_point<G1Curve>(rng);
-        const Fp l = Fp::random(rng), l2 = l.square();
-        const G1XYZZ acc = G1XYZZ::from_jacobian({q.x * l2, q.y * l2 * l, l});  // q, Z != 1
-        const G1Affine r = random_subgroup_point<G1Curve>(rng);
-        G1XYZZ wide = acc;  // the same point, coordinates in [p, 2p) where they fit
+        const A q = random_subgroup_point<TypeParam>(rng);
+        const X acc = X::from_jacobian(this->random_jacobian(rng));  // ZZ != 1
+        const A r = random_subgroup_point<TypeParam>(rng);
+        const A s = acc.to_affine();
+        X wide = acc;  // the same point, some coordinates + p
         const unsigned form = unsigned(rng());
         if (form & 1) wide.X = plus_p(acc.X);
         if (form & 2) wide.Y = plus_p(acc.Y);
         if (form & 4) wide.ZZ = plus_p(acc.ZZ);
         if (form & 8) wide.ZZZ = plus_p(acc.ZZZ);
-        for (const G1XYZZ& a : {acc, wide}) {
+        for (const X& a : {acc, wide}) {
             EXPECT_EQ(a.add_redundant(r).canonical(), acc.add(r)) << "form " << form;
-            EXPECT_EQ(a.add_redundant(q).canonical(), acc.dbl()) << "q = acc doubles, form " << form;
-            EXPECT_TRUE(a.add_redundant(-q).is_identity()) << "q = -acc, form " << form;
-            EXPECT_EQ(a.add_redundant(G1Affine::identity()).canonical(), acc) << "form " << form;
+            EXPECT_EQ(a.add_redundant(s).canonical(), acc.dbl()) << "q = acc doubles, form " << form;
+            EXPECT_TRUE(a.add_redundant(-s).is_identity()) << "q = -acc, form " << form;
+            EXPECT_EQ(a.add_redundant(A::identity()).canonical(), acc) << "form " << form;
         }
-        EXPECT_EQ(G1XYZZ::identity().add_redundant(r).canonical(), G1XYZZ::from_affine(r));
-        // A run: sum of r, q, r, -q, ... as the accumulation makes it.
-        G1XYZZ run = G1XYZZ::identity(), ref = G1XYZZ::identity();
-        for (const G1Affine& p : {r, q, r, -q, q, q, -r}) {
+        EXPECT_EQ(X::identity().add_redundant(r).canonical(), X::from_affine(r));
+        // A run as the accumulation makes it.
+        X run = X::identity(), ref = X::identity();
+        for (const A& p : {r, q, r, -q, q, q, -r}) {
             run = run.add_redundant(p);
             ref = ref.add(p);
         }
         EXPECT_EQ(run.canonical(), ref);
+        static_assert(F::kRedundant);
     }
 }
 

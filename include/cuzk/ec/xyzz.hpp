@@ -155,6 +155,31 @@ struct XYZZ {
         r.ZZZ = F::mul_r(ZZZ, PPP);                                  // ZZZ3 = ZZZ1 PPP
         return r;
     }
+    // add-2008-s in the redundant form: both points' coordinates redundant (below 2p), the
+    // result's too (the bucket reduction's running sums; see add_redundant above).
+    CUZK_HD XYZZ add_redundant(const XYZZ& q) const {
+        if (is_identity()) return q;
+        if (q.is_identity()) return *this;
+        F U1 = F::mul_r(X, q.ZZ);   // U1 = X1 ZZ2
+        F U2 = F::mul_r(q.X, ZZ);   // U2 = X2 ZZ1
+        F S1 = F::mul_r(Y, q.ZZZ);  // S1 = Y1 ZZZ2
+        F S2 = F::mul_r(q.Y, ZZZ);  // S2 = Y2 ZZZ1
+        F P = F::sub_r(U2, U1);     // P = U2 - U1
+        F R = F::sub_r(S2, S1);     // R = S2 - S1
+        if (F::is_zero_r(P)) {
+            if (F::is_zero_r(R)) return canonical().dbl();
+            return identity();
+        }
+        F PP = F::sqr_r(P);       // PP = P^2
+        F PPP = F::mul_r(P, PP);  // PPP = P PP
+        F Q = F::mul_r(U1, PP);   // Q = U1 PP
+        XYZZ r;
+        r.X = F::sub_r(F::sub_r(F::sqr_r(R), PPP), F::add_r(Q, Q));  // X3 = R^2 - PPP - 2Q
+        r.Y = F::mul_sub_mul_r(R, F::sub_r(Q, r.X), S1, PPP);        // Y3 = R (Q - X3) - S1 PPP
+        r.ZZ = F::mul_r(F::mul_r(ZZ, q.ZZ), PP);                     // ZZ3 = ZZ1 ZZ2 PP
+        r.ZZZ = F::mul_r(F::mul_r(ZZZ, q.ZZZ), PPP);                 // ZZZ3 = ZZZ1 ZZZ2 PPP
+        return r;
+    }
     // Coordinates below p (from the redundant form).
     CUZK_HD_INLINE XYZZ canonical() const {
         return {F::canonical_r(X), F::canonical_r(Y), F::canonical_r(ZZ), F::canonical_r(ZZZ)};

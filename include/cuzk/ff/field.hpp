@@ -333,6 +333,19 @@ class Field {
         return canonical_r(a) * canonical_r(b) - canonical_r(c) * canonical_r(d);
 #endif
     }
+    // a b + c d, one reduction.
+    CUZK_HD_INLINE static Field mul_add_mul_r(const Field& a, const Field& b, const Field& c,
+                                              const Field& d) requires kRedundant {
+#if CUZK_IN_DEVICE
+        constexpr Big p = kP;
+        ff_detail::ptx::DeviceIsa isa;
+        Field r;
+        ff_detail::ptx::mul_add_mul_r<N>(isa, r.l, a.l, b.l, c.l, d.l, p.l, kInv);
+        return r;
+#else
+        return canonical_r(a) * canonical_r(b) + canonical_r(c) * canonical_r(d);
+#endif
+    }
     // a b with the word products on the FP64 pipe (mont_fp64.hpp): the same value as
     // operator*, so a device kernel can give some of its multiplies to the FP64 pipe while
     // the IMAD pipe does the others. On the host: exact integer limb products (tests).

@@ -804,6 +804,19 @@ CUZK_HD_INLINE void mul_sub_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, cons
     mont_mul2_32_rot<2 * N, false>(isa, r32, a32, b32, c32, nd, p32, uint32_t(inv64));
     join<N>(r, r32);
 }
+// a b + c d, one reduction (the same bound: below 8p^2 before it).
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mul_add_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                  const uint64_t* d, const uint64_t* p, uint64_t inv64) {
+    uint32_t a32[2 * N], b32[2 * N], c32[2 * N], d32[2 * N], p32[2 * N], r32[2 * N];
+    split<N>(a32, a);
+    split<N>(b32, b);
+    split<N>(c32, c);
+    split<N>(d32, d);
+    split<N>(p32, p);
+    mont_mul2_32_rot<2 * N, false>(isa, r32, a32, b32, c32, d32, p32, uint32_t(inv64));
+    join<N>(r, r32);
+}
 template <size_t N, class Isa>
 CUZK_HD_INLINE void canonical_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p) {
     uint32_t a32[2 * N], p32[2 * N], r32[2 * N];

@@ -374,10 +374,10 @@ CUZK_HD void accumulate_segment_pipelined(size_t begin, size_t end, size_t s, Ke
 struct IndexItem {
     CUZK_HD_INLINE size_t operator()(size_t i) const { return i; }
 };
-template <class P, class KeyAt, class Add>
+template <class P, class KeyAt, class Add, class Store = KeepPoint>
 CUZK_HD void accumulate_segment(size_t begin, size_t end, size_t s, KeyAt key_at, Add add, P* buckets,
-                                uint32_t* carry_key, P* carry_pt) {
-    accumulate_segment_pipelined<P>(begin, end, s, key_at, IndexItem{}, add, buckets, carry_key, carry_pt);
+                                uint32_t* carry_key, P* carry_pt, Store store = {}) {
+    accumulate_segment_pipelined<P>(begin, end, s, key_at, IndexItem{}, add, buckets, carry_key, carry_pt, store);
 }
 
 // Last combining step over few sorted carries: the first carry of each key sums its run.
@@ -411,14 +411,27 @@ CUZK_MSM_NOINLINE_ON_DEVICE CUZK_HD P mul_small(const P& p, uint64_t k) {
 // sum_{i in [lo, hi)} i * b[i] for buckets b: running sums from the top give
 // inner = sum_i (i - lo) b[i] and tot = sum_i b[i]; the range's share is then
 // inner + lo * tot. 2 (hi - lo) full additions plus a small scalar multiplication.
-template <class P>
+// kRedundant: the running sums in the field's redundant form (XYZZ::add_redundant; the
+// buckets are canonical), canonical again before mul_small and the result.
+template <class P, bool kRedundant = false>
 CUZK_HD P reduce_range(const P* b, size_t lo, size_t hi) {
     P running = P::identity(), inner = P::identity();
     for (size_t i = hi; i-- > lo + 1;) {
-        running += b[i];
-        inner += running;
+        if constexpr (kRedundant) {
+            running = running.add_redundant(b[i]);
+            inner = inner.add_redundant(running);
+        } else {
+            running += b[i];
+            inner += running;
+        }
     }
-    if (hi > lo) running += b[lo];
+    if constexpr (kRedundant) {
+        if (hi > lo) running = running.add_redundant(b[lo]);
+        running = running.canonical();
+        inner = inner.canonical();
+    } else if (hi > lo) {
+        running += b[lo];
+    }
     if (lo == 0) return inner;
     return inner + mul_small(running, lo);
 }
