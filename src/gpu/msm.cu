@@ -43,10 +43,11 @@
 // (Field::mul_sub_mul for Fp; 8M + 2S became 7M + 2S + one such pair), side by side
 // 2026-12-01: G1 2^20/22/24/26 11.9/34.4/113.2/422.2 -> 11.3/32.8/107.6/401.7 ms (the
 // 2^26 accumulation 376 -> 356 ms).
-// G1's runs of mixed additions keep their coordinates in Fp's redundant form (below 2p:
+// The runs of mixed additions keep their coordinates in the field's redundant form (below 2p:
 // Field::mul_r, XYZZ::add_redundant; CUZK_MSM_REDUNDANT): no conditional subtraction after
 // each product, canonical when a run is stored. H200, side by side, 2026-12-04: G1 with a
-// table 2^24 / 2^26 88.6 / 320.2 -> 86.1 / 311.4 ms (accumulate 282.2 -> 274.7).
+// table 2^24 / 2^26 88.6 / 320.2 -> 86.1 / 311.4 ms (accumulate 282.2 -> 274.7); G2's
+// level 1 too (2^24 348 -> 328-337 ms).
 //
 // Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
 // spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2
@@ -233,12 +234,12 @@ struct StoreCanonical {
     }
 };
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
-// (XYZZ::add_redundant): 0 never, 1 over G1 (the default), 2 over G1 and G2. H200, side by
-// side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 -> 86.1 /
-// 86.3 ms, 2^26 320.2 / 319.9 -> 311.4 / 310.9 (accumulate 282.2 -> 274.7), without 2^24
-// 101.2 -> 99.0; G1 0/1 scalars 2^26 16.0 -> 15.9. G2 2^24: the accumulation gains (301 ->
-// 271-300 ms) but its runs spread (329-368 ms against 347-351 reduced; medians 337.8 /
-// 358.5 against 348.7 / 350.2), so G2 stays reduced by default.
+// (XYZZ::add_redundant): 0 never, 1 over G1 and G2 (the default), 2 over G1 only. H200,
+// side by side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 ->
+// 86.1 / 86.3 ms, 2^26 320.2 / 319.9 -> 311.4 / 310.9 (accumulate 282.2 -> 274.7), without
+// 2^24 101.2 -> 99.0; G1 0/1 scalars 2^26 16.0 -> 15.9; G2 2^24 (reduction reduced, below)
+// 348.7 / 347.9 / 348.3 / 347.9 -> 336.6 / 326.8 / 328.2 / 329.3, its runs spread wider
+// (324-363 ms against 347-350; SM clock 1980 MHz throughout, no throttle reason).
 #ifndef CUZK_MSM_REDUNDANT
 #define CUZK_MSM_REDUNDANT 1
 #endif
@@ -250,8 +251,8 @@ constexpr bool field_has_redundant_form() {
         return false;
 }
 template <class Curve>
-constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT == 2 ||
-                                 (CUZK_MSM_REDUNDANT == 1 && std::is_same_v<Curve, G1Curve>)) &&
+constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT == 1 ||
+                                 (CUZK_MSM_REDUNDANT == 2 && std::is_same_v<Curve, G1Curve>)) &&
                                 field_has_redundant_form<typename Curve::Field>();
 // The bucket reduction's running sums (reduce_range) too, for G1 only: G1 reduce at 2^26
 // 11.3 -> 10.8 ms; over G2 (the full addition a call, 1.4 KiB frames) 2^24 reduce 41.0 /

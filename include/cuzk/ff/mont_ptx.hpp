@@ -789,21 +789,6 @@ CUZK_HD_INLINE void sqr_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64
     mont_sqr32<2 * N, false, false>(isa, r32, a32, p32, uint32_t(inv64));
     join<N>(r, r32);
 }
-// p2 = 2p.
-template <size_t N, class Isa>
-CUZK_HD_INLINE void mul_sub_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
-                                  const uint64_t* d, const uint64_t* p, const uint64_t* p2, uint64_t inv64) {
-    uint32_t a32[2 * N], b32[2 * N], c32[2 * N], d32[2 * N], p32[2 * N], p2_32[2 * N], nd[2 * N], r32[2 * N];
-    split<N>(a32, a);
-    split<N>(b32, b);
-    split<N>(c32, c);
-    split<N>(d32, d);
-    split<N>(p32, p);
-    split<N>(p2_32, p2);
-    p_minus<2 * N>(isa, nd, p2_32, d32);
-    mont_mul2_32_rot<2 * N, false>(isa, r32, a32, b32, c32, nd, p32, uint32_t(inv64));
-    join<N>(r, r32);
-}
 // a b + c d, one reduction (the same bound: below 8p^2 before it).
 template <size_t N, class Isa>
 CUZK_HD_INLINE void mul_add_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
@@ -816,6 +801,18 @@ CUZK_HD_INLINE void mul_add_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, cons
     split<N>(p32, p);
     mont_mul2_32_rot<2 * N, false>(isa, r32, a32, b32, c32, d32, p32, uint32_t(inv64));
     join<N>(r, r32);
+}
+// a b - c d as a b + c (2p - d); p2 = 2p.
+template <size_t N, class Isa>
+CUZK_HD_INLINE void mul_sub_mul_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                                  const uint64_t* d, const uint64_t* p, const uint64_t* p2, uint64_t inv64) {
+    uint32_t d32[2 * N], p2_32[2 * N], nd32[2 * N];
+    split<N>(d32, d);
+    split<N>(p2_32, p2);
+    p_minus<2 * N>(isa, nd32, p2_32, d32);
+    uint64_t nd[N];
+    join<N>(nd, nd32);
+    mul_add_mul_r<N>(isa, r, a, b, c, nd, p, inv64);
 }
 template <size_t N, class Isa>
 CUZK_HD_INLINE void canonical_r(Isa& isa, uint64_t* r, const uint64_t* a, const uint64_t* p) {
