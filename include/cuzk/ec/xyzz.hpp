@@ -127,7 +127,7 @@ struct XYZZ {
         return r;
     }
 
-    // The same in the field's redundant form (F::kRedundant: Fp; coordinates below 2p, see
+    // The same in the field's redundant form (F::kRedundant: Fp, Fp2; coordinates below 2p, see
     // Field::mul_r): this point's coordinates redundant, q's canonical, the result's
     // redundant. The multiplications skip their conditional subtractions, which sit on the
     // dependency chain of a bucket's run. Zero tests take 0 or p (is_zero_r); ZZ of a

@@ -241,7 +241,7 @@ class Field {
 #endif
         return a * b - c * d;
     }
-    // --- the redundant form (the device's G1 bucket accumulation) ---------------------
+    // --- the redundant form (the device MSM's bucket accumulation) ------------------
     // Values below 2p instead of p, so that the multiplications skip their conditional
     // subtraction (mont_ptx.hpp has the bounds; needs 8p < R: Fp, not Fr). Any canonical
     // value is also redundant; canonical_r() takes a redundant one below p; zero mod p is 0
