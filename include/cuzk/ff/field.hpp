@@ -246,14 +246,16 @@ class Field {
     // subtraction (mont_ptx.hpp has the bounds; needs 8p < R: Fp, not Fr). Any canonical
     // value is also redundant; canonical_r() takes a redundant one below p; zero mod p is 0
     // or p (is_zero_r). On the host the operations return canonical values (any value below
-    // 2p is allowed), so host code using them gives the same residues.
+    // 2p is allowed), so host code using them gives the same residues. Meaningful only where
+    // kRedundant holds (callers check it; no requires-clause: clang's explicit instantiation
+    // of Field<FrTraits> instantiated the constrained members anyway).
     static constexpr bool kRedundant = kP.l[N - 1] < (uint64_t(1) << 61);
     static constexpr Big kP2 = [] {
         Big r{};
         Big::add(r, kP, kP);
         return r;
     }();
-    CUZK_HD_INLINE static Field canonical_r(const Field& a) requires kRedundant {
+    CUZK_HD_INLINE static Field canonical_r(const Field& a) {
         Field r;
 #if CUZK_IN_DEVICE
         constexpr Big p = kP;
@@ -267,7 +269,7 @@ class Field {
 #endif
         return r;
     }
-    CUZK_HD_INLINE static bool is_zero_r(const Field& a) requires kRedundant {
+    CUZK_HD_INLINE static bool is_zero_r(const Field& a) {
         constexpr Big p = kP;
         bool z = true, eq_p = true;
         for (size_t i = 0; i < N; ++i) {
@@ -276,7 +278,7 @@ class Field {
         }
         return z || eq_p;
     }
-    CUZK_HD_INLINE static Field mul_r(const Field& a, const Field& b) requires kRedundant {
+    CUZK_HD_INLINE static Field mul_r(const Field& a, const Field& b) {
 #if CUZK_IN_DEVICE
         constexpr Big p = kP;
         ff_detail::ptx::DeviceIsa isa;
@@ -287,7 +289,7 @@ class Field {
         return canonical_r(a) * canonical_r(b);
 #endif
     }
-    CUZK_HD_INLINE static Field sqr_r(const Field& a) requires kRedundant {
+    CUZK_HD_INLINE static Field sqr_r(const Field& a) {
 #if CUZK_IN_DEVICE
         constexpr Big p = kP;
         ff_detail::ptx::DeviceIsa isa;
@@ -298,7 +300,7 @@ class Field {
         return canonical_r(a).square();
 #endif
     }
-    CUZK_HD_INLINE static Field add_r(const Field& a, const Field& b) requires kRedundant {
+    CUZK_HD_INLINE static Field add_r(const Field& a, const Field& b) {
 #if CUZK_IN_DEVICE
         constexpr Big p2 = kP2;
         ff_detail::ptx::DeviceIsa isa;
@@ -309,7 +311,7 @@ class Field {
         return canonical_r(a) + canonical_r(b);
 #endif
     }
-    CUZK_HD_INLINE static Field sub_r(const Field& a, const Field& b) requires kRedundant {
+    CUZK_HD_INLINE static Field sub_r(const Field& a, const Field& b) {
 #if CUZK_IN_DEVICE
         constexpr Big p2 = kP2;
         ff_detail::ptx::DeviceIsa isa;
@@ -321,8 +323,7 @@ class Field {
 #endif
     }
     // a b - c d, one reduction.
-    CUZK_HD_INLINE static Field mul_sub_mul_r(const Field& a, const Field& b, const Field& c,
-                                              const Field& d) requires kRedundant {
+    CUZK_HD_INLINE static Field mul_sub_mul_r(const Field& a, const Field& b, const Field& c, const Field& d) {
 #if CUZK_IN_DEVICE
         constexpr Big p = kP, p2 = kP2;
         ff_detail::ptx::DeviceIsa isa;
@@ -334,8 +335,7 @@ class Field {
 #endif
     }
     // a b + c d, one reduction.
-    CUZK_HD_INLINE static Field mul_add_mul_r(const Field& a, const Field& b, const Field& c,
-                                              const Field& d) requires kRedundant {
+    CUZK_HD_INLINE static Field mul_add_mul_r(const Field& a, const Field& b, const Field& c, const Field& d) {
 #if CUZK_IN_DEVICE
         constexpr Big p = kP;
         ff_detail::ptx::DeviceIsa isa;
