@@ -227,12 +227,6 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-struct StoreCanonical {
-    template <class P>
-    __device__ __forceinline__ P operator()(const P& p) const {
-        return p.canonical();
-    }
-};
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
 // (XYZZ::add_redundant): 0 never, 1 over G1 and G2 (the default), 2 over G1 only. H200,
 // side by side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 ->
@@ -243,17 +237,27 @@ struct StoreCanonical {
 #ifndef CUZK_MSM_REDUNDANT
 #define CUZK_MSM_REDUNDANT 1
 #endif
-template <class F>
-constexpr bool field_has_redundant_form() {
-    if constexpr (requires { F::kRedundant; })
-        return F::kRedundant;
-    else
-        return false;
-}
 template <class Curve>
 constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT == 1 ||
                                  (CUZK_MSM_REDUNDANT == 2 && std::is_same_v<Curve, G1Curve>)) &&
-                                field_has_redundant_form<typename Curve::Field>();
+                                Curve::Field::kRedundant;
+// acc += q in the form kRedundantMadd picks, and what a finished run stores.
+template <class Curve>
+__device__ __forceinline__ void add_mixed(XYZZ<Curve>& acc, const Affine<Curve>& q) {
+    if constexpr (kRedundantMadd<Curve>)
+        acc = acc.add_redundant(q);
+    else
+        acc += q;
+}
+template <class Curve>
+struct StoreRun {
+    __device__ __forceinline__ XYZZ<Curve> operator()(const XYZZ<Curve>& p) const {
+        if constexpr (kRedundantMadd<Curve>)
+            return p.canonical();
+        else
+            return p;
+    }
+};
 // The bucket reduction's running sums (reduce_range) too, for G1 only: G1 reduce at 2^26
 // 11.3 -> 10.8 ms; over G2 (the full addition a call, 1.4 KiB frames) 2^24 reduce 41.0 /
 // 42.2 -> 52.9 / 53.0 ms (H200, 2026-12-04, side by side).
@@ -281,10 +285,7 @@ struct AddBase {
         // Negated in place: selecting between p and -p kept both copies.
         Affine<Curve> p = bases[v & 0x7fffffffu];
         if (v >> 31) p.y = -p.y;  // (the addition ignores y of the point at infinity)
-        if constexpr (kRedundantMadd<Curve>)
-            acc = acc.add_redundant(p);
-        else
-            acc += p;
+        add_mixed(acc, p);
     }
 };
 // The same split in two for accumulate_segment_pipelined: the gather, one entry ahead,
@@ -308,17 +309,7 @@ struct ApplyBase {
     __device__ __forceinline__ void operator()(LoadedBase<Curve> b, XYZZ<Curve>& acc) const {
         if (b.v == kSkip) return;
         if (b.v >> 31) b.p.y = -b.p.y;
-        acc += b.p;
-    }
-};
-// The same in the redundant form (XYZZ::add_redundant, CUZK_MSM_REDUNDANT): the
-// accumulator's coordinates below 2p between additions, canonical when a run is stored.
-template <class Curve>
-struct ApplyBaseRedundant {
-    __device__ __forceinline__ void operator()(LoadedBase<Curve> b, XYZZ<Curve>& acc) const {
-        if (b.v == kSkip) return;
-        if (b.v >> 31) b.p.y = -b.p.y;
-        acc = acc.add_redundant(b.p);
+        add_mixed(acc, b.p);
     }
 };
 // Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
@@ -334,18 +325,12 @@ __global__ void __launch_bounds__(kThreads)
     const size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s >= segs) return;
     const size_t b = s * seg_len, e = min_sz(len, b + seg_len);
-    if constexpr (kPrefetch && kRedundantMadd<Curve>) {
+    if constexpr (kPrefetch) {
         accumulate_segment_pipelined<XYZZ<Curve>>(b, e, s, KeyAt{keys}, LoadBase<Curve>{vals, bases},
-                                                  ApplyBaseRedundant<Curve>{}, buckets, ck, cp, StoreCanonical{});
-    } else if constexpr (kPrefetch) {
-        accumulate_segment_pipelined<XYZZ<Curve>>(b, e, s, KeyAt{keys}, LoadBase<Curve>{vals, bases},
-                                                  ApplyBase<Curve>{}, buckets, ck, cp);
+                                                  ApplyBase<Curve>{}, buckets, ck, cp, StoreRun<Curve>{});
     } else {
-        if constexpr (kRedundantMadd<Curve>)
-            accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp,
-                                            StoreCanonical{});
-        else
-            accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp);
+        accumulate_segment<XYZZ<Curve>>(b, e, s, KeyAt{keys}, AddBase<Curve>{vals, bases}, buckets, ck, cp,
+                                        StoreRun<Curve>{});
     }
 }
 
@@ -490,10 +475,7 @@ __global__ void __launch_bounds__(kThreads)
 // ptxas), so there it stays the call it was before the addition was forced inline.
 template <class Curve>
 __device__ __noinline__ void add_call(XYZZ<Curve>& acc, const Affine<Curve>& q) {
-    if constexpr (kRedundantMadd<Curve>)
-        acc = acc.add_redundant(q);
-    else
-        acc += q;
+    add_mixed(acc, q);
 }
 
 // Scalars equal to 1: thread t sums the bases of ones [t L, (t+1) L) (mixed additions).
@@ -507,15 +489,10 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
     for (size_t i = b; i < e; ++i) {
         if constexpr (std::is_same_v<Curve, G2Curve>)
             add_call(acc, bases[idx[i]]);
-        else if constexpr (kRedundantMadd<Curve>)
-            acc = acc.add_redundant(bases[idx[i]]);
         else
-            acc += bases[idx[i]];
+            add_mixed(acc, bases[idx[i]]);
     }
-    if constexpr (kRedundantMadd<Curve>)
-        out[t] = acc.canonical();
-    else
-        out[t] = acc;
+    out[t] = StoreRun<Curve>{}(acc);
 }
 
 // Entries sorted at once: kGroupEntries, or less under a cap.
