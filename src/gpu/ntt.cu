@@ -164,6 +164,23 @@ __constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
 __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 #endif
 
+// CUZK_NTT_LAZY (1): the register passes' butterflies keep their values in [0, 2p) instead
+// of [0, p) (shoup_ptx.hpp, the lazy butterflies): the product without its final
+// subtraction, the sum and the difference modulo 2p; a transform's last pass makes its
+// outputs canonical as it stores them. 0: canonical values throughout. Needs the Shoup
+// products (their form without the final subtraction).
+#ifndef CUZK_NTT_LAZY
+#define CUZK_NTT_LAZY CUZK_NTT_SHOUP
+#endif
+#if CUZK_NTT_LAZY && !CUZK_NTT_SHOUP
+#error "CUZK_NTT_LAZY needs the Shoup products (CUZK_NTT_SHOUP)"
+#endif
+#if CUZK_NTT_LAZY
+// 2p as immediates (the sums and differences; constant memory kept 8 more registers live
+// and spilled 250-900 B a thread).
+constexpr cuzk::BigInt<Fr::N> kTwiceModulus = Fr::kP2;
+#endif
+
 // Twiddle j of a register pass's table (see CUZK_NTT_SHOUP), loaded once for the
 // butterflies that share it, and the product by it.
 __device__ __forceinline__ Fr load_fr(const Fr* p);
@@ -411,8 +428,21 @@ template <bool kInverse, class I>
 __device__ __forceinline__ I twiddle_slot(I j, I half) {
     return kInverse ? half - j : j;
 }
-template <bool kInverse>
+#if CUZK_NTT_LAZY
+constexpr uint32_t kShoupZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
+constexpr bool kShoupOnes = CUZK_NTT_SHOUP_NP_ONES && ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP);
+#endif
+template <bool kInverse, bool kLazy = false>
 __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
+#if CUZK_NTT_LAZY
+    if constexpr (kLazy) {
+        ff_detail::ptx::DeviceIsa isa;
+        constexpr cuzk::BigInt<Fr::N> p2 = kTwiceModulus;
+        ff_detail::ptx::lazy_dit_butterfly<Fr::N, kShoupZero, kShoupOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l,
+                                                                          shoup_p.l, shoup_np.l, p2.l);
+        return;
+    }
+#endif
     if (one) {
         const Fr t = y;
         y = x - t;
@@ -430,8 +460,17 @@ __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddl
 }
 
 // Its transpose (Gentleman-Sande): (x, y) <- (x + y, w (x - y)), for the DIF order.
-template <bool kInverse>
+template <bool kInverse, bool kLazy = false>
 __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
+#if CUZK_NTT_LAZY
+    if constexpr (kLazy) {
+        ff_detail::ptx::DeviceIsa isa;
+        constexpr cuzk::BigInt<Fr::N> p2 = kTwiceModulus;
+        ff_detail::ptx::lazy_dif_butterfly<Fr::N, kShoupZero, kShoupOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l,
+                                                                          shoup_p.l, shoup_np.l, p2.l);
+        return;
+    }
+#endif
     const Fr d = kInverse && !one ? y - x : x - y;  // w^-j = -w^(n/2 - j)
     x = x + y;
     y = one ? d : mul_twiddle(d, w);
@@ -525,23 +564,23 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 #endif
 // The butterflies of register bit i that share one twiddle t: the kRegElems / 2^(i+1) pairs
 // (j, j + 2^i) whose bits of j below i are jl (DIT, or Gentleman-Sande with kDif).
-template <bool kInverse, bool kDif>
+template <bool kInverse, bool kDif, bool kLazy = false>
 __device__ __forceinline__ void twiddle_butterflies(Fr (&x)[plan::kRegElems], unsigned i, unsigned jl, bool one,
                                                     const Twiddle& t) {
 #pragma unroll
     for (unsigned jh = 0; jh < (plan::kRegElems >> (i + 1)); ++jh) {
         const unsigned j = jl | (jh << (i + 1));
         if (kDif)
-            butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+            butterfly_gs_j<kInverse, kLazy>(x[j], x[j | (1u << i)], one, t);
         else
-            butterfly_j<kInverse>(x[j], x[j | (1u << i)], one, t);
+            butterfly_j<kInverse, kLazy>(x[j], x[j | (1u << i)], one, t);
     }
 }
 
 // The 3 stages u0, u0 + 1, u0 + 2 of a full group on a thread's 8 elements (register bit
 // i = stage u0 + i); kFirst: u0 = 0 in the first pass (lh0 = log_c = 0, r0 = 0), where
 // stage 0 and the jl = 0 butterflies of stages 1 and 2 have twiddle w^0.
-template <bool kInverse, bool kDif, bool kFirst>
+template <bool kInverse, bool kDif, bool kFirst, bool kLazy = false>
 __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned log_n, const plan::Pass& p,
                                            TwiddleIndex r0, TwiddleIndex half, unsigned u0, const plan::RegBits& rb,
                                            unsigned e0, const Fr* __restrict__ tw) {
@@ -558,7 +597,7 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
                     plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u, plan::group_element(rb, e0, jl));
                 t = load_twiddle(tw, twiddle_slot<kInverse>(w, half));
             }
-            twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
+            twiddle_butterflies<kInverse, kDif, kLazy>(x, i, jl, one, t);
         }
     }
 }
@@ -620,6 +659,9 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 template <bool kInverse, bool kDif, bool kGather = false, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post) {
+    // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path:
+    // in those ptxas spilled 250-1200 B a thread with them (against 12-36 B).
+    constexpr bool kLazy = CUZK_NTT_LAZY && kAllFull;
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
@@ -666,9 +708,11 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         full = kAllFull || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
         if (full) {
             if (p.lh0 + u0 == 0)
-                full_group<kInverse, kDif, true>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
+                full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
+                                                        tw);
             else
-                full_group<kInverse, kDif, false>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
+                full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
+                                                         tw);
         }
 #endif
         if (!kAllFull && !full) {
@@ -712,6 +756,11 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                if constexpr (kLazy) {  // canonical between passes: passes of either kind follow
+                    ff_detail::ptx::DeviceIsa isa;
+                    constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
+                    ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
+                }
                 store_fr(dst + gi, pass_scaled(post, gi, x[j]));
             }
         } else {

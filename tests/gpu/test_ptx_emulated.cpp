@@ -225,6 +225,26 @@ std::array<uint64_t, 2 * Fr::N> wide_product(const uint64_t* a, const uint64_t* 
     return r;
 }
 
+// x + j p (below 2^256 for x < p, j < 2: 2p < 2^256), 2p, and the Fr whose Montgomery
+// limbs are x mod p (x < 2p).
+Fr::Big plus_multiple(Fr::Big x, unsigned j) {
+    for (unsigned i = 0; i < j; ++i) {
+        unsigned __int128 c = 0;
+        for (size_t l = 0; l < Fr::N; ++l) {
+            const unsigned __int128 t = (unsigned __int128)x.l[l] + Fr::kP.l[l] + c;
+            x.l[l] = uint64_t(t);
+            c = t >> 64;
+        }
+        EXPECT_EQ(uint64_t(c), 0u) << "x + " << j << " p overflows 2^256";
+    }
+    return x;
+}
+Fr::Big twice(const Fr::Big& p) { return plus_multiple(p, 1); }
+Fr residue(Fr::Big x) {
+    while (x >= Fr::kP) Fr::Big::sub(x, x, Fr::kP);
+    return Fr::from_raw_montgomery(x);
+}
+
 void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t seed) {
     const Fr::Big p = Fr::kP;
     EmulatedIsa isa;
@@ -270,6 +290,16 @@ void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t see
     ASSERT_EQ(uint64_t(c), 0u);
     ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x2.l, w_std.l, wq.l, p.l, k.np.l);
     ASSERT_EQ(r, x * w) << "Fr shoup_mul of x~ + p " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    // Without the final subtraction (the lazy butterflies): x~ and x~ + p, below 2p out.
+    for (unsigned j = 0; j < 2; ++j) {
+        const Fr::Big xj = plus_multiple(limbs_of(x), j);
+        Fr::Big lazy;
+        ff_detail::ptx::shoup_mul<Fr::N, kZero, false, false>(isa, lazy.l, xj.l, w_std.l, wq.l, p.l, k.np.l);
+        ASSERT_LT(lazy, twice(p)) << "lazy shoup_mul of x~ + " << j << " p not below 2p, " << x.to_hex() << " "
+                                  << w.to_hex() << " seed " << seed;
+        ASSERT_EQ(residue(lazy), x * w) << "lazy shoup_mul of x~ + " << j << " p, " << x.to_hex() << " " << w.to_hex()
+                                        << " seed " << seed;
+    }
     ASSERT_EQ(isa.lost, 0) << "shoup_mul: a carry claimed impossible happened, " << x.to_hex() << " " << w.to_hex()
                            << " seed " << seed;
 }
@@ -300,6 +330,78 @@ TEST(PtxEmulated, FrShoupMatchesHost) {
         check_shoup(k, x, w, seed);
         check_shoup(k, edges[size_t(i) % edges.size()], w, seed);
         check_shoup(k, x, edges[size_t(i) % edges.size()], seed);
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// The lazy butterflies (shoup_ptx.hpp; the device NTT's register passes): inputs x~ + i p,
+// y~ + j p (i, j < 2: anywhere below 2p), outputs congruent to the canonical butterfly's and
+// below 2p, for the forward and the inverse twiddle and for w^0 (no product);
+// lazy_canonical then gives the canonical value.
+void check_lazy_butterflies(const ShoupConstants& k, const Fr& x, const Fr& y, const Fr& w, uint64_t seed) {
+    const Fr::Big p = Fr::kP, p2 = twice(p);
+    const Fr::Big w_std = w.to_bigint();
+    EmulatedIsa isa;
+    Fr::Big wq;
+    ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, k.neg_inv.l);
+    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP);
+    const Fr t = y * w;
+    for (unsigned i = 0; i < 2; ++i) {
+        for (unsigned j = 0; j < 2; ++j) {
+            for (int variant = 0; variant < 3; ++variant) {  // forward, inverse (swap), w^0
+                const bool swap = variant == 1, one = variant == 2;
+                const Fr tv = one ? y : t;
+                const auto where = [&] {
+                    return ::testing::Message() << " x~ + " << i << " p, y~ + " << j << " p, variant " << variant
+                                                << ", x " << x.to_hex() << " y " << y.to_hex() << " w " << w.to_hex()
+                                                << " seed " << seed;
+                };
+                // DIT: (x + t, x - t), swapped for the inverse.
+                Fr::Big a = plus_multiple(limbs_of(x), i), b = plus_multiple(limbs_of(y), j);
+                ff_detail::ptx::lazy_dit_butterfly<Fr::N, kZero>(isa, a.l, b.l, one, swap, w_std.l, wq.l, p.l, k.np.l,
+                                                                 p2.l);
+                ASSERT_LT(a, p2) << "DIT x out of range" << where();
+                ASSERT_LT(b, p2) << "DIT y out of range" << where();
+                ASSERT_EQ(residue(a), swap && !one ? x - tv : x + tv) << "DIT x" << where();
+                ASSERT_EQ(residue(b), swap && !one ? x + tv : x - tv) << "DIT y" << where();
+                Fr c;
+                ff_detail::ptx::lazy_canonical<Fr::N>(isa, c.l, a.l, p.l);
+                ASSERT_EQ(c, residue(a)) << "lazy_canonical of the DIT x" << where();
+                ASSERT_LT(limbs_of(c), p) << where();
+                // DIF (Gentleman-Sande): (x + y, (x - y) w), (y - x) w for the inverse.
+                a = plus_multiple(limbs_of(x), i);
+                b = plus_multiple(limbs_of(y), j);
+                ff_detail::ptx::lazy_dif_butterfly<Fr::N, kZero>(isa, a.l, b.l, one, swap, w_std.l, wq.l, p.l, k.np.l,
+                                                                 p2.l);
+                ASSERT_LT(a, p2) << "DIF x out of range" << where();
+                ASSERT_LT(b, p2) << "DIF y out of range" << where();
+                ASSERT_EQ(residue(a), x + y) << "DIF x" << where();
+                const Fr d = swap && !one ? y - x : x - y;
+                ASSERT_EQ(residue(b), one ? d : d * w) << "DIF y" << where();
+                ff_detail::ptx::lazy_canonical<Fr::N>(isa, c.l, b.l, p.l);
+                ASSERT_EQ(c, residue(b)) << "lazy_canonical of the DIF y" << where();
+            }
+        }
+    }
+    ASSERT_EQ(isa.lost, 0) << "lazy butterflies: a carry claimed impossible happened, x " << x.to_hex() << " y "
+                           << y.to_hex() << " w " << w.to_hex() << " seed " << seed;
+}
+
+TEST(PtxEmulated, FrLazyButterfliesMatchHost) {
+    const ShoupConstants k;
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    const auto edges = test::field_edge_values<Fr>();
+    for (const Fr& x : edges)
+        for (const Fr& y : edges) {
+            check_lazy_butterflies(k, x, y, edges[(x.l[0] ^ y.l[1]) % edges.size()], seed);
+            if (::testing::Test::HasFatalFailure()) return;
+        }
+    for (int i = 0; i < 1000; ++i) {
+        const Fr x = Fr::random(rng), y = Fr::random(rng), w = Fr::random(rng);
+        check_lazy_butterflies(k, x, y, w, seed);
+        check_lazy_butterflies(k, edges[size_t(i) % edges.size()], y, w, seed);
+        check_lazy_butterflies(k, x, edges[size_t(i) % edges.size()], w, seed);
         if (::testing::Test::HasFatalFailure()) return;
     }
 }
