@@ -553,8 +553,12 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 //   scaling a call, 2    3.589 / 3.576  31.99 / 31.98  35.63 / 35.63   36.04 / 36.25   213.9 / 213.9
 // (compute_h 2^24 25.29 / 25.25 -> 24.44 / 24.47 from the first row of the last three to the
 // last; bench/RESULTS.md, twenty-second session).
+// With the lazy butterflies (CUZK_NTT_LAZY, all-full kernels only) the DIF all-full kernels
+// spill 112-116 B instead of 244-252, and 3 wins: H200 side by side (2026-12-04, two
+// rounds), 2 -> 3: compute_h 2^27 214.10 / 214.04 -> 211.96 / 212.00 ms, 2^24 24.38 / 24.50 ->
+// 24.22 / 24.40; the transforms within 0.2%. Default 3.
 #ifndef CUZK_NTT_ALL_FULL_KERNELS
-#define CUZK_NTT_ALL_FULL_KERNELS 2
+#define CUZK_NTT_ALL_FULL_KERNELS 3
 #endif
 #ifndef CUZK_NTT_FIRST_ONES
 #define CUZK_NTT_FIRST_ONES 1
@@ -659,8 +663,9 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 template <bool kInverse, bool kDif, bool kGather = false, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post) {
-    // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path:
-    // in those ptxas spilled 250-1200 B a thread with them (against 12-36 B).
+    // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path
+    // only: in the generic ones ptxas spilled 250-1200 B a thread with them (against 12-36
+    // B). The all-full DIT kernels spill 72-120 B with them (16-24 without).
     constexpr bool kLazy = CUZK_NTT_LAZY && kAllFull;
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
