@@ -77,7 +77,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
@@ -225,101 +224,6 @@ __global__ void __launch_bounds__(kThreads)
         const Entry e = table_stride ? make_entry(0, d, bj + (w0 + wl) * table_stride, c) : make_entry(wl, d, bj, c);
         keys[size_t(wl) * m + j] = e.key;
         vals[size_t(wl) * m + j] = e.val;
-    }
-}
-
-// The entries written already partitioned by their key's low kPartBits bits, so that the
-// radix sort after them (stable, from bit kPartBits on) has one pass fewer: at 2^26 with a
-// table (c = 24, 24-bit keys) two passes of CUB's instead of three. Per block of `per_block`
-// scalars (kPartEntries entries at most): entries_count_kernel counts its entries by bin
-// into counts[bin * blocks + block]; an exclusive scan of that (bin-major) gives each
-// block's place in each bin; entries_partition_kernel generates the entries again, groups
-// them by bin in shared memory and writes each bin's run to its place (consecutive threads
-// to consecutive addresses). Within a bin the order is not fixed (shared-memory atomics):
-// within a bucket the additions' order then varies from run to run, not their sum.
-// CUZK_MSM_SORT_PARTITION: 1 (default) partitioned entries, 0 the plain entries_kernel and
-// a sort of every key bit.
-#ifndef CUZK_MSM_SORT_PARTITION
-#define CUZK_MSM_SORT_PARTITION 1
-#endif
-constexpr unsigned kPartBits = 8;
-constexpr unsigned kPartBins = 1u << kPartBits;
-constexpr unsigned kPartThreads = kPartBins;  // one bin a thread in the block scan
-// 88 KiB of keys and values a block: two blocks a SM.
-constexpr unsigned kPartEntries = 11264;
-struct PartitionPlan {
-    size_t per_block = 0;  // scalars a block
-    unsigned blocks = 0;
-    size_t bins() const { return size_t(kPartBins) * blocks; }
-};
-PartitionPlan partition_plan(size_t m, unsigned g) {
-    PartitionPlan p;
-    p.per_block = std::max<size_t>(1, kPartEntries / std::max(1u, g));
-    const size_t blocks = (m + p.per_block - 1) / p.per_block;
-    if (blocks > 0x7fffffffu / kPartBins) throw std::invalid_argument("gpu msm: too many scalars for one sort");
-    p.blocks = unsigned(std::max<size_t>(blocks, 1));
-    return p;
-}
-// Entry of scalar j (canonical kj, base bj) in window-in-group wl (as entries_kernel).
-__device__ __forceinline__ Entry group_entry(const Scalar& kj, uint32_t bj, const BigInt<5>& h, unsigned c, unsigned w0,
-                                             unsigned wl, uint32_t table_stride) {
-    const int32_t d = digit(kj, h, w0 + wl, c);
-    return table_stride ? make_entry(0, d, bj + (w0 + wl) * table_stride, c) : make_entry(wl, d, bj, c);
-}
-__global__ void __launch_bounds__(kPartThreads)
-    entries_count_kernel(const Scalar* k, size_t m, BigInt<5> h, unsigned c, unsigned w0, unsigned g,
-                         uint32_t table_stride, size_t per_block, uint32_t* counts) {
-    __shared__ uint32_t hist[kPartBins];
-    const unsigned t = threadIdx.x;
-    hist[t] = 0;
-    __syncthreads();
-    const size_t j0 = size_t(blockIdx.x) * per_block, j1 = min_sz(m, j0 + per_block);
-    for (size_t j = j0 + t; j < j1; j += blockDim.x) {
-        const Scalar kj = k[j];
-        for (unsigned wl = 0; wl < g; ++wl)
-            atomicAdd(&hist[group_entry(kj, 0, h, c, w0, wl, table_stride).key & (kPartBins - 1)], 1u);
-    }
-    __syncthreads();
-    counts[size_t(t) * gridDim.x + blockIdx.x] = hist[t];
-}
-__global__ void __launch_bounds__(kPartThreads)
-    entries_partition_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<5> h, unsigned c, unsigned w0,
-                             unsigned g, uint32_t table_stride, size_t per_block, const uint32_t* counts,
-                             const uint32_t* offsets, uint32_t* keys, uint32_t* vals) {
-    extern __shared__ uint32_t staged[];  // keys, then values: kPartEntries each
-    __shared__ uint32_t start[kPartBins], cursor[kPartBins], place[kPartBins];
-    using BlockScan = cub::BlockScan<uint32_t, kPartThreads>;
-    __shared__ typename BlockScan::TempStorage scan;
-    const unsigned t = threadIdx.x;
-    const size_t at = size_t(t) * gridDim.x + blockIdx.x;
-    uint32_t first = 0;
-    BlockScan(scan).ExclusiveSum(counts[at], first);
-    start[t] = first;
-    cursor[t] = 0;
-    place[t] = offsets[at];
-    __syncthreads();
-    uint32_t* sk = staged;
-    uint32_t* sv = staged + kPartEntries;
-    const size_t j0 = size_t(blockIdx.x) * per_block, j1 = min_sz(m, j0 + per_block);
-    for (size_t j = j0 + t; j < j1; j += blockDim.x) {
-        const Scalar kj = k[j];
-        const uint32_t bj = base[j];
-        for (unsigned wl = 0; wl < g; ++wl) {
-            const Entry e = group_entry(kj, bj, h, c, w0, wl, table_stride);
-            const unsigned bin = e.key & (kPartBins - 1);
-            const unsigned slot = start[bin] + atomicAdd(&cursor[bin], 1u);
-            sk[slot] = e.key;
-            sv[slot] = e.val;
-        }
-    }
-    __syncthreads();
-    const unsigned total = unsigned((j1 - j0) * g);
-    for (unsigned i = t; i < total; i += blockDim.x) {
-        const uint32_t key = sk[i];
-        const unsigned bin = key & (kPartBins - 1);
-        const size_t o = size_t(place[bin]) + (i - start[bin]);
-        keys[o] = key;
-        vals[o] = sv[i];
     }
 }
 
@@ -1300,69 +1204,26 @@ struct Msm<Curve>::Impl {
                 keys[i].reserve(max_entries, "cudaMalloc keys");
                 vals[i].reserve(max_entries, "cudaMalloc vals");
             }
-            // CUB's scratch, and (CUZK_MSM_SORT_PARTITION) the partition's counts, offsets and
-            // scan scratch before the sort (the same buffer: never live together).
-            // Sized, as the keys are, for the most entries a run over these bases can have: a
-            // block holds at least kPartEntries / 2 of them (g <= W is far below kPartEntries).
-            const size_t most_bins = size_t(kPartBins) * (2 * max_entries / kPartEntries + 2);
-            const size_t part_words = 2 * most_bins;
             {
                 cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
                 const int most_bits = std::bit_width(uint64_t(pre ? 1 : W) * nb - 1);
                 const int most = int(std::min<size_t>(max_entries, size_t(INT32_MAX)));
                 check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, most, 0, most_bits, stream),
                       "cub SortPairs size");
-                size_t most_temp = need;
-                if (CUZK_MSM_SORT_PARTITION) {
-                    check(cub::DeviceScan::ExclusiveSum(nullptr, need, static_cast<const uint32_t*>(nullptr),
-                                                        static_cast<uint32_t*>(nullptr), int(most_bins), stream),
-                          "cub scan size");
-                    most_temp = std::max(most_temp, part_words * sizeof(uint32_t) + 256 + need);
-                    check(cudaFuncSetAttribute(entries_partition_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(2 * kPartEntries * sizeof(uint32_t))),
-                          "cudaFuncSetAttribute (entries_partition_kernel)");
-                }
-                temp_for(most_temp);
+                temp_for(need);
             }
             for (unsigned w0 = 0; w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
                 const size_t len = size_t(g) * m;
-                const uint32_t table_stride = pre ? uint32_t(n_bases) : 0u;
+                entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
+                    full_scalars, full_bases, m, h, c, w0, g, pre ? uint32_t(n_bases) : 0u, keys[0].p, vals[0].p);
+                check_launch("entries_kernel");
                 const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
-                int sorted_bits = 0;  // low key bits the entries are grouped by already
-                if (CUZK_MSM_SORT_PARTITION) {
-                    const PartitionPlan pp = partition_plan(m, g);
-                    if (pp.bins() > most_bins) throw std::logic_error("gpu msm: partition beyond its scratch");
-                    uint32_t* counts = static_cast<uint32_t*>(temp_for(0));
-                    uint32_t* offsets = counts + pp.bins();
-                    void* scan_temp = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(offsets + pp.bins()) + 255) &
-                                                              ~uintptr_t(255));
-                    entries_count_kernel<<<pp.blocks, kPartThreads, 0, stream>>>(full_scalars, m, h, c, w0, g,
-                                                                                 table_stride, pp.per_block, counts);
-                    check_launch("entries_count_kernel");
-                    check(cub::DeviceScan::ExclusiveSum(nullptr, need, counts, offsets, int(pp.bins()), stream),
-                          "cub scan size");
-                    check(cub::DeviceScan::ExclusiveSum(scan_temp, need, counts, offsets, int(pp.bins()), stream),
-                          "cub scan (partition)");
-                    entries_partition_kernel<<<pp.blocks, kPartThreads, 2 * kPartEntries * sizeof(uint32_t), stream>>>(
-                        full_scalars, full_bases, m, h, c, w0, g, table_stride, pp.per_block, counts, offsets,
-                        keys[0].p, vals[0].p);
-                    check_launch("entries_partition_kernel");
-                    sorted_bits = int(kPartBits);
-                } else {
-                    entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_scalars, full_bases, m, h, c, w0, g,
-                                                                           table_stride, keys[0].p, vals[0].p);
-                    check_launch("entries_kernel");
-                }
                 cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                if (key_bits > sorted_bits) {  // (stable: the partition's grouping stays under the higher bits)
-                    check(
-                        cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), sorted_bits, key_bits, stream),
-                        "cub SortPairs size");
-                    check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), sorted_bits, key_bits,
-                                                          stream),
-                          "cub SortPairs");
-                }
+                check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
+                      "cub SortPairs size");
+                check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
+                      "cub SortPairs");
                 mark(&GpuMsmPhases::sort);
                 P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
                 // Batch-affine rounds shorten the list first (none: lpts stays null).
