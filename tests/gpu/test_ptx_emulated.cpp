@@ -352,9 +352,9 @@ void check_lazy_butterflies(const ShoupConstants& k, const Fr& x, const Fr& y, c
                 const bool swap = variant == 1, one = variant == 2;
                 const Fr tv = one ? y : t;
                 const auto where = [&] {
-                    return ::testing::Message() << " x~ + " << i << " p, y~ + " << j << " p, variant " << variant
-                                                << ", x " << x.to_hex() << " y " << y.to_hex() << " w " << w.to_hex()
-                                                << " seed " << seed;
+                    return ::testing::Message()
+                           << " x~ + " << i << " p, y~ + " << j << " p, variant " << variant << ", x " << x.to_hex()
+                           << " y " << y.to_hex() << " w " << w.to_hex() << " seed " << seed;
                 };
                 // DIT: (x + t, x - t), swapped for the inverse.
                 Fr::Big a = plus_multiple(limbs_of(x), i), b = plus_multiple(limbs_of(y), j);

@@ -122,11 +122,11 @@ CUZK_HD_INLINE void shoup_quotient32(Isa& isa, uint32_t* q, const uint32_t* x, c
 }
 
 // r = x w mod p (x < 2p, w < p, wq = floor(w 2^(32n) / p), np = 2^(32n) - p); r < p.
-// kReduce = false: no final subtraction, r < 2p (the lazy butterflies below). r may alias x. kNpZeroWords: the words of np known to be 0 (np_zero_words), whose rows of
-// q np are skipped; np still comes from the caller (constant memory on the device: a
-// compile-time modulus loses ptxas's fused multiply-adds, field.hpp says why).
-// kNpWord0Ones: np's word 0 is 2^32 - 1 (np_word0_ones), so its row q (2^32 - 1) =
-// (q << 32) - q is added and subtracted on the integer ALU instead of multiplied.
+// kReduce = false: no final subtraction, r < 2p (the lazy butterflies below). r may alias x. kNpZeroWords: the words of
+// np known to be 0 (np_zero_words), whose rows of q np are skipped; np still comes from the caller (constant memory on
+// the device: a compile-time modulus loses ptxas's fused multiply-adds, field.hpp says why). kNpWord0Ones: np's word 0
+// is 2^32 - 1 (np_word0_ones), so its row q (2^32 - 1) = (q << 32) - q is added and subtracted on the integer ALU
+// instead of multiplied.
 template <size_t n, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const uint32_t* w, const uint32_t* wq,
                                 const uint32_t* p, const uint32_t* np) {
@@ -232,8 +232,7 @@ CUZK_HD_INLINE void add_mod_carry(Isa& isa, uint32_t* r, const uint32_t* a, cons
 
 template <size_t N, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, class Isa>
 CUZK_HD_INLINE void lazy_dit_butterfly(Isa& isa, uint64_t* x, uint64_t* y, bool one, bool swap, const uint64_t* w,
-                                       const uint64_t* wq, const uint64_t* p, const uint64_t* np,
-                                       const uint64_t* p2) {
+                                       const uint64_t* wq, const uint64_t* p, const uint64_t* np, const uint64_t* p2) {
     constexpr size_t n = 2 * N;
     uint32_t x32[n], y32[n], p2_32[n], t[n], s[n], d[n];
     split<N>(x32, x);
@@ -263,8 +262,7 @@ CUZK_HD_INLINE void lazy_dit_butterfly(Isa& isa, uint64_t* x, uint64_t* y, bool 
 
 template <size_t N, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, class Isa>
 CUZK_HD_INLINE void lazy_dif_butterfly(Isa& isa, uint64_t* x, uint64_t* y, bool one, bool swap, const uint64_t* w,
-                                       const uint64_t* wq, const uint64_t* p, const uint64_t* np,
-                                       const uint64_t* p2) {
+                                       const uint64_t* wq, const uint64_t* p, const uint64_t* np, const uint64_t* p2) {
     constexpr size_t n = 2 * N;
     uint32_t x32[n], y32[n], p2_32[n], s[n], d[n];
     split<N>(x32, x);
