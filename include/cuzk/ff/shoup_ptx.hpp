@@ -122,11 +122,12 @@ CUZK_HD_INLINE void shoup_quotient32(Isa& isa, uint32_t* q, const uint32_t* x, c
 }
 
 // r = x w mod p (x < 2p, w < p, wq = floor(w 2^(32n) / p), np = 2^(32n) - p); r < p.
-// kReduce = false: no final subtraction, r < 2p (the lazy butterflies below). r may alias x. kNpZeroWords: the words of
-// np known to be 0 (np_zero_words), whose rows of q np are skipped; np still comes from the caller (constant memory on
-// the device: a compile-time modulus loses ptxas's fused multiply-adds, field.hpp says why). kNpWord0Ones: np's word 0
-// is 2^32 - 1 (np_word0_ones), so its row q (2^32 - 1) = (q << 32) - q is added and subtracted on the integer ALU
-// instead of multiplied.
+// r may alias x. kNpZeroWords: the words of np known to be 0 (np_zero_words), whose rows of
+// q np are skipped; np still comes from the caller (constant memory on the device: a
+// compile-time modulus loses ptxas's fused multiply-adds, field.hpp says why).
+// kNpWord0Ones: np's word 0 is 2^32 - 1 (np_word0_ones), so its row q (2^32 - 1) =
+// (q << 32) - q is added and subtracted on the integer ALU instead of multiplied.
+// kReduce = false: no final subtraction, r < 2p (the lazy butterflies below).
 template <size_t n, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const uint32_t* w, const uint32_t* wq,
                                 const uint32_t* p, const uint32_t* np) {
