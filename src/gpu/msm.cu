@@ -46,8 +46,8 @@
 // The runs of mixed additions keep their coordinates in the field's redundant form (below 2p:
 // Field::mul_r, XYZZ::add_redundant; CUZK_MSM_REDUNDANT): no conditional subtraction after
 // each product, canonical when a run is stored. H200, side by side, 2026-12-04: G1 with a
-// table 2^24 / 2^26 88.6 / 320.2 -> 86.1 / 311.4 ms (accumulate 282.2 -> 274.7); G2's
-// level 1 too (2^24 348 -> 328-337 ms).
+// table 2^24 / 2^26 88.6 / 320.2 -> 86.1 / 311.4 ms (accumulate 282.2 -> 274.7). G1 only:
+// over G2 it lost in the prover (B_G2 2^26 665 -> 752 ms; at CUZK_MSM_REDUNDANT).
 //
 // Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
 // spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2
@@ -228,14 +228,18 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
-// (XYZZ::add_redundant): 0 never, 1 over G1 and G2 (the default), 2 over G1 only. H200,
+// (XYZZ::add_redundant): 0 never, 1 over G1 and G2, 2 over G1 only (the default). H200,
 // side by side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 ->
 // 86.1 / 86.3 ms, 2^26 320.2 / 319.9 -> 311.4 / 310.9 (accumulate 282.2 -> 274.7), without
-// 2^24 101.2 -> 99.0; G1 0/1 scalars 2^26 16.0 -> 15.9; G2 2^24 (reduction reduced, below)
-// 348.7 / 347.9 / 348.3 / 347.9 -> 336.6 / 326.8 / 328.2 / 329.3, its runs spread wider
-// (324-363 ms against 347-350; SM clock 1980 MHz throughout, no throttle reason).
+// 2^24 101.2 -> 99.0; G1 0/1 scalars 2^26 16.0 -> 15.9. Over G2 the bench's MSM of 2^24
+// gained on its medians (348 -> 327-337 ms) but its runs spread (324-363 ms against
+// 347-350; the SM clock 1980 MHz throughout), and in the prover it loses: Groth16
+// random-dense, B_G2 MSM, 1 -> 2 side by side (2026-12-04, two rounds): 2^24 180.6 / 182.9
+// -> 166.1 / 165.7 ms (its runs 177-199 against 164-166), prove 506.5 / 502.7 -> 486.2 /
+// 485.8; 2^26 b_g2 644-766 (median 752.1) -> 664-666, prove 2047.5 -> 1951.7. Why G2 varies
+// is not understood.
 #ifndef CUZK_MSM_REDUNDANT
-#define CUZK_MSM_REDUNDANT 1
+#define CUZK_MSM_REDUNDANT 2
 #endif
 template <class Curve>
 constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT == 1 ||
