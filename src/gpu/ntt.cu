@@ -429,19 +429,25 @@ __device__ __forceinline__ I twiddle_slot(I j, I half) {
     return kInverse ? half - j : j;
 }
 #if CUZK_NTT_LAZY
-constexpr uint32_t kShoupZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
-constexpr bool kShoupOnes = CUZK_NTT_SHOUP_NP_ONES && ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP);
+// The lazy butterflies (CUZK_NTT_LAZY): DIT, or Gentleman-Sande with kDif.
+template <bool kInverse, bool kDif>
+__device__ __forceinline__ void lazy_butterfly(Fr& x, Fr& y, bool one, const Twiddle& w) {
+    constexpr uint32_t kZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
+    constexpr bool kOnes = CUZK_NTT_SHOUP_NP_ONES && ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP);
+    constexpr cuzk::BigInt<Fr::N> p2 = kTwiceModulus;
+    ff_detail::ptx::DeviceIsa isa;
+    if constexpr (kDif)
+        ff_detail::ptx::lazy_dif_butterfly<Fr::N, kZero, kOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l, shoup_p.l,
+                                                                shoup_np.l, p2.l);
+    else
+        ff_detail::ptx::lazy_dit_butterfly<Fr::N, kZero, kOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l, shoup_p.l,
+                                                                shoup_np.l, p2.l);
+}
 #endif
 template <bool kInverse, bool kLazy = false>
 __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
 #if CUZK_NTT_LAZY
-    if constexpr (kLazy) {
-        ff_detail::ptx::DeviceIsa isa;
-        constexpr cuzk::BigInt<Fr::N> p2 = kTwiceModulus;
-        ff_detail::ptx::lazy_dit_butterfly<Fr::N, kShoupZero, kShoupOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l,
-                                                                          shoup_p.l, shoup_np.l, p2.l);
-        return;
-    }
+    if constexpr (kLazy) return lazy_butterfly<kInverse, false>(x, y, one, w);
 #endif
     if (one) {
         const Fr t = y;
@@ -463,13 +469,7 @@ __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddl
 template <bool kInverse, bool kLazy = false>
 __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
 #if CUZK_NTT_LAZY
-    if constexpr (kLazy) {
-        ff_detail::ptx::DeviceIsa isa;
-        constexpr cuzk::BigInt<Fr::N> p2 = kTwiceModulus;
-        ff_detail::ptx::lazy_dif_butterfly<Fr::N, kShoupZero, kShoupOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l,
-                                                                          shoup_p.l, shoup_np.l, p2.l);
-        return;
-    }
+    if constexpr (kLazy) return lazy_butterfly<kInverse, true>(x, y, one, w);
 #endif
     const Fr d = kInverse && !one ? y - x : x - y;  // w^-j = -w^(n/2 - j)
     x = x + y;

@@ -231,6 +231,20 @@ CUZK_HD_INLINE void add_mod_carry(Isa& isa, uint32_t* r, const uint32_t* a, cons
     for (size_t k = 0; k < n; ++k) r[k] = below ? t[k] : s[k];
 }
 
+// r = x w below 2p (shoup_mul32 without its final subtraction) for 32-bit words x, r (r may
+// alias x) and the 64-bit limbs of the twiddle pair and the constants.
+template <size_t N, uint32_t kNpZeroWords, bool kNpWord0Ones, class Isa>
+CUZK_HD_INLINE void lazy_twiddle_product(Isa& isa, uint32_t* r, const uint32_t* x, const uint64_t* w,
+                                         const uint64_t* wq, const uint64_t* p, const uint64_t* np) {
+    constexpr size_t n = 2 * N;
+    uint32_t w32[n], wq32[n], p32[n], np32[n];
+    split<N>(w32, w);
+    split<N>(wq32, wq);
+    split<N>(p32, p);
+    split<N>(np32, np);
+    shoup_mul32<n, kNpZeroWords, kNpWord0Ones, false>(isa, r, x, w32, wq32, p32, np32);
+}
+
 template <size_t N, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, class Isa>
 CUZK_HD_INLINE void lazy_dit_butterfly(Isa& isa, uint64_t* x, uint64_t* y, bool one, bool swap, const uint64_t* w,
                                        const uint64_t* wq, const uint64_t* p, const uint64_t* np, const uint64_t* p2) {
@@ -243,12 +257,7 @@ CUZK_HD_INLINE void lazy_dit_butterfly(Isa& isa, uint64_t* x, uint64_t* y, bool 
         CUZK_UNROLL
         for (size_t k = 0; k < n; ++k) t[k] = y32[k];
     } else {
-        uint32_t w32[n], wq32[n], p32[n], np32[n];
-        split<N>(w32, w);
-        split<N>(wq32, wq);
-        split<N>(p32, p);
-        split<N>(np32, np);
-        shoup_mul32<n, kNpZeroWords, kNpWord0Ones, false>(isa, t, y32, w32, wq32, p32, np32);
+        lazy_twiddle_product<N, kNpZeroWords, kNpWord0Ones>(isa, t, y32, w, wq, p, np);
     }
     add_mod_carry<n>(isa, s, x32, t, p2_32);
     mod_sub32<n>(isa, d, x32, t, p2_32);
@@ -274,14 +283,7 @@ CUZK_HD_INLINE void lazy_dif_butterfly(Isa& isa, uint64_t* x, uint64_t* y, bool 
         mod_sub32<n>(isa, d, y32, x32, p2_32);
     else
         mod_sub32<n>(isa, d, x32, y32, p2_32);
-    if (!one) {
-        uint32_t w32[n], wq32[n], p32[n], np32[n];
-        split<N>(w32, w);
-        split<N>(wq32, wq);
-        split<N>(p32, p);
-        split<N>(np32, np);
-        shoup_mul32<n, kNpZeroWords, kNpWord0Ones, false>(isa, d, d, w32, wq32, p32, np32);
-    }
+    if (!one) lazy_twiddle_product<N, kNpZeroWords, kNpWord0Ones>(isa, d, d, w, wq, p, np);
     join<N>(x, s);
     join<N>(y, d);
 }
