@@ -164,11 +164,13 @@ __constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
 __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 #endif
 
-// CUZK_NTT_LAZY (1): the register passes' butterflies keep their values in [0, 2p) instead
-// of [0, p) (shoup_ptx.hpp, the lazy butterflies): the product without its final
-// subtraction, the sum and the difference modulo 2p; a transform's last pass makes its
-// outputs canonical as it stores them. 0: canonical values throughout. Needs the Shoup
-// products (their form without the final subtraction).
+// CUZK_NTT_LAZY (1): the butterflies of the all-full register passes keep their values in
+// [0, 2p) instead of [0, p) (shoup_ptx.hpp, the lazy butterflies): the product without its
+// final subtraction, the sum and the difference modulo 2p; each such pass makes its values
+// canonical as it stores them. 0: canonical values throughout. Needs the Shoup products
+// (their form without the final subtraction). H200 side by side (2026-12-04, two rounds):
+// forward 2^27 31.97 / 31.96 -> 31.66 / 31.66 ms, coset_inverse 2^27 36.24 / 36.08 -> 35.07
+// / 34.99, compute_h 2^27 213.7 -> 213.1; 2^24 within 0.5% (bench/RESULTS.md).
 #ifndef CUZK_NTT_LAZY
 #define CUZK_NTT_LAZY CUZK_NTT_SHOUP
 #endif
@@ -176,8 +178,7 @@ __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 #error "CUZK_NTT_LAZY needs the Shoup products (CUZK_NTT_SHOUP)"
 #endif
 #if CUZK_NTT_LAZY
-// 2p as immediates (the sums and differences; constant memory kept 8 more registers live
-// and spilled 250-900 B a thread).
+// 2p as immediates in the sums and differences (as Field's sums take p).
 constexpr cuzk::BigInt<Fr::N> kTwiceModulus = Fr::kP2;
 #endif
 

@@ -206,7 +206,7 @@ CUZK_HD_INLINE void shoup_mul(Isa& isa, uint64_t* r, const uint64_t* x, const ui
 // product skips its final subtraction (shoup_mul32, kReduce = false: x < 2p in, below 2p
 // out), the sum and the difference reduce modulo 2p (the sum of two values below 2p may
 // carry out of 2^(32n)): 16 instructions fewer a butterfly than the canonical form's
-// three reductions modulo p. A transform's last pass makes its outputs canonical
+// three reductions modulo p. The device NTT's passes store canonical values
 // (lazy_canonical).
 //   DIT:  t = y w (< 2p), (x, y) <- ((x + t) mod 2p, (x - t) mod 2p).
 //   DIF (Gentleman-Sande):  (x, y) <- ((x + y) mod 2p, ((x - y) mod 2p) w).
