@@ -266,6 +266,51 @@ BENCHMARK(BM_GpuMsmG1PrecomputedPrefetch)
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
+// The table's sort in groups (GpuMsmOptions::sort_split) side by side on one table: two
+// rounds over the splits, each the median of 5 runs with its phases (the sort phase is
+// then what group 0's sort leaves exposed); the reported time is the last round's split 0.
+void BM_GpuMsmG1PrecomputedSplit(benchmark::State& state) {
+    try {
+        const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
+        auto m = tiled_msm<G1Curve>(log_n, kDistinctG1);
+        m->precompute(0);
+        const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
+        const auto want = m->run_device(sc, n);
+        bench_gpu::EventTimer timer;
+        double split0 = 0;
+        for (int round = 1; round <= 2; ++round) {
+            for (int split : {0, 1, 2, 3, 4}) {
+                gpu::GpuMsmOptions o;
+                o.sort_split = split;
+                if (m->run_device(sc, n, o) != want)
+                    throw std::runtime_error("G1 precomputed msm with sort_split " + std::to_string(split) +
+                                             " differs from the default run");
+                std::vector<double> ms;
+                for (int i = 0; i < 5; ++i)
+                    ms.push_back(timer.ms([&] { benchmark::DoNotOptimize(m->run_device(sc, n, o)); }));
+                const auto sum = bench_gpu::summarize(ms);
+                gpu::GpuMsmPhases ph;
+                o.phases = &ph;
+                benchmark::DoNotOptimize(m->run_device(sc, n, o));
+                std::printf(
+                    "G1 precomputed c=%u n=2^%zu sort_split=%d round %d: median %.2f ms (min %.2f, max %.2f); "
+                    "phases sort %.2f accumulate %.2f carries %.2f reduce %.2f total %.2f\n",
+                    m->precomputed_window_bits(), log_n, split, round, sum.median, sum.min, sum.max, double(ph.sort),
+                    double(ph.accumulate), double(ph.carries), double(ph.reduce), double(ph.total));
+                state.counters["split" + std::to_string(split) + "_ms"] = sum.median;
+                if (split == 0) split0 = sum.median;
+            }
+        }
+        for (auto _ : state) state.SetIterationTime(split0 / 1e3);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1PrecomputedSplit)
+    ->DenseRange(24, 26, 2)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 // Window sweep with the table (each point builds its own table).
 BENCHMARK(BM_GpuMsmG1Precomputed)
     ->ArgsProduct({{22}, {19, 21, 22}})

@@ -227,6 +227,147 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+// CUZK_MSM_SORT_SPLIT (s; 0 = off): with a precomputed table the entries are written in 2^s
+// groups by their bucket's top bits (group g: buckets [g 2^(c-1-s), (g + 1) 2^(c-1-s)), the
+// last one with bucket 2^(c-1) too), each sorted by itself: group 0 on the run's stream,
+// the others on a second stream (sort_stream) while level 1 adds up the groups before
+// them. Level 1 is multiply-bound and its 188 registers leave 16K of an SM's 64K unused;
+// CUB's onesweep blocks for the background sorts are cut to CUZK_MSM_SORT_SLIM threads so
+// that one fits there (0: CUB's own policy, 384 threads), and with CUZK_MSM_SORT_PRIORITY
+// the run's stream takes the device's greatest priority, so that level 1's blocks are
+// placed before the sort's whenever both wait. A bucket lies in one group only, so the
+// groups' runs never meet. Within a bucket the order of the points depends on the atomics
+// of group_entries_kernel; the sum does not.
+// Measured on the H200 (2026-12-04, first version: each group's carries combined after its
+// level 1, the groups' cursors in one L2 line, partition blocks of 128 threads; GpuMsm.*
+// passed), `cuzk_bench_gpu_msm --benchmark_filter=BM_GpuMsmG1PrecomputedSplit`, median of 5,
+// two rounds, split 0 / 1 / 2 / 3 / 4: G1 with a table 2^26 311.0 / 323.2-327.0 / 327.5-328.1
+// / 332.0 / 340.5-340.8 ms, 2^24 86.1-86.2 / 90.1-90.7 / 92.4 / 96.4 / 104.0. Slower: the
+// sorts behind level 1 were hidden (level 1 +1-5 ms), but the exposed sort phase grew
+// (2^26: 23.6 -> 27.8-30.4 ms; the count and partition kernels took ~19 ms against ~2.5 for
+// entries_kernel, +9 ms more from 2 to 16 groups: the blocks' reservations, serialised on
+// one line) and the carries cost ~0.8 ms a group. Changed since, not yet run on a device:
+// one list of carries for all groups (one pass of levels 2+), the cursors 128 B apart,
+// 512-thread partition blocks, CUZK_MSM_SORT_PRIORITY. Off by default until measured.
+#ifndef CUZK_MSM_SORT_SPLIT
+#define CUZK_MSM_SORT_SPLIT 0
+#endif
+#ifndef CUZK_MSM_SORT_SLIM
+#define CUZK_MSM_SORT_SLIM 128
+#endif
+#ifndef CUZK_MSM_SORT_PRIORITY
+#define CUZK_MSM_SORT_PRIORITY 0
+#endif
+constexpr unsigned kMaxSortGroups = 16;
+constexpr unsigned kMaxSplitWindows = 16;  // table windows (c >= 16); more: no split
+static_assert(CUZK_MSM_SORT_SPLIT >= 0 && (1u << CUZK_MSM_SORT_SPLIT) <= kMaxSortGroups,
+              "CUZK_MSM_SORT_SPLIT: at most 16 groups");
+
+__device__ __forceinline__ unsigned sort_group(int32_t d, unsigned c, unsigned s) {
+    const uint32_t mag = uint32_t(d < 0 ? -d : d);
+    const uint32_t g = mag >> (c - 1 - s);
+    return g < (1u << s) ? g : (1u << s) - 1;
+}
+
+// Entries a group of the split (CUZK_MSM_SORT_SPLIT), W windows of the m full scalars:
+// counts[g] += its size (counts zeroed by the caller).
+__global__ void __launch_bounds__(kThreads)
+    group_count_kernel(const Scalar* k, size_t m, BigInt<5> h, unsigned c, unsigned W, unsigned s, unsigned* counts) {
+    __shared__ unsigned block_counts[kMaxSortGroups];
+    if (threadIdx.x < kMaxSortGroups) block_counts[threadIdx.x] = 0;
+    __syncthreads();
+    unsigned mine[kMaxSortGroups] = {};
+    for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += size_t(gridDim.x) * blockDim.x) {
+        const Scalar kj = k[j];
+        for (unsigned w = 0; w < W; ++w) {
+            const unsigned g = sort_group(digit(kj, h, w, c), c, s);
+#pragma unroll
+            for (unsigned i = 0; i < kMaxSortGroups; ++i) mine[i] += g == i ? 1u : 0u;
+        }
+    }
+#pragma unroll
+    for (unsigned i = 0; i < kMaxSortGroups; ++i) {
+        const unsigned warp_sum = __reduce_add_sync(0xffffffffu, mine[i]);
+        if ((threadIdx.x & 31) == 0 && warp_sum) atomicAdd(&block_counts[i], warp_sum);
+    }
+    __syncthreads();
+    if (threadIdx.x < kMaxSortGroups && block_counts[threadIdx.x])
+        atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
+}
+
+// The entries of the table's W windows for full scalar j, written into their groups:
+// cursors[g kCursorStride] is the next free slot of group g (its offset, before the first
+// block). Each block reserves one range a group (positions within it from warp-aggregated
+// shared atomics), so a group's entries of a block are contiguous; the cursors lie 128 B
+// apart, so that each group's reservations go to an L2 slice of their own.
+constexpr unsigned kCursorStride = 32;
+constexpr unsigned kPartitionThreads = 512;
+__global__ void __launch_bounds__(kPartitionThreads)
+    group_entries_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<5> h, unsigned c, unsigned W,
+                         uint32_t table_stride, unsigned s, unsigned* cursors, uint32_t* keys, uint32_t* vals) {
+    __shared__ unsigned block_counts[kMaxSortGroups], block_start[kMaxSortGroups];
+    if (threadIdx.x < kMaxSortGroups) block_counts[threadIdx.x] = 0;
+    __syncthreads();
+    const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const bool live = j < m;
+    const Scalar kj = live ? k[j] : Scalar{};
+    const unsigned lane = threadIdx.x & 31;
+    unsigned pos[kMaxSplitWindows];
+#pragma unroll
+    for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
+        if (w >= W) break;
+        const unsigned g = live ? sort_group(digit(kj, h, w, c), c, s) : kMaxSortGroups;  // (none)
+        const unsigned same = __match_any_sync(0xffffffffu, g);
+        const unsigned leader = __ffs(same) - 1;
+        unsigned first = 0;
+        if (lane == leader && g < kMaxSortGroups) first = atomicAdd(&block_counts[g], unsigned(__popc(same)));
+        first = __shfl_sync(0xffffffffu, first, leader);
+        pos[w] = first + unsigned(__popc(same & ((1u << lane) - 1)));
+    }
+    __syncthreads();
+    if (threadIdx.x < kMaxSortGroups && block_counts[threadIdx.x])
+        block_start[threadIdx.x] = atomicAdd(&cursors[threadIdx.x * kCursorStride], block_counts[threadIdx.x]);
+    __syncthreads();
+    if (!live) return;
+    const uint32_t bj = base[j];
+#pragma unroll
+    for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
+        if (w >= W) break;
+        const int32_t d = digit(kj, h, w, c);
+        const Entry e = make_entry(0, d, bj + w * table_stride, c);
+        const size_t at = size_t(block_start[sort_group(d, c, s)]) + pos[w];
+        keys[at] = e.key;
+        vals[at] = e.val;
+    }
+}
+
+// CUB's radix-sort policies with the onesweep passes in blocks of kSlimThreads (the
+// background sorts of CUZK_MSM_SORT_SPLIT); the rest is CUB's own sm_90 policy.
+template <int kSlimThreads>
+struct SlimSortPolicyHub {
+    using Hub = cub::detail::radix::policy_hub<uint32_t, uint32_t, int>;
+    struct Policy900 : cub::ChainedPolicy<900, Policy900, Policy900>,
+                       Hub::OnesweepSmallKeyTunedPolicy<cub::detail::radix::sm90_small_key_tuning<4, 4, 4>> {
+        using OnesweepPolicy =
+            cub::AgentRadixSortOnesweepPolicy<kSlimThreads, 23, uint32_t, 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
+                                              cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::RADIX_SORT_STORE_DIRECT, 8>;
+    };
+    using MaxPolicy = Policy900;
+};
+// SortPairs over key bits [0, bits) with CUB's policy (slim = false) or the slim one.
+cudaError_t sort_pairs(bool slim, void* temp, size_t& bytes, cub::DoubleBuffer<uint32_t>& k,
+                       cub::DoubleBuffer<uint32_t>& v, int n, int bits, cudaStream_t st) {
+#if CUZK_MSM_SORT_SLIM
+    if (slim)
+        return cub::DispatchRadixSort<cub::SortOrder::Ascending, uint32_t, uint32_t, int,
+                                      cub::detail::identity_decomposer_t,
+                                      SlimSortPolicyHub<CUZK_MSM_SORT_SLIM>>::Dispatch(temp, bytes, k, v, n, 0, bits,
+                                                                                       true, st);
+#endif
+    (void)slim;
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, 0, bits, st);
+}
+
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
 // (XYZZ::add_redundant): 0 never, 1 over G1 and G2, 2 over G1 only (the default). H200,
 // side by side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 ->
@@ -592,6 +733,11 @@ struct Msm<Curve>::Impl {
     Scratch<P> buckets, carry_pt[2], ranges[2];
     Scratch<uint32_t> carry_key[2];
     Scratch<unsigned char> temp;
+    // CUZK_MSM_SORT_SPLIT: the groups' counts, then their cursors (kMaxSortGroups each);
+    // the background sorts' stream, created on first use, and an event a group.
+    DevBuf<unsigned> group_cursors;
+    cudaStream_t sort_stream = nullptr;
+    cudaEvent_t sort_done[kMaxSortGroups] = {};
     // Batch-affine rounds: split flags and their prefix sums, the lists they write, the
     // running products of the batches.
     Scratch<uint32_t> split_flags, splits_before, round_keys[2];
@@ -655,7 +801,13 @@ struct Msm<Curve>::Impl {
             throw std::invalid_argument("gpu msm: " + std::to_string(n) + " bases; at most 2^31 - 2 supported");
         check(cudaSetDevice(device), "cudaSetDevice");
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-        check(cudaStreamCreate(&stream), "cudaStreamCreate");
+        if (CUZK_MSM_SORT_PRIORITY) {  // (see CUZK_MSM_SORT_SPLIT)
+            int least = 0, greatest = 0;
+            check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+            check(cudaStreamCreateWithPriority(&stream, cudaStreamDefault, greatest), "cudaStreamCreate");
+        } else {
+            check(cudaStreamCreate(&stream), "cudaStreamCreate");
+        }
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         if constexpr (std::is_same_v<Curve, G1Curve>)  // (no gather-ahead kernel over G2)
             level1_prefetch_wave = wave_threads(accumulate_bases_kernel<Curve, true>);
@@ -695,6 +847,11 @@ struct Msm<Curve>::Impl {
     }
     ~Impl() {
         for (cudaEvent_t e : events) cudaEventDestroy(e);
+        if (sort_stream) {
+            cudaStreamSynchronize(sort_stream);
+            for (cudaEvent_t e : sort_done) cudaEventDestroy(e);
+            cudaStreamDestroy(sort_stream);
+        }
         if (stream) cudaStreamDestroy(stream);
         if (copy_stream) {
             cudaStreamSynchronize(copy_stream);
@@ -1061,6 +1218,9 @@ struct Msm<Curve>::Impl {
         } else if (c != 0 && (c < 2 || c > kMaxWindowBits)) {
             throw std::invalid_argument("gpu msm: window bits must be in [2, " + std::to_string(kMaxWindowBits) + "]");
         }
+        if (opt.sort_split < -1 || opt.sort_split > 4)
+            throw std::invalid_argument("gpu msm: sort_split must be -1 (the default) or 0..4, not " +
+                                        std::to_string(opt.sort_split));
         if (opt.stats) *opt.stats = MsmStats{};
         if (opt.phases) *opt.phases = GpuMsmPhases{};
         if (n == 0) return Jacobian<Curve>::identity();
@@ -1216,7 +1376,136 @@ struct Msm<Curve>::Impl {
                       "cub SortPairs size");
                 temp_for(need);
             }
-            for (unsigned w0 = 0; w0 < W; w0 += G) {
+            // Level 1 of one sorted list (lkeys, lvals; or the batch-affine rounds' lpts) into
+            // group_buckets, its carries (two a segment) written from slot `at` of the carry
+            // list (sized for `lists` level-1 launches); returns how many it wrote.
+            const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
+            const auto level1 = [&](const uint32_t* lkeys, const uint32_t* lvals, const A* lpts, size_t llen,
+                                    P* group_buckets, size_t at, size_t lists) -> size_t {
+                // Level 1: segments of the sorted list, two full waves of the kernel that runs.
+                const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && opt.level1_prefetch;
+                SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
+                if (opt.stats) opt.stats->chunks = sp.segments;
+                for (int i = 0; i < 2; ++i) {  // for the most segments, as the sort's buffers
+                    carry_key[i].reserve(lists * most_carries, "cudaMalloc carries");
+                    carry_pt[i].reserve(lists * most_carries, "cudaMalloc carries");
+                }
+                uint32_t* ck = carry_key[0].p + at;
+                P* cp = carry_pt[0].p + at;
+                if (lpts) {
+                    if constexpr (std::is_same_v<Curve, G1Curve>) {
+                        accumulate_stored_kernel<Curve, Affine<Curve>>
+                            <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lpts, llen, sp.seg_len,
+                                                                               sp.segments, group_buckets, ck, cp);
+                        check_launch("accumulate_stored_kernel (affine)");
+                    }
+                } else if (prefetch) {
+                    accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>
+                        <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lvals, llen, sp.seg_len, sp.segments,
+                                                                           base_ptr(), group_buckets, ck, cp);
+                    check_launch("accumulate_bases_kernel (prefetch)");
+                } else {
+                    accumulate_bases_kernel<Curve, false><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                        lkeys, lvals, llen, sp.seg_len, sp.segments, base_ptr(), group_buckets, ck, cp);
+                    check_launch("accumulate_bases_kernel");
+                }
+                mark(&GpuMsmPhases::accumulate);
+                return 2 * sp.segments;
+            };
+            // Levels 2+ over the carry list (clen carries, sorted by bucket): it shrinks ~16x a
+            // level; then the last few are added to their buckets.
+            const auto carries = [&](P* group_buckets, size_t clen) {
+                int cur = 0;
+                while (clen > kCombineDirect) {
+                    const SegmentPlan cp = plan_segments(clen, size_t(sms) * 512, 32);
+                    accumulate_stored_kernel<Curve, XYZZ<Curve>><<<blocks_for(cp.segments), kThreads, 0, stream>>>(
+                        carry_key[cur].p, carry_pt[cur].p, clen, cp.seg_len, cp.segments, group_buckets,
+                        carry_key[1 - cur].p, carry_pt[1 - cur].p);
+                    check_launch("accumulate_stored_kernel (carries)");
+                    cur = 1 - cur;
+                    clen = 2 * cp.segments;
+                }
+                combine_kernel<Curve>
+                    <<<blocks_for(clen), kThreads, 0, stream>>>(carry_key[cur].p, carry_pt[cur].p, clen, group_buckets);
+                check_launch("combine_kernel");
+                mark(&GpuMsmPhases::carries);
+            };
+            const unsigned want = opt.sort_split < 0 ? CUZK_MSM_SORT_SPLIT : unsigned(opt.sort_split);
+            const unsigned split = pre && W <= kMaxSplitWindows && c - 1 > want ? want : 0;
+            if (split > 0) {
+                // CUZK_MSM_SORT_SPLIT: the entries in groups of buckets, group g + 1 sorted on
+                // sort_stream while level 1 adds up group g.
+                const unsigned ng = 1u << split;
+                const int key_bits = std::bit_width(uint64_t(nb) - 1);
+                {  // the slim policy's scratch for the largest group possible
+                    cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
+                    size_t slim_need = 0;
+                    const int most = int(std::min<size_t>(max_entries, size_t(INT32_MAX)));
+                    check(sort_pairs(true, nullptr, slim_need, dk, dv, most, key_bits, stream), "cub SortPairs size");
+                    need = std::max(need, slim_need);
+                    temp_for(need);
+                }
+                group_cursors.reserve(kMaxSortGroups + kMaxSortGroups * kCursorStride, "cudaMalloc sort groups");
+                for (int i = 0; i < 2; ++i) {  // before the sorts are queued: a growth waits for the device
+                    carry_key[i].reserve(ng * most_carries, "cudaMalloc carries");
+                    carry_pt[i].reserve(ng * most_carries, "cudaMalloc carries");
+                }
+                check(cudaMemsetAsync(group_cursors.p, 0, kMaxSortGroups * sizeof(unsigned), stream), "cudaMemset");
+                group_count_kernel<<<unsigned(std::min<size_t>(blocks_for(m), size_t(sms) * 16)), kThreads, 0,
+                                     stream>>>(full_scalars, m, h, c, W, split, group_cursors.p);
+                check_launch("group_count_kernel");
+                std::vector<unsigned> counts(kMaxSortGroups), offsets(kMaxSortGroups, 0);
+                check(cudaMemcpyAsync(counts.data(), group_cursors.p, kMaxSortGroups * sizeof(unsigned),
+                                      cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpy group counts");
+                check(cudaStreamSynchronize(stream), "group counts");
+                for (unsigned g = 1; g < ng; ++g) offsets[g] = offsets[g - 1] + counts[g - 1];
+                if (size_t(offsets[ng - 1]) + counts[ng - 1] != size_t(W) * m)
+                    throw std::logic_error("gpu msm: the sort groups do not add up to the entries");
+                std::vector<unsigned> cursors(kMaxSortGroups * kCursorStride, 0);
+                for (unsigned g = 0; g < ng; ++g) cursors[g * kCursorStride] = offsets[g];
+                check(cudaMemcpyAsync(group_cursors.p + kMaxSortGroups, cursors.data(),
+                                      cursors.size() * sizeof(unsigned), cudaMemcpyHostToDevice, stream),
+                      "cudaMemcpy group offsets");
+                group_entries_kernel<<<unsigned((m + kPartitionThreads - 1) / kPartitionThreads), kPartitionThreads, 0,
+                                       stream>>>(full_scalars, full_bases, m, h, c, W, uint32_t(n_bases), split,
+                                                 group_cursors.p + kMaxSortGroups, keys[0].p, vals[0].p);
+                check_launch("group_entries_kernel");
+                if (!sort_stream) {
+                    check(cudaStreamCreateWithFlags(&sort_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+                    for (cudaEvent_t& e : sort_done)
+                        check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+                }
+                std::vector<cub::DoubleBuffer<uint32_t>> gk, gv;
+                for (unsigned g = 0; g < ng; ++g) {
+                    gk.emplace_back(keys[0].p + offsets[g], keys[1].p + offsets[g]);
+                    gv.emplace_back(vals[0].p + offsets[g], vals[1].p + offsets[g]);
+                }
+                // Group 0 with the whole device; then the rest behind it on sort_stream.
+                if (counts[0] > 0)
+                    check(sort_pairs(false, temp.p, need, gk[0], gv[0], int(counts[0]), key_bits, stream),
+                          "cub SortPairs");
+                check(cudaEventRecord(sort_done[0], stream), "cudaEventRecord");
+                mark(&GpuMsmPhases::sort);
+                check(cudaStreamWaitEvent(sort_stream, sort_done[0]), "cudaStreamWaitEvent");
+                for (unsigned g = 1; g < ng; ++g) {
+                    if (counts[g] > 0)
+                        check(sort_pairs(CUZK_MSM_SORT_SLIM != 0, temp.p, need, gk[g], gv[g], int(counts[g]), key_bits,
+                                         sort_stream),
+                              "cub SortPairs");
+                    check(cudaEventRecord(sort_done[g], sort_stream), "cudaEventRecord");
+                }
+                // Every group's carries in one list (in bucket order, as the groups are), whose
+                // levels 2+ run once at the end.
+                size_t clen = 0;
+                for (unsigned g = 0; g < ng; ++g) {
+                    if (g > 0) check(cudaStreamWaitEvent(stream, sort_done[g]), "cudaStreamWaitEvent");
+                    if (counts[g] > 0)
+                        clen += level1(gk[g].Current(), gv[g].Current(), nullptr, counts[g], buckets.p, clen, ng);
+                }
+                carries(buckets.p, clen);
+            }
+            for (unsigned w0 = 0; split == 0 && w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
                 const size_t len = size_t(g) * m;
                 entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
@@ -1240,52 +1529,7 @@ struct Msm<Curve>::Impl {
                         mark(&GpuMsmPhases::pair);
                     }
                 }
-                // Level 1: segments of the sorted list, two full waves of the kernel that runs.
-                const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && opt.level1_prefetch;
-                SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
-                if (opt.stats) opt.stats->chunks = sp.segments;
-                size_t clen = 2 * sp.segments;
-                const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
-                for (int i = 0; i < 2; ++i) {  // for the most segments, as the sort's buffers
-                    carry_key[i].reserve(most_carries, "cudaMalloc carries");
-                    carry_pt[i].reserve(most_carries, "cudaMalloc carries");
-                }
-                if (lpts) {
-                    if constexpr (std::is_same_v<Curve, G1Curve>) {
-                        accumulate_stored_kernel<Curve, Affine<Curve>>
-                            <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lpts, llen, sp.seg_len,
-                                                                               sp.segments, group_buckets,
-                                                                               carry_key[0].p, carry_pt[0].p);
-                        check_launch("accumulate_stored_kernel (affine)");
-                    }
-                } else if (prefetch) {
-                    accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>
-                        <<<blocks_for(sp.segments), kThreads, 0, stream>>>(dk.Current(), dv.Current(), len, sp.seg_len,
-                                                                           sp.segments, base_ptr(), group_buckets,
-                                                                           carry_key[0].p, carry_pt[0].p);
-                    check_launch("accumulate_bases_kernel (prefetch)");
-                } else {
-                    accumulate_bases_kernel<Curve, false><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
-                        dk.Current(), dv.Current(), len, sp.seg_len, sp.segments, base_ptr(), group_buckets,
-                        carry_key[0].p, carry_pt[0].p);
-                    check_launch("accumulate_bases_kernel");
-                }
-                mark(&GpuMsmPhases::accumulate);
-                // Levels 2+: the carry list shrinks ~16x a level.
-                int cur = 0;
-                while (clen > kCombineDirect) {
-                    const SegmentPlan cp = plan_segments(clen, size_t(sms) * 512, 32);
-                    accumulate_stored_kernel<Curve, XYZZ<Curve>><<<blocks_for(cp.segments), kThreads, 0, stream>>>(
-                        carry_key[cur].p, carry_pt[cur].p, clen, cp.seg_len, cp.segments, group_buckets,
-                        carry_key[1 - cur].p, carry_pt[1 - cur].p);
-                    check_launch("accumulate_stored_kernel (carries)");
-                    cur = 1 - cur;
-                    clen = 2 * cp.segments;
-                }
-                combine_kernel<Curve>
-                    <<<blocks_for(clen), kThreads, 0, stream>>>(carry_key[cur].p, carry_pt[cur].p, clen, group_buckets);
-                check_launch("combine_kernel");
-                mark(&GpuMsmPhases::carries);
+                carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets, 0, 1));
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
             // One full wave: each thread pays a small scalar multiplication on top of its

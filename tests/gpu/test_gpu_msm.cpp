@@ -641,6 +641,15 @@ void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_lis
             o.stats = &st;
             ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc;
             ASSERT_EQ(st.window_bits, tc);
+            // The entries sorted in groups of buckets, on a second stream (sort_split; runs
+            // of more than 16 windows are not split): empty groups at the small sizes.
+            for (int split : {0, 1, 4}) {
+                o.sort_split = split;
+                ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " sort_split=" << split;
+            }
+            o.sort_split = 5;
+            EXPECT_THROW(g.run(scalars, o), std::invalid_argument);
+            o.sort_split = -1;
             o.level1_prefetch = false;
             ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " no prefetch";
             o.window_bits = tc == 5 ? 6 : 5;

@@ -73,6 +73,11 @@ struct GpuMsmOptions {
     // 0.47 against 0.43 ns an addition), -1 while a thread's batch is at least
     // kMinAffineBatch pairs, r > 0 at most r rounds whatever the size (tests, benchmarks).
     int affine_rounds = 0;
+    // Sort groups with a precomputed table (src/gpu/msm.cu, CUZK_MSM_SORT_SPLIT): the entries
+    // in 2^s groups by bucket, each group sorted on a second stream while level 1 adds up
+    // the groups before it; -1 takes the build's default, 0 sorts them at once, s in 1..4.
+    // Runs with more than 16 windows (table windows under 16 bits) are never split.
+    int sort_split = -1;
     // Pairs per thread in those rounds; 0 picks slots / (SMs x affine_threads_per_sm), at
     // most kMaxAffineBatch.
     unsigned affine_batch = 0;
