@@ -278,9 +278,9 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     unsigned mine[kMaxSortGroups] = {};
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += size_t(gridDim.x) * blockDim.x) {
-        const Scalar kj = k[j];
+        const BigInt<5> r = offset_scalar(k[j], h);
         for (unsigned w = 0; w < W; ++w) {
-            const unsigned g = sort_group(digit(kj, h, w, c), c, s);
+            const unsigned g = sort_group(window_digit(r, w, c), c, s);
 #pragma unroll
             for (unsigned i = 0; i < kMaxSortGroups; ++i) mine[i] += g == i ? 1u : 0u;
         }
@@ -310,13 +310,13 @@ __global__ void __launch_bounds__(kPartitionThreads)
     __syncthreads();
     const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const bool live = j < m;
-    const Scalar kj = live ? k[j] : Scalar{};
+    const BigInt<5> r = offset_scalar(live ? k[j] : Scalar{}, h);
     const unsigned lane = threadIdx.x & 31;
     unsigned pos[kMaxSplitWindows];
 #pragma unroll
     for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
         if (w >= W) break;
-        const unsigned g = live ? sort_group(digit(kj, h, w, c), c, s) : kMaxSortGroups;  // (none)
+        const unsigned g = live ? sort_group(window_digit(r, w, c), c, s) : kMaxSortGroups;  // (none)
         const unsigned same = __match_any_sync(0xffffffffu, g);
         const unsigned leader = __ffs(same) - 1;
         unsigned first = 0;
@@ -333,7 +333,7 @@ __global__ void __launch_bounds__(kPartitionThreads)
 #pragma unroll
     for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
         if (w >= W) break;
-        const int32_t d = digit(kj, h, w, c);
+        const int32_t d = window_digit(r, w, c);
         const Entry e = make_entry(0, d, bj + w * table_stride, c);
         const size_t at = size_t(block_start[sort_group(d, c, s)]) + pos[w];
         keys[at] = e.key;

@@ -31,6 +31,7 @@
 #include <memory>
 #include <span>
 
+#include "cuzk/common/hd.hpp"
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
@@ -279,6 +280,30 @@ CUZK_HD inline int32_t digit(const BigInt<4>& k, const BigInt<5>& h, unsigned w,
     kk.l[4] = 0;
     BigInt<5>::add(r, kk, h);
     return int32_t(r.bits(size_t(w) * c, c)) - int32_t(uint32_t(1) << (c - 1));
+}
+
+// The same digits with k + h made once for all windows (offset_scalar) and window w's bits
+// picked by selects (window_digit): BigInt::bits indexes its limbs at run time, which on
+// the device puts the number in local memory (the table's sort in groups, src/gpu/msm.cu,
+// takes every window's digit twice).
+CUZK_HD inline BigInt<5> offset_scalar(const BigInt<4>& k, const BigInt<5>& h) {
+    BigInt<5> kk, r;
+    for (size_t i = 0; i < 4; ++i) kk.l[i] = k.l[i];
+    kk.l[4] = 0;
+    BigInt<5>::add(r, kk, h);
+    return r;
+}
+CUZK_HD inline int32_t window_digit(const BigInt<5>& r, unsigned w, unsigned c) {
+    const unsigned pos = w * c, limb = pos / 64, bit = pos % 64;
+    uint64_t lo = 0, hi = 0;
+    CUZK_UNROLL
+    for (unsigned i = 0; i < 5; ++i) {  // every limb read, none by index
+        lo = limb == i ? r.l[i] : lo;
+        hi = limb + 1 == i ? r.l[i] : hi;
+    }
+    uint64_t v = lo >> bit;
+    if (bit + c > 64) v |= hi << (64 - bit);
+    return int32_t(uint32_t(v & ((uint64_t(1) << c) - 1))) - int32_t(uint32_t(1) << (c - 1));
 }
 
 // Sort key and value of (window-in-group wl, digit d, base index): buckets are numbered
