@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(kThreads)
 #define CUZK_MSM_SORT_PRIORITY 0
 #endif
 constexpr unsigned kMaxSortGroups = 16;
-constexpr unsigned kMaxSplitWindows = 16;  // table windows (c >= 16); more: no split
+constexpr unsigned kMaxSplitWindows = 16;  // W(c) <= 16 from c = 17 on; more windows: no split
 static_assert(CUZK_MSM_SORT_SPLIT >= 0 && (1u << CUZK_MSM_SORT_SPLIT) <= kMaxSortGroups,
               "CUZK_MSM_SORT_SPLIT: at most 16 groups");
 
@@ -299,7 +299,7 @@ __global__ void __launch_bounds__(kThreads)
 // cursors[g kCursorStride] is the next free slot of group g (its offset, before the first
 // block). Each block reserves one range a group (positions within it from warp-aggregated
 // shared atomics), so a group's entries of a block are contiguous; the cursors lie 128 B
-// apart, so that each group's reservations go to an L2 slice of their own.
+// apart, so that no two groups' reservations queue on one line (the first version's did).
 constexpr unsigned kCursorStride = 32;
 constexpr unsigned kPartitionThreads = 512;
 __global__ void __launch_bounds__(kPartitionThreads)
@@ -733,8 +733,9 @@ struct Msm<Curve>::Impl {
     Scratch<P> buckets, carry_pt[2], ranges[2];
     Scratch<uint32_t> carry_key[2];
     Scratch<unsigned char> temp;
-    // CUZK_MSM_SORT_SPLIT: the groups' counts, then their cursors (kMaxSortGroups each);
-    // the background sorts' stream, created on first use, and an event a group.
+    // CUZK_MSM_SORT_SPLIT: the groups' counts (kMaxSortGroups), then their cursors (one a
+    // kCursorStride words); the background sorts' stream, created on first use, and an
+    // event a group.
     DevBuf<unsigned> group_cursors;
     cudaStream_t sort_stream = nullptr;
     cudaEvent_t sort_done[kMaxSortGroups] = {};

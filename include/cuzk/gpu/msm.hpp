@@ -77,7 +77,7 @@ struct GpuMsmOptions {
     // Sort groups with a precomputed table (src/gpu/msm.cu, CUZK_MSM_SORT_SPLIT): the entries
     // in 2^s groups by bucket, each group sorted on a second stream while level 1 adds up
     // the groups before it; -1 takes the build's default, 0 sorts them at once, s in 1..4.
-    // Runs with more than 16 windows (table windows under 16 bits) are never split.
+    // Runs of more than 16 windows (table windows of 16 bits or fewer) are never split.
     int sort_split = -1;
     // Pairs per thread in those rounds; 0 picks slots / (SMs x affine_threads_per_sm), at
     // most kMaxAffineBatch.
