@@ -217,10 +217,11 @@ __global__ void __launch_bounds__(kThreads)
                    uint32_t table_stride, uint32_t* keys, uint32_t* vals) {
     const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (j >= m) return;
-    const Scalar kj = k[j];
+    DigitWalker digits(k[j], h, c);  // (no local memory, unlike digit())
+    for (unsigned w = 0; w < w0; ++w) digits.next();
     const uint32_t bj = base[j];
     for (unsigned wl = 0; wl < g; ++wl) {
-        const int32_t d = digit(kj, h, w0 + wl, c);
+        const int32_t d = digits.next();
         const Entry e = table_stride ? make_entry(0, d, bj + (w0 + wl) * table_stride, c) : make_entry(wl, d, bj, c);
         keys[size_t(wl) * m + j] = e.key;
         vals[size_t(wl) * m + j] = e.val;
@@ -248,7 +249,9 @@ __global__ void __launch_bounds__(kThreads)
 // entries_kernel, +9 ms more from 2 to 16 groups: the blocks' reservations, serialised on
 // one line) and the carries cost ~0.8 ms a group. Changed since, not yet run on a device:
 // one list of carries for all groups (one pass of levels 2+), the cursors 128 B apart,
-// 512-thread partition blocks, CUZK_MSM_SORT_PRIORITY. Off by default until measured.
+// 512-thread partition blocks, the digits without local memory (DigitWalker: the first
+// version's kernels, like entries_kernel, kept k + h in a 40-byte stack frame, read by
+// index for every digit), CUZK_MSM_SORT_PRIORITY. Off by default until measured.
 #ifndef CUZK_MSM_SORT_SPLIT
 #define CUZK_MSM_SORT_SPLIT 0
 #endif
@@ -278,9 +281,9 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     unsigned mine[kMaxSortGroups] = {};
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += size_t(gridDim.x) * blockDim.x) {
-        const BigInt<5> r = offset_scalar(k[j], h);
+        DigitWalker digits(k[j], h, c);
         for (unsigned w = 0; w < W; ++w) {
-            const unsigned g = sort_group(window_digit(r, w, c), c, s);
+            const unsigned g = sort_group(digits.next(), c, s);
 #pragma unroll
             for (unsigned i = 0; i < kMaxSortGroups; ++i) mine[i] += g == i ? 1u : 0u;
         }
@@ -310,13 +313,15 @@ __global__ void __launch_bounds__(kPartitionThreads)
     __syncthreads();
     const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const bool live = j < m;
-    const BigInt<5> r = offset_scalar(live ? k[j] : Scalar{}, h);
+    const DigitWalker first_digits(live ? k[j] : Scalar{}, h, c);
+    DigitWalker digits = first_digits;
     const unsigned lane = threadIdx.x & 31;
     unsigned pos[kMaxSplitWindows];
 #pragma unroll
     for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
         if (w >= W) break;
-        const unsigned g = live ? sort_group(window_digit(r, w, c), c, s) : kMaxSortGroups;  // (none)
+        const int32_t d = digits.next();
+        const unsigned g = live ? sort_group(d, c, s) : kMaxSortGroups;  // (none)
         const unsigned same = __match_any_sync(0xffffffffu, g);
         const unsigned leader = __ffs(same) - 1;
         unsigned first = 0;
@@ -330,10 +335,11 @@ __global__ void __launch_bounds__(kPartitionThreads)
     __syncthreads();
     if (!live) return;
     const uint32_t bj = base[j];
+    digits = first_digits;
 #pragma unroll
     for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
         if (w >= W) break;
-        const int32_t d = window_digit(r, w, c);
+        const int32_t d = digits.next();
         const Entry e = make_entry(0, d, bj + w * table_stride, c);
         const size_t at = size_t(block_start[sort_group(d, c, s)]) + pos[w];
         keys[at] = e.key;

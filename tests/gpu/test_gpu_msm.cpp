@@ -238,17 +238,17 @@ TEST(GpuMsmHost, SignedDigitsRecomposeTheScalar) {
     }
 }
 
-// The split's digits (k + h once, limbs by selects) are digit()'s, for every window size
-// a table or a plain run takes and past the top window.
-TEST(GpuMsmHost, WindowDigitsMatchDigit) {
+// The split's digits (k + h once, shifted a window at a time) are digit()'s, for every
+// window size a table or a plain run takes and past the top window.
+TEST(GpuMsmHost, DigitWalkerMatchesDigit) {
     std::mt19937_64 rng(test::seed());
     for (unsigned c = 2; c <= 26; ++c) {  // (tables go to 26 bits, plain runs to kMaxWindowBits)
         const BigInt<5> h = recode_offset(c);
         for (int t = 0; t < 50; ++t) {
             const Fr k = t == 0 ? -Fr::one() : t == 1 ? Fr::zero() : Fr::random(rng);
-            const BigInt<5> r = offset_scalar(k.to_bigint(), h);
+            DigitWalker digits(k.to_bigint(), h, c);
             for (unsigned w = 0; w <= num_windows(c) + 1; ++w)
-                ASSERT_EQ(window_digit(r, w, c), digit(k.to_bigint(), h, w, c)) << "c=" << c << " w=" << w;
+                ASSERT_EQ(digits.next(), digit(k.to_bigint(), h, w, c)) << "c=" << c << " w=" << w;
         }
     }
 }

@@ -282,29 +282,29 @@ CUZK_HD inline int32_t digit(const BigInt<4>& k, const BigInt<5>& h, unsigned w,
     return int32_t(r.bits(size_t(w) * c, c)) - int32_t(uint32_t(1) << (c - 1));
 }
 
-// The same digits with k + h made once for all windows (offset_scalar) and window w's bits
-// picked by selects (window_digit): BigInt::bits indexes its limbs at run time, which on
-// the device puts the number in local memory (the table's sort in groups, src/gpu/msm.cu,
-// takes every window's digit twice).
-CUZK_HD inline BigInt<5> offset_scalar(const BigInt<4>& k, const BigInt<5>& h) {
-    BigInt<5> kk, r;
-    for (size_t i = 0; i < 4; ++i) kk.l[i] = k.l[i];
-    kk.l[4] = 0;
-    BigInt<5>::add(r, kk, h);
-    return r;
-}
-CUZK_HD inline int32_t window_digit(const BigInt<5>& r, unsigned w, unsigned c) {
-    const unsigned pos = w * c, limb = pos / 64, bit = pos % 64;
-    uint64_t lo = 0, hi = 0;
-    CUZK_UNROLL
-    for (unsigned i = 0; i < 5; ++i) {  // every limb read, none by index
-        lo = limb == i ? r.l[i] : lo;
-        hi = limb + 1 == i ? r.l[i] : hi;
+// The same digits, window w = 0, 1, ... in turn (next() is digit(k, h, w, c) for the next
+// w), with k + h made once and shifted right c bits a window: every limb is read at a fixed
+// index, so the device keeps the number in registers. BigInt::bits indexes its limbs at run
+// time, which puts the number in local memory, and so did limbs picked by selects (nvcc
+// turned them back into an indexed load). The table's sort in groups (src/gpu/msm.cu)
+// takes every window's digit twice.
+struct DigitWalker {
+    BigInt<5> r;
+    unsigned c;
+    CUZK_HD DigitWalker(const BigInt<4>& k, const BigInt<5>& h, unsigned window_bits) : c(window_bits) {
+        BigInt<5> kk;
+        for (size_t i = 0; i < 4; ++i) kk.l[i] = k.l[i];
+        kk.l[4] = 0;
+        BigInt<5>::add(r, kk, h);
     }
-    uint64_t v = lo >> bit;
-    if (bit + c > 64) v |= hi << (64 - bit);
-    return int32_t(uint32_t(v & ((uint64_t(1) << c) - 1))) - int32_t(uint32_t(1) << (c - 1));
-}
+    CUZK_HD int32_t next() {  // 2 <= c <= 63
+        const int32_t d = int32_t(uint32_t(r.l[0] & ((uint64_t(1) << c) - 1))) - int32_t(uint32_t(1) << (c - 1));
+        CUZK_UNROLL
+        for (unsigned i = 0; i < 4; ++i) r.l[i] = (r.l[i] >> c) | (r.l[i + 1] << (64 - c));
+        r.l[4] >>= c;
+        return d;
+    }
+};
 
 // Sort key and value of (window-in-group wl, digit d, base index): buckets are numbered
 // |d| in 0..2^(c-1) within a window, (2^(c-1) + 1) per window, so one sort orders a whole
