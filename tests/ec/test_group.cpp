@@ -121,7 +121,8 @@ Fp plus_p(const Fp& x) {
 Fp2 plus_p(const Fp2& x) { return {plus_p(x.c0), plus_p(x.c1)}; }
 
 // The redundant addition as one call a curve: inlined at each of the test's ten call sites
-// (it is always_inline), g++ -O3 took 208 s over this file instead of 16.
+// (it is always_inline), g++ -O3 took 208 s over this file; 37 s with this wrapper, 16
+// without the test.
 template <class X, class A>
 [[gnu::noinline]] X add_redundant(const X& acc, const A& q) {
     return acc.add_redundant(q);
