@@ -1383,20 +1383,25 @@ struct Msm<Curve>::Impl {
                       "cub SortPairs size");
                 temp_for(need);
             }
+            // The carry lists, for `lists` level-1 launches of the most segments, as the sort's
+            // buffers; before anything is queued on a second stream (a growth waits for the
+            // device).
+            const auto reserve_carries = [&](size_t lists) {
+                const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
+                for (int i = 0; i < 2; ++i) {
+                    carry_key[i].reserve(lists * most_carries, "cudaMalloc carries");
+                    carry_pt[i].reserve(lists * most_carries, "cudaMalloc carries");
+                }
+            };
             // Level 1 of one sorted list (lkeys, lvals; or the batch-affine rounds' lpts) into
             // group_buckets, its carries (two a segment) written from slot `at` of the carry
-            // list (sized for `lists` level-1 launches); returns how many it wrote.
-            const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
+            // list (reserve_carries); returns how many it wrote.
             const auto level1 = [&](const uint32_t* lkeys, const uint32_t* lvals, const A* lpts, size_t llen,
-                                    P* group_buckets, size_t at, size_t lists) -> size_t {
+                                    P* group_buckets, size_t at) -> size_t {
                 // Level 1: segments of the sorted list, two full waves of the kernel that runs.
                 const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && opt.level1_prefetch;
                 SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
-                for (int i = 0; i < 2; ++i) {  // for the most segments, as the sort's buffers
-                    carry_key[i].reserve(lists * most_carries, "cudaMalloc carries");
-                    carry_pt[i].reserve(lists * most_carries, "cudaMalloc carries");
-                }
                 uint32_t* ck = carry_key[0].p + at;
                 P* cp = carry_pt[0].p + at;
                 if (lpts) {
@@ -1453,10 +1458,7 @@ struct Msm<Curve>::Impl {
                     temp_for(need);
                 }
                 group_cursors.reserve(kMaxSortGroups + kMaxSortGroups * kCursorStride, "cudaMalloc sort groups");
-                for (int i = 0; i < 2; ++i) {  // before the sorts are queued: a growth waits for the device
-                    carry_key[i].reserve(ng * most_carries, "cudaMalloc carries");
-                    carry_pt[i].reserve(ng * most_carries, "cudaMalloc carries");
-                }
+                reserve_carries(ng);
                 check(cudaMemsetAsync(group_cursors.p, 0, kMaxSortGroups * sizeof(unsigned), stream), "cudaMemset");
                 group_count_kernel<<<unsigned(std::min<size_t>(blocks_for(m), size_t(sms) * 16)), kThreads, 0,
                                      stream>>>(full_scalars, m, h, c, W, split, group_cursors.p);
@@ -1508,10 +1510,11 @@ struct Msm<Curve>::Impl {
                 for (unsigned g = 0; g < ng; ++g) {
                     if (g > 0) check(cudaStreamWaitEvent(stream, sort_done[g]), "cudaStreamWaitEvent");
                     if (counts[g] > 0)
-                        clen += level1(gk[g].Current(), gv[g].Current(), nullptr, counts[g], buckets.p, clen, ng);
+                        clen += level1(gk[g].Current(), gv[g].Current(), nullptr, counts[g], buckets.p, clen);
                 }
                 carries(buckets.p, clen);
             }
+            if (split == 0) reserve_carries(1);
             for (unsigned w0 = 0; split == 0 && w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
                 const size_t len = size_t(g) * m;
@@ -1536,7 +1539,7 @@ struct Msm<Curve>::Impl {
                         mark(&GpuMsmPhases::pair);
                     }
                 }
-                carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets, 0, 1));
+                carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets, 0));
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
             // One full wave: each thread pays a small scalar multiplication on top of its
