@@ -72,9 +72,10 @@ bool have_gpu(benchmark::State& state) {
     return false;
 }
 
-// Operations 0-2 (and 5) run the default path (Impl::kFast); 4, 6, 7 the previous fast path
-// (Impl::kTiled); 8-10 kFast with a bit-reversal pass instead of the gathering first pass;
-// side by side.
+// Operations 0-2 (and 5) run the default path (Impl::kFast with the default gntt::Reorder);
+// 4, 6, 7 the previous fast path (Impl::kTiled); 8-10 kFast with a bit-reversal pass, 11-14
+// with DIF passes and a scattering last pass, 15-17 with the gathering first pass, whatever
+// the default; side by side.
 enum Op {
     kForward,
     kCosetForward,
@@ -86,10 +87,42 @@ enum Op {
     kCosetInverseTiled,
     kForwardBitrevPass,       // 8-10: kFast with the in-place bit-reversal pass instead of the
     kCosetForwardBitrevPass,  // gathering first pass (gntt::set_gather_first_pass(false))
-    kCosetInverseBitrevPass
+    kCosetInverseBitrevPass,
+    kForwardScatter,  // 11-14: gntt::Reorder::kScatteringLastPass
+    kCosetForwardScatter,
+    kCosetInverseScatter,
+    kInverseScatter,
+    kForwardGather,  // 15-17: gntt::Reorder::kGatheringFirstPass
+    kCosetForwardGather,
+    kCosetInverseGather,
 };
-bool bitrev_pass(int op) {
-    return op == kForwardBitrevPass || op == kCosetForwardBitrevPass || op == kCosetInverseBitrevPass;
+// The gntt::Reorder an operation runs with; `fallback` for the default path's.
+gntt::Reorder reorder_of(int op, gntt::Reorder fallback) {
+    switch (op) {
+        case kForwardBitrevPass:
+        case kCosetForwardBitrevPass:
+        case kCosetInverseBitrevPass:
+            return gntt::Reorder::kBitReversalPass;
+        case kForwardScatter:
+        case kCosetForwardScatter:
+        case kCosetInverseScatter:
+        case kInverseScatter:
+            return gntt::Reorder::kScatteringLastPass;
+        case kForwardGather:
+        case kCosetForwardGather:
+        case kCosetInverseGather:
+            return gntt::Reorder::kGatheringFirstPass;
+        default:
+            return fallback;
+    }
+}
+bool is_coset_forward(int op) {
+    return op == kCosetForward || op == kCosetForwardTiled || op == kCosetForwardBitrevPass ||
+           op == kCosetForwardScatter || op == kCosetForwardGather;
+}
+bool is_coset_inverse(int op) {
+    return op == kCosetInverse || op == kCosetInverseTiled || op == kCosetInverseBitrevPass ||
+           op == kCosetInverseScatter || op == kCosetInverseGather;
 }
 const char* op_name(int op) {
     switch (op) {
@@ -113,6 +146,20 @@ const char* op_name(int op) {
             return "coset_fwd(bitrev pass)";
         case kCosetInverseBitrevPass:
             return "coset_inv(bitrev pass)";
+        case kForwardScatter:
+            return "forward(scatter)";
+        case kCosetForwardScatter:
+            return "coset_fwd(scatter)";
+        case kCosetInverseScatter:
+            return "coset_inv(scatter)";
+        case kInverseScatter:
+            return "inverse(scatter)";
+        case kForwardGather:
+            return "forward(gather)";
+        case kCosetForwardGather:
+            return "coset_fwd(gather)";
+        case kCosetInverseGather:
+            return "coset_inv(gather)";
         default:
             return "forward(reference)";
     }
@@ -125,26 +172,17 @@ gntt::Impl impl_of(int op) {
 }
 
 void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
-    gntt::set_gather_first_pass(!bitrev_pass(op));  // read when the call enqueues its passes
-    switch (op) {
-        case kCosetForward:
-        case kCosetForwardTiled:
-        case kCosetForwardBitrevPass:
-            gntt::coset_forward(d, n, s, impl);
-            break;
-        case kCosetInverse:
-        case kCosetInverseTiled:
-        case kCosetInverseBitrevPass:
-            gntt::coset_inverse(d, n, s, impl);
-            break;
-        case kInverse:
-            gntt::inverse(d, n, s, impl);
-            break;
-        default:
-            gntt::forward(d, n, s, impl);
-            break;
-    }
-    gntt::set_gather_first_pass(true);
+    static const gntt::Reorder default_reorder = gntt::reorder();  // before any op sets it
+    gntt::set_reorder(reorder_of(op, default_reorder));            // read when the call enqueues its passes
+    if (is_coset_forward(op))
+        gntt::coset_forward(d, n, s, impl);
+    else if (is_coset_inverse(op))
+        gntt::coset_inverse(d, n, s, impl);
+    else if (op == kInverse || op == kInverseScatter)
+        gntt::inverse(d, n, s, impl);
+    else
+        gntt::forward(d, n, s, impl);
+    gntt::set_reorder(default_reorder);
 }
 void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_of(op)); }
 
@@ -152,15 +190,15 @@ void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_
 void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t s) {
     const size_t n = before.size();
     std::string what = std::string(op_name(op)) + " 2^" + std::to_string(__builtin_ctzll(n));
-    const bool cf = op == kCosetForward || op == kCosetForwardTiled || op == kCosetForwardBitrevPass;
-    const bool ci = op == kCosetInverse || op == kCosetInverseTiled || op == kCosetInverseBitrevPass;
+    const bool cf = is_coset_forward(op), ci = is_coset_inverse(op);
+    const bool inv = op == kInverse || op == kInverseScatter;
     if (n <= (size_t(1) << 20)) {
         auto want = before;
         if (cf)
             cuzk::ntt::coset_forward(want);
         else if (ci)
             cuzk::ntt::coset_inverse(want);
-        else if (op == kInverse)
+        else if (inv)
             cuzk::ntt::inverse(want);
         else
             cuzk::ntt::forward(want);
@@ -180,7 +218,7 @@ void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t 
         gntt::coset_inverse(d.ptr, n, s);
     else if (ci)
         gntt::coset_forward(d.ptr, n, s);
-    else if (op == kInverse)
+    else if (inv)
         gntt::forward(d.ptr, n, s);
     else
         gntt::inverse(d.ptr, n, s);
@@ -276,6 +314,10 @@ BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
     ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
     ->ArgsProduct({{kForwardBitrevPass, kCosetForwardBitrevPass, kCosetInverseBitrevPass}, {20, 24, 26, 27}})
+    ->ArgsProduct({{kForwardScatter, kCosetForwardScatter, kCosetInverseScatter, kForwardGather, kCosetForwardGather,
+                    kCosetInverseGather},
+                   {20, 24, 27}})
+    ->ArgsProduct({{kInverseScatter}, {24, 27}})
     ->Args({kForwardReference, 24})
     ->ArgNames({"op", "log_n"})
     ->Iterations(5)

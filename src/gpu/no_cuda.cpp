@@ -1,4 +1,5 @@
 // Without the CUDA backend, the gpu entry points say so instead of failing to link.
+#include <atomic>
 #include <stdexcept>
 
 #include "cuzk/gpu/device.hpp"
@@ -53,7 +54,11 @@ void clear_twiddle_cache() {}
 void prepare_twiddles(size_t, Stream) { no_cuda(); }
 size_t release_twiddles(size_t, Stream) { return 0; }
 size_t twiddle_table_bytes(size_t n) { return 32 * n + 64; }
-void set_gather_first_pass(bool) {}
+namespace {
+std::atomic<Reorder> reorder_setting{Reorder::kGatheringFirstPass};  // kept for reorder() alone
+}
+void set_reorder(Reorder how) { reorder_setting.store(how); }
+Reorder reorder() { return reorder_setting.load(); }
 }  // namespace cuzk::gpu::ntt
 #endif
 

@@ -7,11 +7,13 @@
 //      for compute_h's quotient, in place (16 x 16 tiles through shared memory, tiles of
 //      middle bits b and rev(b) swapped by one block). The coset shift a_i *= g^i of
 //      coset_forward rides on whichever reads the input first. H200, 2026-12-02, side by
-//      side (median of 10, set_gather_first_pass): forward 2^24 4.423 -> 4.142 ms, 2^26
+//      side (median of 10, set_reorder): forward 2^24 4.423 -> 4.142 ms, 2^26
 //      18.89 -> 17.73, 2^27 38.69 -> 36.47; coset_inverse 2^24 5.25 -> 4.90, 2^27 44.34 ->
 //      42.11; coset_forward 2^24 4.742 -> 4.745, 2^27 41.19 -> 40.84 (its two scaling
 //      products per element move from the memory-bound permutation into a compute-bound
-//      pass, eating what the pass saves); 2^20 within 1%.
+//      pass, eating what the pass saves); 2^20 within 1%. Reorder::kScatteringLastPass
+//      (set_reorder, CUZK_NTT_SCATTER_LAST) runs the transposed DIF passes instead, the
+//      last storing out of the buffer to bit-reversed positions (plan::gather_source).
 //   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
 //      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
 //      trip through shared memory (reg_pass_kernel);
@@ -655,20 +657,30 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 #else
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
 #endif
-// src, dst: where the pass loads and stores (the same buffer except around a gathering
-// pass). kGather: the first DIT pass of a natural -> natural transform, loading permuted
-// element g from src[rev(g)] (plan::gather_source) with tiles in the order of
-// plan::gather_tile; dst must not overlap src. `pre` then scales by the source index.
+// How a pass maps its tiles' elements to memory: in place, or for the natural -> natural
+// transforms without a bit-reversal pass, through the bit reversal on one side.
+//   kGather: the first DIT pass loads permuted element g from src[rev(g)]
+//     (plan::gather_source), `pre` scaling by that source index.
+//   kScatter: the last DIF pass stores bit-reversed element g at dst[rev(g)], `post`
+//     scaling by that destination index (set_scatter_last_pass).
+// Either way the tiles run in the order of plan::gather_tile (the runs of consecutive
+// addresses span a block's tiles) and dst must not overlap src.
+enum class Remap { kNone, kGather, kScatter };
+
+// src, dst: where the pass loads and stores (the same buffer except around a gathering or
+// scattering pass; Remap above).
 // kAllFull: every group of the pass is full (launch_reg_pass checks it), so the kernel has
 // no generic path (CUZK_NTT_ALL_FULL_KERNELS).
-template <bool kInverse, bool kDif, bool kGather = false, bool kAllFull = false>
+template <bool kInverse, bool kDif, Remap kRemap = Remap::kNone, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post) {
+    constexpr bool kGather = kRemap == Remap::kGather, kScatter = kRemap == Remap::kScatter;
     // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path
     // only: in the generic ones ptxas spilled 250-1200 B a thread with them (against 12-36
     // B). The all-full DIT kernels spill 72-120 B with them (16-24 without).
     constexpr bool kLazy = CUZK_NTT_LAZY && kAllFull;
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
+    static_assert(!(kScatter && !kDif), "the scattering pass is the last DIF pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
     extern __shared__ uint64_t shared_tiles[];
@@ -679,7 +691,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     const unsigned tile_threads = elems >> plan::kRegLog;
     const unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads;
     const size_t v = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
-    const size_t tile = kGather ? plan::gather_tile(log_n, p, v) : v;
+    const size_t tile = kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
@@ -767,7 +779,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
-                store_fr(dst + gi, pass_scaled(post, gi, x[j]));
+                const size_t di = kScatter ? plan::gather_source(log_n, gi) : gi;
+                store_fr(dst + di, pass_scaled(post, di, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
@@ -974,7 +987,17 @@ struct PoolBuffer {
     Fr* release() { return std::exchange(ptr, nullptr); }
 };
 
-std::atomic<bool> gather_first_pass_on{true};
+// CUZK_NTT_SCATTER_LAST (0): the natural -> natural transforms' initial Reorder
+// (set_reorder): 1 DIF passes whose last scatters its stores to bit-reversed positions,
+// 0 DIT passes whose first gathers its loads. Why try it: at 2^27 ncu put the gathering
+// pass at 63% of the SM's throughput against 76% for the middle pass (each warp load
+// touching 32 lines 4 MiB apart, the warp waiting on them), and a store does not stall its
+// warp. Not yet measured (2026-12-05): off.
+#ifndef CUZK_NTT_SCATTER_LAST
+#define CUZK_NTT_SCATTER_LAST 0
+#endif
+std::atomic<Reorder> reorder_setting{CUZK_NTT_SCATTER_LAST ? Reorder::kScatteringLastPass
+                                                           : Reorder::kGatheringFirstPass};
 
 // lo = s^i (i < 1024), hi = s^(1024 k) (k < hi_count); synchronous on `stream`.
 void build_pow(Fr* lo, Fr* hi, size_t hi_count, const Fr& s, cudaStream_t stream) {
@@ -1093,20 +1116,21 @@ constexpr bool all_full_kind(bool inverse, bool dif) {
 
 // Launches the reg_pass_kernel of this kind: the all-full one where the pass's groups are
 // all full and the kind has one.
-template <bool kInverse, bool kDif, bool kGather, class Launch>
+template <bool kInverse, bool kDif, Remap kRemap, class Launch>
 void launch_kind(bool all_full, const Launch& launch) {
     if constexpr (all_full_kind(kInverse, kDif)) {
-        if (all_full) return launch(reg_pass_kernel<kInverse, kDif, kGather, true>);
+        if (all_full) return launch(reg_pass_kernel<kInverse, kDif, kRemap, true>);
     }
-    launch(reg_pass_kernel<kInverse, kDif, kGather>);
+    launch(reg_pass_kernel<kInverse, kDif, kRemap>);
 }
 
-// One register pass from src to dst (the same buffer, or with `gather` the first DIT pass
-// of a natural -> natural transform into another buffer; reg_pass_kernel).
+// One register pass from src to dst (the same buffer, or with a Remap the first DIT pass /
+// last DIF pass of a natural -> natural transform between two buffers; reg_pass_kernel).
 void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif,
-                     bool gather, const Scale& pre, const Scale& post, cudaStream_t stream) {
-    if (gather && (dif || p.lh0 != 0 || p.log_c != 0 || src == dst))
-        throw std::logic_error("gpu::ntt: a gathering pass is the first DIT pass, out of place");  // internal use
+                     Remap remap, const Scale& pre, const Scale& post, cudaStream_t stream) {
+    if (remap != Remap::kNone && (dif != (remap == Remap::kScatter) || p.lh0 != 0 || p.log_c != 0 || src == dst))
+        throw std::logic_error(  // internal use
+            "gpu::ntt: a gathering pass is the first DIT pass, a scattering one the last DIF pass, out of place");
     const size_t tiles = plan::tile_count(log_n, p);
     const unsigned tile_threads = 1u << (plan::tile_log(p) - plan::kRegLog);
     // Small tiles (a first pass of 256 or 512 elements: 1 or 2 warps) several to a block,
@@ -1132,18 +1156,22 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         check_launch("reg_pass_kernel");
     };
     const bool all_full = p.s % plan::kRegLog == 0;  // s / 3 groups of 3 stages: every group full
-    if (gather && inverse)
-        launch_kind<true, false, true>(all_full, launch);
-    else if (gather)
-        launch_kind<false, false, true>(all_full, launch);
+    if (remap == Remap::kGather && inverse)
+        launch_kind<true, false, Remap::kGather>(all_full, launch);
+    else if (remap == Remap::kGather)
+        launch_kind<false, false, Remap::kGather>(all_full, launch);
+    else if (remap == Remap::kScatter && inverse)
+        launch_kind<true, true, Remap::kScatter>(all_full, launch);
+    else if (remap == Remap::kScatter)
+        launch_kind<false, true, Remap::kScatter>(all_full, launch);
     else if (inverse && dif)
-        launch_kind<true, true, false>(all_full, launch);
+        launch_kind<true, true, Remap::kNone>(all_full, launch);
     else if (inverse)
-        launch_kind<true, false, false>(all_full, launch);
+        launch_kind<true, false, Remap::kNone>(all_full, launch);
     else if (dif)
-        launch_kind<false, true, false>(all_full, launch);
+        launch_kind<false, true, Remap::kNone>(all_full, launch);
     else
-        launch_kind<false, false, false>(all_full, launch);
+        launch_kind<false, false, Remap::kNone>(all_full, launch);
 }
 
 // out_i = post_i sum_j (pre_j a_j) w^(+-ij): the unscaled forward DFT (inverse: with w^-1)
@@ -1180,30 +1208,37 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
     plan::Pass passes[plan::kMaxPasses];
     const unsigned np = plan::make_passes(log_n, passes, reg ? plan::kTileLog : plan::kTiledTileLog);
     if (reg) {
-        const bool dif = out == Order::kBitReversed;
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
         const Fr* tw = register_pass_twiddles(log_n, stream);
-        // Natural -> natural: the first pass gathers its input in bit-reversed order into a
-        // scratch buffer, the last writes back to a (plan::gather_tile); else, or without
-        // room for the buffer, a bit-reversal pass in place first.
+        // Natural -> natural: the first pass reads a and writes a scratch buffer, the last
+        // reads it and writes a, one of them through the bit reversal: DIT passes whose
+        // first gathers its loads (the default) or DIF passes whose last scatters its stores
+        // (set_reorder). Else, or without room for the buffer, a bit-reversal pass in place,
+        // then the DIT passes.
         Fr* work = a;
+        Remap remap = Remap::kNone;
         StreamScratch scratch(stream);
         if (in == Order::kNatural && out == Order::kNatural) {
-            if (!ab_b && np >= 2 && gather_first_pass_on.load(std::memory_order_relaxed) &&
-                scratch.try_allocate(n, scratch_pool()))
+            const Reorder how = reorder_setting.load(std::memory_order_relaxed);
+            if (!ab_b && np >= 2 && how != Reorder::kBitReversalPass && scratch.try_allocate(n, scratch_pool())) {
                 work = scratch.ptr;
+                remap = how == Reorder::kScatteringLastPass ? Remap::kScatter : Remap::kGather;
+            }
             if (work == a) {
                 launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
                 if (ab_b && ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
                 pre = no_scale();
             }
         }
+        const bool dif = out == Order::kBitReversed || remap == Remap::kScatter;
         for (unsigned k = 0; k < np; ++k) {
             const plan::Pass& p = passes[dif ? np - 1 - k : k];
-            const bool gather = k == 0 && work != a;
-            launch_reg_pass(gather ? a : work, k + 1 == np ? a : work, log_n, p, tw, inverse, dif, gather,
-                            k == 0 ? pre : no_scale(), k + 1 == np ? post : no_scale(), stream);
+            const bool first = k == 0, last = k + 1 == np;
+            const Remap r =
+                (remap == Remap::kGather && first) || (remap == Remap::kScatter && last) ? remap : Remap::kNone;
+            launch_reg_pass(first ? a : work, last ? a : work, log_n, p, tw, inverse, dif, r, first ? pre : no_scale(),
+                            last ? post : no_scale(), stream);
         }
         return;
     }
@@ -1405,7 +1440,8 @@ std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::spa
     return h;
 }
 
-void set_gather_first_pass(bool on) { gather_first_pass_on.store(on, std::memory_order_relaxed); }
+void set_reorder(Reorder how) { reorder_setting.store(how, std::memory_order_relaxed); }
+Reorder reorder() { return reorder_setting.load(std::memory_order_relaxed); }
 
 namespace {
 unsigned table_log_size(size_t n, const char* what) {

@@ -18,7 +18,7 @@
 // quotients, 64 B a twiddle: 4 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
 // clear_twiddle_cache() (or release_twiddles, one size). Natural-order forward / inverse / coset transforms of n >=
 // 2^11 also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device, kept for the next call
-// until clear_twiddle_cache() (set_gather_first_pass below).
+// until clear_twiddle_cache() (set_reorder below).
 #pragma once
 
 #include <cstddef>
@@ -123,10 +123,17 @@ void clear_twiddle_cache();
 void prepare_twiddles(size_t n, Stream stream);
 size_t release_twiddles(size_t n, Stream stream);
 size_t twiddle_table_bytes(size_t n);
-// Natural -> natural transforms from 2^11 on (kFast, not compute_h's) read their input in
-// bit-reversed order in their first pass, into a scratch buffer of n elements, instead of
-// running a bit-reversal pass in place first (on by default; the in-place pass remains the
-// fallback when the buffer cannot be had). Off / on, for side-by-side benchmarks and tests.
-void set_gather_first_pass(bool on);
+// How natural -> natural transforms from 2^11 on (kFast, not compute_h's quotient) put their
+// elements through the bit reversal, for the process (side-by-side benchmarks and tests):
+//   kGatheringFirstPass (the default): DIT passes, the first reading its input in
+//     bit-reversed order into a scratch buffer of n elements;
+//   kScatteringLastPass: DIF passes, the last storing from that buffer in bit-reversed
+//     order (CUZK_NTT_SCATTER_LAST=1 makes it the default);
+//   kBitReversalPass: a bit-reversal pass in place, then the DIT passes in place (also the
+//     fallback of the other two when the buffer cannot be had).
+// Every method gives the same result.
+enum class Reorder { kBitReversalPass, kGatheringFirstPass, kScatteringLastPass };
+void set_reorder(Reorder how);
+Reorder reorder();
 
 }  // namespace cuzk::gpu::ntt
