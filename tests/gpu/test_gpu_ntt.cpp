@@ -104,6 +104,13 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
     EXPECT_TRUE(dif || !scatter);
     const std::vector<Fr> input = a;          // what a gathering pass reads (out of place)
     std::vector<Fr> output(scatter ? n : 0);  // what a scattering pass writes (out of place)
+    // Where a gathering pass reads / a scattering pass writes tile element gi, counted there.
+    const auto remapped = [&](size_t gi, std::vector<unsigned>& count) {
+        const size_t i = plan::gather_source(log_n, gi);
+        EXPECT_LT(i, n);
+        if (i < n) ++count[i];
+        return i;
+    };
     for (size_t i = 0; i < n && !dif && !gather; ++i) {
         size_t r = plan::reverse_bits(uint32_t(i), log_n);
         if (i < r) std::swap(a[i], a[r]);
@@ -161,10 +168,8 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                     sh[e] = a[gi];
                     continue;
                 }
-                const size_t si = plan::gather_source(log_n, gi);
-                EXPECT_LT(si, n);
+                const size_t si = remapped(gi, reads);
                 if (si >= n) return {};
-                ++reads[si];
                 sh[e] = input[si];
             }
             const unsigned ng = plan::group_count(p);
@@ -227,10 +232,8 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                     a[gi] = sh[e];
                     continue;
                 }
-                const size_t di = plan::gather_source(log_n, gi);
-                EXPECT_LT(di, n);
+                const size_t di = remapped(gi, writes);
                 if (di >= n) return {};
-                ++writes[di];
                 output[di] = sh[e];
             }
         }
