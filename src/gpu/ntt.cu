@@ -640,6 +640,15 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
 #ifndef CUZK_NTT_WIDE_BLOCKS_FROM
 #define CUZK_NTT_WIDE_BLOCKS_FROM 28
 #endif
+// CUZK_NTT_REMAP_WIDE (0): 1 gives the gathering and scattering passes (Remap) the wide
+// blocks at every size: at 2^27 their tiles are 512 elements, two to a 128-thread block,
+// and the elements that neighbour one another in memory (one tile element of each of the
+// block's tiles, plan::gather_tile) come in runs of two, 64 B, from two warps at about the
+// same time; four tiles to a 256-thread block make the runs 128 B, one L2 line. Not yet
+// measured.
+#ifndef CUZK_NTT_REMAP_WIDE
+#define CUZK_NTT_REMAP_WIDE 0
+#endif
 constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
 constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
 constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
@@ -1138,8 +1147,10 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
     // fetch (~25% of the cycles between a warp's instructions at 2^24 against ~7% in the
     // passes of 1024-element tiles), its independent one-warp blocks running far apart in
     // the kernel's long unrolled code; the barriers of a wider block keep its warps
-    // together. From 2^CUZK_NTT_WIDE_BLOCKS_FROM on, blocks twice as wide (kWideBlockLog).
-    const unsigned block_log = log_n >= CUZK_NTT_WIDE_BLOCKS_FROM ? kWideBlockLog : kSharedBlockLog;
+    // together. From 2^CUZK_NTT_WIDE_BLOCKS_FROM on, blocks twice as wide (kWideBlockLog);
+    // with CUZK_NTT_REMAP_WIDE, a gathering or scattering pass's blocks at every size.
+    const bool wide = log_n >= CUZK_NTT_WIDE_BLOCKS_FROM || (CUZK_NTT_REMAP_WIDE && remap != Remap::kNone);
+    const unsigned block_log = wide ? kWideBlockLog : kSharedBlockLog;
     const size_t share = std::max<size_t>(1, (size_t(1) << block_log) / tile_threads);
     const size_t per_block = std::min<size_t>(tiles, CUZK_NTT_TILES_PER_BLOCK ? share : 1);
     const unsigned threads = unsigned(per_block) * tile_threads;
