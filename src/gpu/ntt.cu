@@ -7,7 +7,7 @@
 //      for compute_h's quotient, in place (16 x 16 tiles through shared memory, tiles of
 //      middle bits b and rev(b) swapped by one block). The coset shift a_i *= g^i of
 //      coset_forward rides on whichever reads the input first. H200, 2026-12-02, side by
-//      side (median of 10, set_reorder): forward 2^24 4.423 -> 4.142 ms, 2^26
+//      side (median of 10, bit-reversal pass -> gathering): forward 2^24 4.423 -> 4.142 ms, 2^26
 //      18.89 -> 17.73, 2^27 38.69 -> 36.47; coset_inverse 2^24 5.25 -> 4.90, 2^27 44.34 ->
 //      42.11; coset_forward 2^24 4.742 -> 4.745, 2^27 41.19 -> 40.84 (its two scaling
 //      products per element move from the memory-bound permutation into a compute-bound
@@ -671,7 +671,7 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 //   kGather: the first DIT pass loads permuted element g from src[rev(g)]
 //     (plan::gather_source), `pre` scaling by that source index.
 //   kScatter: the last DIF pass stores bit-reversed element g at dst[rev(g)], `post`
-//     scaling by that destination index (set_scatter_last_pass).
+//     scaling by that destination index (set_reorder's kScatteringLastPass).
 // Either way the tiles run in the order of plan::gather_tile (the runs of consecutive
 // addresses span a block's tiles) and dst must not overlap src.
 enum class Remap { kNone, kGather, kScatter };
