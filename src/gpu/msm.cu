@@ -1513,33 +1513,34 @@ struct Msm<Curve>::Impl {
                         clen += level1(gk[g].Current(), gv[g].Current(), nullptr, counts[g], buckets.p, clen);
                 }
                 carries(buckets.p, clen);
-            }
-            if (split == 0) reserve_carries(1);
-            for (unsigned w0 = 0; split == 0 && w0 < W; w0 += G) {
-                const unsigned g = std::min(G, W - w0);
-                const size_t len = size_t(g) * m;
-                entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-                    full_scalars, full_bases, m, h, c, w0, g, pre ? uint32_t(n_bases) : 0u, keys[0].p, vals[0].p);
-                check_launch("entries_kernel");
-                const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
-                cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
-                      "cub SortPairs size");
-                check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
-                      "cub SortPairs");
-                mark(&GpuMsmPhases::sort);
-                P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
-                // Batch-affine rounds shorten the list first (none: lpts stays null).
-                const uint32_t* lkeys = dk.Current();
-                const A* lpts = nullptr;
-                size_t llen = len;
-                if constexpr (std::is_same_v<Curve, G1Curve>) {
-                    if (affine) {
-                        pair_rounds(opt, dv.Current(), lkeys, lpts, llen);
-                        mark(&GpuMsmPhases::pair);
+            } else {
+                reserve_carries(1);
+                for (unsigned w0 = 0; w0 < W; w0 += G) {
+                    const unsigned g = std::min(G, W - w0);
+                    const size_t len = size_t(g) * m;
+                    entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
+                        full_scalars, full_bases, m, h, c, w0, g, pre ? uint32_t(n_bases) : 0u, keys[0].p, vals[0].p);
+                    check_launch("entries_kernel");
+                    const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
+                    cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
+                    check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
+                          "cub SortPairs size");
+                    check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
+                          "cub SortPairs");
+                    mark(&GpuMsmPhases::sort);
+                    P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
+                    // Batch-affine rounds shorten the list first (none: lpts stays null).
+                    const uint32_t* lkeys = dk.Current();
+                    const A* lpts = nullptr;
+                    size_t llen = len;
+                    if constexpr (std::is_same_v<Curve, G1Curve>) {
+                        if (affine) {
+                            pair_rounds(opt, dv.Current(), lkeys, lpts, llen);
+                            mark(&GpuMsmPhases::pair);
+                        }
                     }
+                    carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets, 0));
                 }
-                carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets, 0));
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
             // One full wave: each thread pays a small scalar multiplication on top of its
