@@ -213,28 +213,34 @@ BENCHMARK(BM_GpuMsmG1Prefetch)
     ->Unit(benchmark::kMillisecond);
 
 // With the precomputed table (Msm::precompute): 2^n bases of their own, a table of
-// window size c (0: gpu_msm_precomputed_window_bits), built once before the timed runs
+// window size c (0: gpu_msm_precomputed_window_bits; with odd > 1 a table of base odd 2^c,
+// Msm::precompute_base), built once before the timed runs
 // (its time and size are printed and reported). The result is checked against the plain
 // resident path at the same size.
 template <class Curve>
 void time_precomputed(benchmark::State& state, const char* curve, size_t distinct, size_t max_log, unsigned c,
-                      const gpu::GpuMsmOptions& opt = {}) {
+                      const gpu::GpuMsmOptions& opt = {}, uint32_t odd = 1) {
     const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
     auto m = tiled_msm<Curve>(log_n, distinct);
     const auto t0 = std::chrono::steady_clock::now();
-    m->precompute(c);
+    if (odd > 1)
+        m->precompute_base(odd, c);
+    else
+        m->precompute(c);
     const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double gib = double(m->device_base_bytes()) / double(size_t(1) << 30);
-    std::printf("%s precomputed n=2^%zu: table c=%u, %.1f GiB, built in %.2f s\n", curve, log_n,
-                m->precomputed_window_bits(), gib, build_s);
+    const auto tb = m->precomputed_base();
+    std::printf("%s precomputed n=2^%zu: table base %u 2^%u, %u windows, %u buckets, %.1f GiB, built in %.2f s\n",
+                curve, log_n, tb.odd, tb.shift, tb.windows, tb.buckets(), gib, build_s);
     state.counters["table_gib"] = gib;
     state.counters["build_s"] = build_s;
     const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
     const auto want = resident<Curve>(max_log, distinct).run_device(sc, n);
     if (m->run_device(sc, n) != want)
         throw std::runtime_error(std::string(curve) + " precomputed msm differs from the plain msm");
-    const std::string label = std::string(curve) + " precomputed c=" + std::to_string(m->precomputed_window_bits()) +
-                              (opt.level1_prefetch ? "" : " prefetch off");
+    const std::string label =
+        std::string(curve) + " precomputed " + (odd > 1 ? "base " + std::to_string(odd) + " 2^" : "c=") +
+        std::to_string(m->precomputed_window_bits()) + (opt.level1_prefetch ? "" : " prefetch off");
     time_runs<Curve>(state, *m, sc, n, label.c_str(), opt);
 }
 
@@ -247,6 +253,28 @@ void BM_GpuMsmG1Precomputed(benchmark::State& state) {
 }
 BENCHMARK(BM_GpuMsmG1Precomputed)
     ->ArgsProduct({{18, 20, 22, 24, 26}, {0}})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+// Tables of base m 2^s (Msm::precompute_base; args n, m, s; m = 1: the 2^s table) side by
+// side with the power-of-two default: fewer buckets for the same windows (2^26: 9 2^20,
+// 11 windows, 4.7M buckets against c = 24's 8.4M) or fewer windows for more buckets
+// (45 2^20: 10 windows, 23.6M buckets).
+void BM_GpuMsmG1PrecomputedBase(benchmark::State& state) {
+    try {
+        time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, unsigned(state.range(2)), {},
+                                  uint32_t(state.range(1)));
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+BENCHMARK(BM_GpuMsmG1PrecomputedBase)
+    ->Args({24, 1, 22})
+    ->Args({24, 9, 20})
+    ->Args({24, 5, 19})
+    ->Args({26, 1, 24})
+    ->Args({26, 9, 20})
+    ->Args({26, 45, 20})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
@@ -264,51 +292,6 @@ void BM_GpuMsmG1PrecomputedPrefetch(benchmark::State& state) {
 BENCHMARK(BM_GpuMsmG1PrecomputedPrefetch)
     ->ArgsProduct({{24, 26}, {0, 1}})
     ->Iterations(5)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-// The table's sort in groups (GpuMsmOptions::sort_split) side by side on one table: two
-// rounds over the splits, each the median of 5 runs with its phases (the sort phase is
-// then what group 0's sort leaves exposed); the reported time is the last round's split 0.
-void BM_GpuMsmG1PrecomputedSplit(benchmark::State& state) {
-    try {
-        const size_t log_n = size_t(state.range(0)), n = size_t(1) << log_n;
-        auto m = tiled_msm<G1Curve>(log_n, kDistinctG1);
-        m->precompute(0);
-        const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
-        const auto want = m->run_device(sc, n);
-        bench_gpu::EventTimer timer;
-        double split0 = 0;
-        for (int round = 1; round <= 2; ++round) {
-            for (int split : {0, 1, 2, 3, 4}) {
-                gpu::GpuMsmOptions o;
-                o.sort_split = split;
-                if (m->run_device(sc, n, o) != want)
-                    throw std::runtime_error("G1 precomputed msm with sort_split " + std::to_string(split) +
-                                             " differs from the default run");
-                std::vector<double> ms;
-                for (int i = 0; i < 5; ++i)
-                    ms.push_back(timer.ms([&] { benchmark::DoNotOptimize(m->run_device(sc, n, o)); }));
-                const auto sum = bench_gpu::summarize(ms);
-                gpu::GpuMsmPhases ph;
-                o.phases = &ph;
-                benchmark::DoNotOptimize(m->run_device(sc, n, o));
-                std::printf(
-                    "G1 precomputed c=%u n=2^%zu sort_split=%d round %d: median %.2f ms (min %.2f, max %.2f); "
-                    "phases sort %.2f accumulate %.2f carries %.2f reduce %.2f total %.2f\n",
-                    m->precomputed_window_bits(), log_n, split, round, sum.median, sum.min, sum.max, double(ph.sort),
-                    double(ph.accumulate), double(ph.carries), double(ph.reduce), double(ph.total));
-                state.counters["split" + std::to_string(split) + "_ms"] = sum.median;
-                if (split == 0) split0 = sum.median;
-            }
-        }
-        for (auto _ : state) state.SetIterationTime(split0 / 1e3);
-    } catch (const std::exception& e) {
-        state.SkipWithError(e.what());
-    }
-}
-BENCHMARK(BM_GpuMsmG1PrecomputedSplit)
-    ->DenseRange(24, 26, 2)
-    ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 // Window sweep with the table (each point builds its own table).

@@ -228,150 +228,21 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-// CUZK_MSM_SORT_SPLIT (s; 0 = off): with a precomputed table the entries are written in 2^s
-// groups by their bucket's top bits (group g: buckets [g 2^(c-1-s), (g + 1) 2^(c-1-s)), the
-// last one with bucket 2^(c-1) too), each sorted by itself: group 0 on the run's stream,
-// the others on a second stream (sort_stream) while level 1 adds up the groups before
-// them. Level 1 is multiply-bound and its 188 registers leave 16K of an SM's 64K unused;
-// CUB's onesweep blocks for the background sorts are cut to CUZK_MSM_SORT_SLIM threads so
-// that one fits there (0: CUB's own policy, 384 threads), and with CUZK_MSM_SORT_PRIORITY
-// the run's stream takes the device's greatest priority, so that level 1's blocks are
-// placed before the sort's whenever both wait. A bucket lies in one group only, so the
-// groups' runs never meet. Within a bucket the order of the points depends on the atomics
-// of group_entries_kernel; the sum does not.
-// Measured on the H200 (2026-12-04, first version: each group's carries combined after its
-// level 1, the groups' cursors in one L2 line, partition blocks of 128 threads; GpuMsm.*
-// passed), `cuzk_bench_gpu_msm --benchmark_filter=BM_GpuMsmG1PrecomputedSplit`, median of 5,
-// two rounds, split 0 / 1 / 2 / 3 / 4: G1 with a table 2^26 311.0 / 323.2-327.0 / 327.5-328.1
-// / 332.0 / 340.5-340.8 ms, 2^24 86.1-86.2 / 90.1-90.7 / 92.4 / 96.4 / 104.0. Slower: the
-// sorts behind level 1 were hidden (level 1 +1-5 ms), but the exposed sort phase grew
-// (2^26: 23.6 -> 27.8-30.4 ms; the count and partition kernels took ~19 ms against ~2.5 for
-// entries_kernel, +9 ms more from 2 to 16 groups: the blocks' reservations, serialised on
-// one line) and the carries cost ~0.8 ms a group. Changed since, not yet run on a device:
-// one list of carries for all groups (one pass of levels 2+), the cursors 128 B apart,
-// 512-thread partition blocks, the digits without local memory (DigitWalker: the first
-// version's kernels, like entries_kernel, kept k + h in a 40-byte stack frame, read by
-// index for every digit), CUZK_MSM_SORT_PRIORITY. Off by default until measured.
-#ifndef CUZK_MSM_SORT_SPLIT
-#define CUZK_MSM_SORT_SPLIT 0
-#endif
-#ifndef CUZK_MSM_SORT_SLIM
-#define CUZK_MSM_SORT_SLIM 128
-#endif
-#ifndef CUZK_MSM_SORT_PRIORITY
-#define CUZK_MSM_SORT_PRIORITY 0
-#endif
-constexpr unsigned kMaxSortGroups = 16;
-constexpr unsigned kMaxSplitWindows = 16;  // W(c) <= 16 from c = 17 on; more windows: no split
-static_assert(CUZK_MSM_SORT_SPLIT >= 0 && (1u << CUZK_MSM_SORT_SPLIT) <= kMaxSortGroups,
-              "CUZK_MSM_SORT_SPLIT: at most 16 groups");
-
-__device__ __forceinline__ unsigned sort_group(int32_t d, unsigned c, unsigned s) {
-    const uint32_t mag = uint32_t(d < 0 ? -d : d);
-    const uint32_t g = mag >> (c - 1 - s);
-    return g < (1u << s) ? g : (1u << s) - 1;
-}
-
-// Entries a group of the split (CUZK_MSM_SORT_SPLIT), W windows of the m full scalars:
-// counts[g] += its size (counts zeroed by the caller).
+// Entries of a table of base B = odd 2^shift (msm_detail::TableBase) for full scalar j:
+// its W signed base-B digits (BaseDigitWalker), window w's against copy w (B^w P).
 __global__ void __launch_bounds__(kThreads)
-    group_count_kernel(const Scalar* k, size_t m, BigInt<5> h, unsigned c, unsigned W, unsigned s, unsigned* counts) {
-    __shared__ unsigned block_counts[kMaxSortGroups];
-    if (threadIdx.x < kMaxSortGroups) block_counts[threadIdx.x] = 0;
-    __syncthreads();
-    unsigned mine[kMaxSortGroups] = {};
-    for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += size_t(gridDim.x) * blockDim.x) {
-        DigitWalker digits(k[j], h, c);
-        for (unsigned w = 0; w < W; ++w) {
-            const unsigned g = sort_group(digits.next(), c, s);
-#pragma unroll
-            for (unsigned i = 0; i < kMaxSortGroups; ++i) mine[i] += g == i ? 1u : 0u;
-        }
-    }
-#pragma unroll
-    for (unsigned i = 0; i < kMaxSortGroups; ++i) {
-        const unsigned warp_sum = __reduce_add_sync(0xffffffffu, mine[i]);
-        if ((threadIdx.x & 31) == 0 && warp_sum) atomicAdd(&block_counts[i], warp_sum);
-    }
-    __syncthreads();
-    if (threadIdx.x < kMaxSortGroups && block_counts[threadIdx.x])
-        atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
-}
-
-// The entries of the table's W windows for full scalar j, written into their groups:
-// cursors[g kCursorStride] is the next free slot of group g (its offset, before the first
-// block). Each block reserves one range a group (positions within it from warp-aggregated
-// shared atomics), so a group's entries of a block are contiguous; the cursors lie 128 B
-// apart, so that no two groups' reservations queue on one line (the first version's did).
-constexpr unsigned kCursorStride = 32;
-constexpr unsigned kPartitionThreads = 512;
-__global__ void __launch_bounds__(kPartitionThreads)
-    group_entries_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<5> h, unsigned c, unsigned W,
-                         uint32_t table_stride, unsigned s, unsigned* cursors, uint32_t* keys, uint32_t* vals) {
-    __shared__ unsigned block_counts[kMaxSortGroups], block_start[kMaxSortGroups];
-    if (threadIdx.x < kMaxSortGroups) block_counts[threadIdx.x] = 0;
-    __syncthreads();
+    base_entries_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<4> r, uint32_t odd, unsigned shift,
+                        unsigned W, uint32_t table_stride, uint32_t* keys, uint32_t* vals) {
     const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    const bool live = j < m;
-    const DigitWalker first_digits(live ? k[j] : Scalar{}, h, c);
-    DigitWalker digits = first_digits;
-    const unsigned lane = threadIdx.x & 31;
-    unsigned pos[kMaxSplitWindows];
-#pragma unroll
-    for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
-        if (w >= W) break;
-        const int32_t d = digits.next();
-        const unsigned g = live ? sort_group(d, c, s) : kMaxSortGroups;  // (none)
-        const unsigned same = __match_any_sync(0xffffffffu, g);
-        const unsigned leader = __ffs(same) - 1;
-        unsigned first = 0;
-        if (lane == leader && g < kMaxSortGroups) first = atomicAdd(&block_counts[g], unsigned(__popc(same)));
-        first = __shfl_sync(0xffffffffu, first, leader);
-        pos[w] = first + unsigned(__popc(same & ((1u << lane) - 1)));
-    }
-    __syncthreads();
-    if (threadIdx.x < kMaxSortGroups && block_counts[threadIdx.x])
-        block_start[threadIdx.x] = atomicAdd(&cursors[threadIdx.x * kCursorStride], block_counts[threadIdx.x]);
-    __syncthreads();
-    if (!live) return;
+    if (j >= m) return;
+    BaseDigitWalker digits(k[j], r, odd, shift);
     const uint32_t bj = base[j];
-    digits = first_digits;
-#pragma unroll
-    for (unsigned w = 0; w < kMaxSplitWindows; ++w) {
-        if (w >= W) break;
+    for (unsigned w = 0; w < W; ++w) {
         const int32_t d = digits.next();
-        const Entry e = make_entry(0, d, bj + w * table_stride, c);
-        const size_t at = size_t(block_start[sort_group(d, c, s)]) + pos[w];
-        keys[at] = e.key;
-        vals[at] = e.val;
+        const uint32_t mag = uint32_t(d < 0 ? -d : d);
+        keys[size_t(w) * m + j] = mag;
+        vals[size_t(w) * m + j] = mag == 0 ? kSkip : (bj + w * table_stride) | (d < 0 ? 0x80000000u : 0u);
     }
-}
-
-// CUB's radix-sort policies with the onesweep passes in blocks of kSlimThreads (the
-// background sorts of CUZK_MSM_SORT_SPLIT); the rest is CUB's own sm_90 policy.
-template <int kSlimThreads>
-struct SlimSortPolicyHub {
-    using Hub = cub::detail::radix::policy_hub<uint32_t, uint32_t, int>;
-    struct Policy900 : cub::ChainedPolicy<900, Policy900, Policy900>,
-                       Hub::OnesweepSmallKeyTunedPolicy<cub::detail::radix::sm90_small_key_tuning<4, 4, 4>> {
-        using OnesweepPolicy =
-            cub::AgentRadixSortOnesweepPolicy<kSlimThreads, 23, uint32_t, 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
-                                              cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::RADIX_SORT_STORE_DIRECT, 8>;
-    };
-    using MaxPolicy = Policy900;
-};
-// SortPairs over key bits [0, bits) with CUB's policy (slim = false) or the slim one.
-cudaError_t sort_pairs(bool slim, void* temp, size_t& bytes, cub::DoubleBuffer<uint32_t>& k,
-                       cub::DoubleBuffer<uint32_t>& v, int n, int bits, cudaStream_t st) {
-#if CUZK_MSM_SORT_SLIM
-    if (slim)
-        return cub::DispatchRadixSort<cub::SortOrder::Ascending, uint32_t, uint32_t, int,
-                                      cub::detail::identity_decomposer_t,
-                                      SlimSortPolicyHub<CUZK_MSM_SORT_SLIM>>::Dispatch(temp, bytes, k, v, n, 0, bits,
-                                                                                       true, st);
-#endif
-    (void)slim;
-    return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, 0, bits, st);
 }
 
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
@@ -485,14 +356,15 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-// Copy w of the precomputed table from copy w - 1: out[i] = 2^c in[i] for i in [0, n),
-// per_thread consecutive points a thread, c Jacobian doublings each, then back to affine
+// Copy w of the precomputed table from copy w - 1: out[i] = odd 2^c in[i] for i in [0, n)
+// (odd = 1 but for the tables of base odd 2^c), per_thread consecutive points a thread,
+// the odd multiple by double-and-add, c Jacobian doublings, then back to affine
 // with one inversion a thread (Montgomery's trick: zs holds each Z, prefix the product of
 // the Zs before it). One-time work (2^26 bases, c = 24: 10 x 24 x 2^26 = 1.6e10 doublings).
 template <class Curve>
 __global__ void __launch_bounds__(kThreads)
-    shift_bases_kernel(const Affine<Curve>* in, size_t n, unsigned c, size_t per_thread, Affine<Curve>* out,
-                       typename Curve::Field* zs, typename Curve::Field* prefix) {
+    shift_bases_kernel(const Affine<Curve>* in, size_t n, uint32_t odd, unsigned c, size_t per_thread,
+                       Affine<Curve>* out, typename Curve::Field* zs, typename Curve::Field* prefix) {
     using F = typename Curve::Field;
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const size_t b = t * per_thread;
@@ -500,9 +372,14 @@ __global__ void __launch_bounds__(kThreads)
     const size_t e = min_sz(n, b + per_thread);
     F acc = F::one();
     for (size_t i = b; i < e; ++i) {
-        Jacobian<Curve> q = Jacobian<Curve>::from_affine(in[i]);
+        const Jacobian<Curve> p = Jacobian<Curve>::from_affine(in[i]);
+        Jacobian<Curve> q = p;
+        for (int b = 30 - __clz(odd); b >= 0; --b) {  // bits of odd below its top one
+            q = q.dbl();
+            if ((odd >> b) & 1) q = q + p;
+        }
         for (unsigned d = 0; d < c; ++d) q = q.dbl();
-        zs[i] = q.Z;  // zero for the identity (the only point of order dividing 2^c here)
+        zs[i] = q.Z;  // zero for the identity (the only point of order dividing odd 2^c here)
         prefix[i] = acc;
         out[i] = Affine<Curve>{q.X, q.Y, q.is_identity()};
         if (!q.is_identity()) acc *= q.Z;
@@ -702,6 +579,9 @@ struct Msm<Curve>::Impl {
     // freed.
     DevBuf<A> bases, table;
     unsigned table_c = 0;
+    // Its base (msm_detail::TableBase): odd 1 for the power-of-two tables of window bits
+    // table_c (then windows = num_windows(table_c)), else base odd 2^table_c.
+    TableBase table_base{};
     // Streamed bases (Msm(Streamed, ...)): host_bases stay in host memory and pass through
     // chunk[0] / chunk[1] (chunk_cap bases each, copied on copy_stream); `active` is the
     // chunk the pipeline reads during a streamed run (active_n bases), null otherwise.
@@ -739,12 +619,6 @@ struct Msm<Curve>::Impl {
     Scratch<P> buckets, carry_pt[2], ranges[2];
     Scratch<uint32_t> carry_key[2];
     Scratch<unsigned char> temp;
-    // CUZK_MSM_SORT_SPLIT: the groups' counts (kMaxSortGroups), then their cursors (one a
-    // kCursorStride words); the background sorts' stream, created on first use, and an
-    // event a group.
-    DevBuf<unsigned> group_cursors;
-    cudaStream_t sort_stream = nullptr;
-    cudaEvent_t sort_done[kMaxSortGroups] = {};
     // Batch-affine rounds: split flags and their prefix sums, the lists they write, the
     // running products of the batches.
     Scratch<uint32_t> split_flags, splits_before, round_keys[2];
@@ -808,13 +682,7 @@ struct Msm<Curve>::Impl {
             throw std::invalid_argument("gpu msm: " + std::to_string(n) + " bases; at most 2^31 - 2 supported");
         check(cudaSetDevice(device), "cudaSetDevice");
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-        if (CUZK_MSM_SORT_PRIORITY) {  // (see CUZK_MSM_SORT_SPLIT)
-            int least = 0, greatest = 0;
-            check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-            check(cudaStreamCreateWithPriority(&stream, cudaStreamDefault, greatest), "cudaStreamCreate");
-        } else {
-            check(cudaStreamCreate(&stream), "cudaStreamCreate");
-        }
+        check(cudaStreamCreate(&stream), "cudaStreamCreate");
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
         if constexpr (std::is_same_v<Curve, G1Curve>)  // (no gather-ahead kernel over G2)
             level1_prefetch_wave = wave_threads(accumulate_bases_kernel<Curve, true>);
@@ -854,11 +722,6 @@ struct Msm<Curve>::Impl {
     }
     ~Impl() {
         for (cudaEvent_t e : events) cudaEventDestroy(e);
-        if (sort_stream) {
-            cudaStreamSynchronize(sort_stream);
-            for (cudaEvent_t e : sort_done) cudaEventDestroy(e);
-            cudaStreamDestroy(sort_stream);
-        }
         if (stream) cudaStreamDestroy(stream);
         if (copy_stream) {
             cudaStreamSynchronize(copy_stream);
@@ -893,13 +756,23 @@ struct Msm<Curve>::Impl {
         }
     }
 
-    void precompute(unsigned c) {
+    void precompute(unsigned c, uint32_t odd = 1) {
         check(cudaSetDevice(device), "cudaSetDevice");
         if (chunk_cap)
             throw std::invalid_argument("gpu msm: streamed bases stay in host memory and take no precomputed table");
-        if (c == 0) c = gpu_msm_precomputed_window_bits(n_bases);
-        if (c < 4 || c > 26) throw std::invalid_argument("gpu msm: precomputed window bits must be in [4, 26]");
-        const unsigned W = num_windows(c);
+        if (c == 0 && odd == 1) c = gpu_msm_precomputed_window_bits(n_bases);
+        unsigned W = 0;
+        if (odd == 1) {
+            if (c < 4 || c > 26) throw std::invalid_argument("gpu msm: precomputed window bits must be in [4, 26]");
+            W = num_windows(c);
+        } else {
+            W = base_windows(odd, c, Fr::kP);
+            if (W == 0 || c < 4)
+                throw std::invalid_argument(
+                    "gpu msm: a table base must be m 2^s with m odd in [3, 255], s >= 4 and "
+                    "m 2^s < 2^31, not " +
+                    std::to_string(odd) + " 2^" + std::to_string(c));
+        }
         if (uint64_t(W) * n_bases > kMaxBases) {
             throw std::invalid_argument("gpu msm: a table of " + std::to_string(W) + " x " + std::to_string(n_bases) +
                                         " bases exceeds the 2^31 - 1 that entries address");
@@ -919,16 +792,17 @@ struct Msm<Curve>::Impl {
         }
         table.adopt(t, size_t(W) * n);
         try {
-            fill_table(c, W);
+            fill_table(odd, c, W);
         } catch (...) {
             table.release();
             throw;
         }
         bases.release();
         table_c = c;
+        table_base = TableBase{odd, c, W};
     }
     // Copies 1..W-1 of the table from copy 0 (the bases).
-    void fill_table(unsigned c, unsigned W) {
+    void fill_table(uint32_t odd, unsigned c, unsigned W) {
         const size_t n = n_bases;
         A* t = table.p;
         if (n > 0) {
@@ -943,7 +817,7 @@ struct Msm<Curve>::Impl {
                     const size_t len = std::min(kChunk, n - off);
                     const size_t threads = (len + kPerThread - 1) / kPerThread;
                     shift_bases_kernel<Curve><<<blocks_for(threads), kThreads, 0, stream>>>(
-                        t + size_t(w - 1) * n + off, len, c, kPerThread, t + size_t(w) * n + off, zs.p, prefix.p);
+                        t + size_t(w - 1) * n + off, len, odd, c, kPerThread, t + size_t(w) * n + off, zs.p, prefix.p);
                     check_launch("shift_bases_kernel");
                 }
             }
@@ -959,6 +833,7 @@ struct Msm<Curve>::Impl {
             check(cudaMemcpy(bases.p, table.p, n_bases * sizeof(A), cudaMemcpyDeviceToDevice), "cudaMemcpy bases");
         table.release();
         table_c = 0;
+        table_base = TableBase{};
     }
 
     void* temp_for(size_t bytes) { return temp.reserve(bytes, "cudaMalloc CUB temp"); }
@@ -1225,9 +1100,6 @@ struct Msm<Curve>::Impl {
         } else if (c != 0 && (c < 2 || c > kMaxWindowBits)) {
             throw std::invalid_argument("gpu msm: window bits must be in [2, " + std::to_string(kMaxWindowBits) + "]");
         }
-        if (opt.sort_split < -1 || opt.sort_split > 4)
-            throw std::invalid_argument("gpu msm: sort_split must be -1 (the default) or 0..4, not " +
-                                        std::to_string(opt.sort_split));
         if (opt.stats) *opt.stats = MsmStats{};
         if (opt.phases) *opt.phases = GpuMsmPhases{};
         if (n == 0) return Jacobian<Curve>::identity();
@@ -1320,7 +1192,8 @@ struct Msm<Curve>::Impl {
         }
         mark(&GpuMsmPhases::classify);
         if (c == 0) c = rule_window_bits(m);
-        const unsigned W = num_windows(c);
+        const bool base_table = table_c != 0 && table_base.odd != 1;
+        const unsigned W = base_table ? table_base.windows : num_windows(c);
         if (opt.stats) {
             opt.stats->ones = n1;
             opt.stats->full = m;
@@ -1354,7 +1227,8 @@ struct Msm<Curve>::Impl {
         const size_t sets = pre ? 1 : W;
         std::vector<P> window_sums(sets, P::identity());
         if (m > 0) {
-            const size_t nb = (size_t(1) << (c - 1)) + 1;  // buckets per set, |d| = 0..2^(c-1)
+            // buckets per set, |d| = 0..2^(c-1) (0..B/2 with a table of base B)
+            const size_t nb = base_table ? table_base.buckets() : (size_t(1) << (c - 1)) + 1;
             check(cudaMemsetAsync(buckets.reserve(sets * nb, "cudaMalloc buckets"), 0, sets * nb * sizeof(P), stream),
                   "cudaMemset buckets");  // all zero = ZZ 0 = the identity
             const BigInt<5> h = recode_offset(c);
@@ -1383,27 +1257,23 @@ struct Msm<Curve>::Impl {
                       "cub SortPairs size");
                 temp_for(need);
             }
-            // The carry lists, for `lists` level-1 launches of the most segments, as the sort's
-            // buffers; before anything is queued on a second stream (a growth waits for the
-            // device).
-            const auto reserve_carries = [&](size_t lists) {
-                const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
-                for (int i = 0; i < 2; ++i) {
-                    carry_key[i].reserve(lists * most_carries, "cudaMalloc carries");
-                    carry_pt[i].reserve(lists * most_carries, "cudaMalloc carries");
-                }
-            };
+            // The carry lists (two a level-1 segment) are sized for the most segments, as the
+            // sort's buffers are (and why).
+            const size_t most_carries = 4 * std::max(level1_wave, level1_prefetch_wave);
+            for (int i = 0; i < 2; ++i) {
+                carry_key[i].reserve(most_carries, "cudaMalloc carries");
+                carry_pt[i].reserve(most_carries, "cudaMalloc carries");
+            }
             // Level 1 of one sorted list (lkeys, lvals; or the batch-affine rounds' lpts) into
-            // group_buckets, its carries (two a segment) written from slot `at` of the carry
-            // list (reserve_carries); returns how many it wrote.
+            // group_buckets; returns how many carries (two a segment) it wrote.
             const auto level1 = [&](const uint32_t* lkeys, const uint32_t* lvals, const A* lpts, size_t llen,
-                                    P* group_buckets, size_t at) -> size_t {
+                                    P* group_buckets) -> size_t {
                 // Level 1: segments of the sorted list, two full waves of the kernel that runs.
                 const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && opt.level1_prefetch;
                 SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
-                uint32_t* ck = carry_key[0].p + at;
-                P* cp = carry_pt[0].p + at;
+                uint32_t* ck = carry_key[0].p;
+                P* cp = carry_pt[0].p;
                 if (lpts) {
                     if constexpr (std::is_same_v<Curve, G1Curve>) {
                         accumulate_stored_kernel<Curve, Affine<Curve>>
@@ -1442,105 +1312,38 @@ struct Msm<Curve>::Impl {
                 check_launch("combine_kernel");
                 mark(&GpuMsmPhases::carries);
             };
-            const unsigned want = opt.sort_split < 0 ? CUZK_MSM_SORT_SPLIT : unsigned(opt.sort_split);
-            const unsigned split = pre && W <= kMaxSplitWindows && c - 1 > want ? want : 0;
-            if (split > 0) {
-                // CUZK_MSM_SORT_SPLIT: the entries in groups of buckets, group g + 1 sorted on
-                // sort_stream while level 1 adds up group g.
-                const unsigned ng = 1u << split;
-                const int key_bits = std::bit_width(uint64_t(nb) - 1);
-                {  // the slim policy's scratch for the largest group possible
-                    cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                    size_t slim_need = 0;
-                    const int most = int(std::min<size_t>(max_entries, size_t(INT32_MAX)));
-                    check(sort_pairs(true, nullptr, slim_need, dk, dv, most, key_bits, stream), "cub SortPairs size");
-                    need = std::max(need, slim_need);
-                    temp_for(need);
-                }
-                group_cursors.reserve(kMaxSortGroups + kMaxSortGroups * kCursorStride, "cudaMalloc sort groups");
-                reserve_carries(ng);
-                check(cudaMemsetAsync(group_cursors.p, 0, kMaxSortGroups * sizeof(unsigned), stream), "cudaMemset");
-                group_count_kernel<<<unsigned(std::min<size_t>(blocks_for(m), size_t(sms) * 16)), kThreads, 0,
-                                     stream>>>(full_scalars, m, h, c, W, split, group_cursors.p);
-                check_launch("group_count_kernel");
-                std::vector<unsigned> counts(kMaxSortGroups), offsets(kMaxSortGroups, 0);
-                check(cudaMemcpyAsync(counts.data(), group_cursors.p, kMaxSortGroups * sizeof(unsigned),
-                                      cudaMemcpyDeviceToHost, stream),
-                      "cudaMemcpy group counts");
-                check(cudaStreamSynchronize(stream), "group counts");
-                for (unsigned g = 1; g < ng; ++g) offsets[g] = offsets[g - 1] + counts[g - 1];
-                if (size_t(offsets[ng - 1]) + counts[ng - 1] != size_t(W) * m)
-                    throw std::logic_error("gpu msm: the sort groups do not add up to the entries");
-                std::vector<unsigned> cursors(kMaxSortGroups * kCursorStride, 0);
-                for (unsigned g = 0; g < ng; ++g) cursors[g * kCursorStride] = offsets[g];
-                check(cudaMemcpyAsync(group_cursors.p + kMaxSortGroups, cursors.data(),
-                                      cursors.size() * sizeof(unsigned), cudaMemcpyHostToDevice, stream),
-                      "cudaMemcpy group offsets");
-                group_entries_kernel<<<unsigned((m + kPartitionThreads - 1) / kPartitionThreads), kPartitionThreads, 0,
-                                       stream>>>(full_scalars, full_bases, m, h, c, W, uint32_t(n_bases), split,
-                                                 group_cursors.p + kMaxSortGroups, keys[0].p, vals[0].p);
-                check_launch("group_entries_kernel");
-                if (!sort_stream) {
-                    check(cudaStreamCreateWithFlags(&sort_stream, cudaStreamNonBlocking), "cudaStreamCreate");
-                    for (cudaEvent_t& e : sort_done)
-                        check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-                }
-                std::vector<cub::DoubleBuffer<uint32_t>> gk, gv;
-                for (unsigned g = 0; g < ng; ++g) {
-                    gk.emplace_back(keys[0].p + offsets[g], keys[1].p + offsets[g]);
-                    gv.emplace_back(vals[0].p + offsets[g], vals[1].p + offsets[g]);
-                }
-                // Group 0 with the whole device; then the rest behind it on sort_stream.
-                if (counts[0] > 0)
-                    check(sort_pairs(false, temp.p, need, gk[0], gv[0], int(counts[0]), key_bits, stream),
-                          "cub SortPairs");
-                check(cudaEventRecord(sort_done[0], stream), "cudaEventRecord");
-                mark(&GpuMsmPhases::sort);
-                check(cudaStreamWaitEvent(sort_stream, sort_done[0]), "cudaStreamWaitEvent");
-                for (unsigned g = 1; g < ng; ++g) {
-                    if (counts[g] > 0)
-                        check(sort_pairs(CUZK_MSM_SORT_SLIM != 0, temp.p, need, gk[g], gv[g], int(counts[g]), key_bits,
-                                         sort_stream),
-                              "cub SortPairs");
-                    check(cudaEventRecord(sort_done[g], sort_stream), "cudaEventRecord");
-                }
-                // Every group's carries in one list (in bucket order, as the groups are), whose
-                // levels 2+ run once at the end.
-                size_t clen = 0;
-                for (unsigned g = 0; g < ng; ++g) {
-                    if (g > 0) check(cudaStreamWaitEvent(stream, sort_done[g]), "cudaStreamWaitEvent");
-                    if (counts[g] > 0)
-                        clen += level1(gk[g].Current(), gv[g].Current(), nullptr, counts[g], buckets.p, clen);
-                }
-                carries(buckets.p, clen);
-            } else {
-                reserve_carries(1);
-                for (unsigned w0 = 0; w0 < W; w0 += G) {
-                    const unsigned g = std::min(G, W - w0);
-                    const size_t len = size_t(g) * m;
+            for (unsigned w0 = 0; w0 < W; w0 += G) {
+                const unsigned g = std::min(G, W - w0);
+                const size_t len = size_t(g) * m;
+                if (base_table) {
+                    base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_scalars, full_bases, m, Fr::kP,
+                                                                                table_base.odd, c, W, uint32_t(n_bases),
+                                                                                keys[0].p, vals[0].p);
+                    check_launch("base_entries_kernel");
+                } else {
                     entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
                         full_scalars, full_bases, m, h, c, w0, g, pre ? uint32_t(n_bases) : 0u, keys[0].p, vals[0].p);
                     check_launch("entries_kernel");
-                    const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
-                    cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                    check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
-                          "cub SortPairs size");
-                    check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
-                          "cub SortPairs");
-                    mark(&GpuMsmPhases::sort);
-                    P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
-                    // Batch-affine rounds shorten the list first (none: lpts stays null).
-                    const uint32_t* lkeys = dk.Current();
-                    const A* lpts = nullptr;
-                    size_t llen = len;
-                    if constexpr (std::is_same_v<Curve, G1Curve>) {
-                        if (affine) {
-                            pair_rounds(opt, dv.Current(), lkeys, lpts, llen);
-                            mark(&GpuMsmPhases::pair);
-                        }
-                    }
-                    carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets, 0));
                 }
+                const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
+                cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
+                check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
+                      "cub SortPairs size");
+                check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
+                      "cub SortPairs");
+                mark(&GpuMsmPhases::sort);
+                P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
+                // Batch-affine rounds shorten the list first (none: lpts stays null).
+                const uint32_t* lkeys = dk.Current();
+                const A* lpts = nullptr;
+                size_t llen = len;
+                if constexpr (std::is_same_v<Curve, G1Curve>) {
+                    if (affine) {
+                        pair_rounds(opt, dv.Current(), lkeys, lpts, llen);
+                        mark(&GpuMsmPhases::pair);
+                    }
+                }
+                carries(group_buckets, level1(lkeys, dv.Current(), lpts, llen, group_buckets));
             }
             // 4. Bucket reduction, all windows at once: ranges, then a tree of sums.
             // One full wave: each thread pays a small scalar multiplication on top of its
@@ -1649,14 +1452,24 @@ void Msm<Curve>::precompute(unsigned window_bits) {
     impl_->precompute(window_bits);
 }
 template <class Curve>
+void Msm<Curve>::precompute_base(uint32_t odd, unsigned shift) {
+    if (odd == 1)
+        throw std::invalid_argument("gpu msm: precompute_base takes an odd factor >= 3; precompute(s) for 2^s");
+    impl_->precompute(shift, odd);
+}
+template <class Curve>
 unsigned Msm<Curve>::precomputed_window_bits() const {
     return impl_->table_c;
+}
+template <class Curve>
+msm_detail::TableBase Msm<Curve>::precomputed_base() const {
+    return impl_->table_base;
 }
 template <class Curve>
 size_t Msm<Curve>::device_base_bytes() const {
     const Impl& im = *impl_;
     if (im.chunk_cap) return 2 * std::min(im.n_bases, im.chunk_cap) * sizeof(AffinePoint);
-    return (im.table_c ? size_t(num_windows(im.table_c)) : 1) * im.n_bases * sizeof(AffinePoint);
+    return (im.table_c ? size_t(im.table_base.windows) : 1) * im.n_bases * sizeof(AffinePoint);
 }
 template <class Curve>
 void Msm<Curve>::drop_precomputed() {

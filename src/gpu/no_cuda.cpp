@@ -129,8 +129,16 @@ void Msm<Curve>::precompute(unsigned) {
     no_cuda();
 }
 template <class Curve>
+void Msm<Curve>::precompute_base(uint32_t, unsigned) {
+    no_cuda();
+}
+template <class Curve>
 unsigned Msm<Curve>::precomputed_window_bits() const {
     return 0;
+}
+template <class Curve>
+msm_detail::TableBase Msm<Curve>::precomputed_base() const {
+    return {};
 }
 template <class Curve>
 size_t Msm<Curve>::device_base_bytes() const {

@@ -9,6 +9,7 @@
 #endif
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <random>
 #include <string>
@@ -251,6 +252,61 @@ TEST(GpuMsmHost, DigitWalkerMatchesDigit) {
                 ASSERT_EQ(digits.next(), digit(k.to_bigint(), h, w, c)) << "c=" << c << " w=" << w;
         }
     }
+}
+
+// Signed base-B digits (tables of base m 2^s): at the fewest windows base_windows gives,
+// every digit has |d| <= B / 2, the digits recompose k (mod r), nothing is left above the
+// top window, and one window fewer does not cover (r - 1) / 2 or (r + 1) / 2.
+TEST(GpuMsmHost, BaseDigitsRecomposeTheScalar) {
+    std::mt19937_64 rng(test::seed());
+    const BigInt<4> r = Fr::kP;
+    struct Case {
+        uint32_t odd;
+        unsigned shift, windows;
+    };
+    // windows: the least W with (B / 2) (B^W - 1) / (B - 1) >= (r - 1) / 2, worked out with
+    // Python's integers (9 2^20 covers it at 11 windows by 0.8%, 45 2^20 at 10 by 4.4%).
+    for (const Case t : {Case{9, 20, 11}, Case{45, 20, 10}, Case{3, 24, 10}, Case{5, 19, 12}, Case{3, 4, 46},
+                         Case{255, 4, 22}, Case{127, 23, 9}}) {
+        const unsigned W = base_windows(t.odd, t.shift, r);
+        ASSERT_EQ(W, t.windows) << t.odd << " 2^" << t.shift;
+        const int64_t B = int64_t(t.odd) << t.shift;
+        const Fr Bf = Fr::from_u64(uint64_t(B));
+        const Fr half = -Fr::from_u64(2).inverse();  // (r - 1) / 2
+        for (int i = 0; i < 40; ++i) {
+            const Fr k = i == 0   ? Fr::zero()
+                         : i == 1 ? -Fr::one()
+                         : i == 2 ? half
+                         : i == 3 ? half + Fr::one()
+                         : i == 4 ? Fr::one()
+                                  : Fr::random(rng);
+            BaseDigitWalker digits(k.to_bigint(), r, t.odd, t.shift);
+            Fr sum = Fr::zero(), pow = Fr::one();
+            for (unsigned w = 0; w < W; ++w) {
+                const int32_t d = digits.next();
+                ASSERT_LE(std::abs(int64_t(d)), B / 2) << t.odd << " 2^" << t.shift << " w=" << w;
+                sum += (d < 0 ? -Fr::from_u64(uint64_t(-int64_t(d))) : Fr::from_u64(uint64_t(d))) * pow;
+                pow *= Bf;
+            }
+            ASSERT_EQ(sum, k) << t.odd << " 2^" << t.shift << " i=" << i;
+            for (unsigned w = 0; w < 8; ++w) ASSERT_EQ(digits.k[w], 0u) << "left above the top window, i=" << i;
+        }
+        // One window fewer leaves the largest |k| uncovered: something remains above it.
+        if (W > 1) {
+            bool left = false;
+            for (const Fr k : {half, half + Fr::one()}) {
+                BaseDigitWalker digits(k.to_bigint(), r, t.odd, t.shift);
+                for (unsigned w = 0; w + 1 < W; ++w) digits.next();
+                for (unsigned w = 0; w < 8; ++w) left = left || digits.k[w] != 0;
+            }
+            EXPECT_TRUE(left) << t.odd << " 2^" << t.shift;
+        }
+    }
+    EXPECT_EQ(base_windows(1, 20, r), 0u);   // m = 1: the power-of-two tables
+    EXPECT_EQ(base_windows(4, 20, r), 0u);   // even
+    EXPECT_EQ(base_windows(257, 4, r), 0u);  // m too large
+    EXPECT_EQ(base_windows(3, 30, r), 0u);   // B >= 2^31
+    EXPECT_EQ(base_windows(3, 0, r), 0u);    // B odd
 }
 
 TEST(GpuMsmHost, EntriesAndBaseIndex) {
@@ -656,15 +712,6 @@ void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_lis
             o.stats = &st;
             ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc;
             ASSERT_EQ(st.window_bits, tc);
-            // The entries sorted in groups of buckets, on a second stream (sort_split; runs
-            // of more than 16 windows are not split): empty groups at the small sizes.
-            for (int split : {0, 1, 4}) {
-                o.sort_split = split;
-                ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " sort_split=" << split;
-            }
-            o.sort_split = 5;
-            EXPECT_THROW(g.run(scalars, o), std::invalid_argument);
-            o.sort_split = -1;
             o.level1_prefetch = false;
             ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " no prefetch";
             o.window_bits = tc == 5 ? 6 : 5;
@@ -739,6 +786,54 @@ TEST(GpuMsm, G2MatchesCpu) {
 TEST(GpuMsm, G1PrecomputedMatchesCpu) {
     SKIP_WITHOUT_GPU();
     check_precomputed<G1Curve>({1, 7, 1000, 65537}, {0, 5, 21});
+}
+
+// Tables of base m 2^s (Msm::precompute_base) against the CPU, with the mixed cases of
+// MixedCase (zeros, ones, infinity), and back to the bases.
+template <class Curve>
+void check_precomputed_bases(std::initializer_list<size_t> sizes) {
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : sizes) {
+        const MixedCase<Curve> mc(n, rng);
+        const auto& [bases, scalars, expect] = mc;
+        gpu::Msm<Curve> g(bases);
+        const size_t plain_bytes = g.device_base_bytes();
+        for (auto [odd, shift] : {std::pair{3u, 4u}, std::pair{9u, 20u}, std::pair{45u, 6u}, std::pair{255u, 10u}}) {
+            g.precompute_base(odd, shift);
+            const auto tb = g.precomputed_base();
+            ASSERT_EQ(tb.odd, odd);
+            ASSERT_EQ(tb.shift, shift);
+            ASSERT_EQ(tb.windows, base_windows(odd, shift, Fr::kP));
+            ASSERT_EQ(g.precomputed_window_bits(), shift);
+            ASSERT_EQ(g.device_base_bytes(), plain_bytes * tb.windows);
+            MsmStats st;
+            gpu::GpuMsmOptions o;
+            o.stats = &st;
+            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " base " << odd << " 2^" << shift;
+            ASSERT_EQ(st.windows, tb.windows);
+            o.level1_prefetch = false;
+            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " base " << odd << " 2^" << shift << " no prefetch";
+            ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(
+                g, bases, scalars, rng, "n=" + std::to_string(n) + " base " + std::to_string(odd)));
+        }
+        EXPECT_THROW(g.precompute_base(1, 20), std::invalid_argument);
+        EXPECT_THROW(g.precompute_base(4, 20), std::invalid_argument);
+        EXPECT_THROW(g.precompute_base(3, 3), std::invalid_argument);
+        g.drop_precomputed();
+        EXPECT_EQ(g.precomputed_base().windows, 0u);
+        EXPECT_EQ(g.device_base_bytes(), plain_bytes);
+        ASSERT_EQ(g.run(scalars), expect) << "n=" << n << " after dropping the table";
+    }
+}
+
+TEST(GpuMsm, G1PrecomputedBaseMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    check_precomputed_bases<G1Curve>({1, 7, 1000, 65537});
+}
+
+TEST(GpuMsm, G2PrecomputedBaseMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    check_precomputed_bases<G2Curve>({7, 1000});
 }
 
 TEST(GpuMsm, G2PrecomputedMatchesCpu) {

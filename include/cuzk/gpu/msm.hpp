@@ -25,6 +25,7 @@
 // Built without CUDA, every entry point throws "cuzk was built without CUDA".
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -74,11 +75,6 @@ struct GpuMsmOptions {
     // 0.47 against 0.43 ns an addition), -1 while a thread's batch is at least
     // kMinAffineBatch pairs, r > 0 at most r rounds whatever the size (tests, benchmarks).
     int affine_rounds = 0;
-    // Sort groups with a precomputed table (src/gpu/msm.cu, CUZK_MSM_SORT_SPLIT): the entries
-    // in 2^s groups by bucket, each group sorted on a second stream while level 1 adds up
-    // the groups before it; -1 takes the build's default, 0 sorts them at once, s in 1..4.
-    // Runs of more than 16 windows (table windows of 16 bits or fewer) are never split.
-    int sort_split = -1;
     // Pairs per thread in those rounds; 0 picks slots / (SMs x affine_threads_per_sm), at
     // most kMaxAffineBatch.
     unsigned affine_batch = 0;
@@ -129,6 +125,9 @@ unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
 // them, the largest any of them needs, instead of one each. Their runs must not overlap (runs are synchronous: one
 // thread at a time, or a lock, as the CUDA backend's run_mu_), and they must be on the same device.
 class MsmScratch;
+namespace msm_detail {
+struct TableBase;
+}
 // Device bytes of the per-run scratch that an MSM over n scalars, all full and with a base,
 // may take on a device of `sms` multiprocessors, without a precomputed table
 // (table_window_bits 0) or with one of that window size: what a caller keeps free for it
@@ -210,8 +209,15 @@ class Msm {
     // std::runtime_error (naming the size) when the device memory does not hold it;
     // std::invalid_argument for streamed bases (they stay in host memory).
     void precompute(unsigned window_bits = 0);
-    // The table's window size, 0 without a table.
+    // A table of base B = odd 2^shift instead (msm_detail::TableBase: odd in [3, 255] and
+    // shift >= 4, B < 2^31): copy w holds B^w P_i, W the fewest windows of signed base-B
+    // digits that cover the scalars (msm_detail::base_windows), B / 2 + 1 buckets. Same
+    // errors as precompute.
+    void precompute_base(uint32_t odd, unsigned shift);
+    // The table's window size, 0 without a table (with a base odd 2^s: s).
     unsigned precomputed_window_bits() const;
+    // The table's base and windows (odd 1 for 2^c; windows 0 without a table).
+    msm_detail::TableBase precomputed_base() const;
     // Device bytes of the bases (with their table when there is one; streamed: the two
     // chunk buffers it uses, which streamed sets sharing a scratch share).
     size_t device_base_bytes() const;
@@ -303,6 +309,121 @@ struct DigitWalker {
         for (unsigned i = 0; i < 4; ++i) r.l[i] = (r.l[i] >> c) | (r.l[i + 1] << (64 - c));
         r.l[4] >>= c;
         return d;
+    }
+};
+
+// ---- tables of base B = m 2^s (m odd) --------------------------------------------------
+// A precomputed table need not use a power of two: copy w holds B^w P, and scalar k is
+// written in W signed base-B digits, |d| <= B / 2, so the one bucket set has B / 2 + 1
+// buckets. A base between powers of two trades buckets (reduction) against windows
+// (level-1 additions and sort entries) more finely: 2^26 bases, W = 11 takes B >= 2^23.17
+// (9 2^20: 4.7M buckets instead of the 8.4M of c = 24), W = 10 B >= 2^25.49 (45 2^20).
+// k > (r - 1) / 2 is recoded as -(r - k), so the digits cover |k| <= (r - 1) / 2 only.
+struct TableBase {
+    uint32_t odd = 1;    // m: 1 for the power-of-two tables (window bits s, num_windows(s))
+    unsigned shift = 0;  // s
+    unsigned windows = 0;
+    uint64_t base() const { return uint64_t(odd) << shift; }
+    uint32_t buckets() const { return uint32_t(base() / 2) + 1; }  // |d| = 0 .. B / 2
+};
+
+// The fewest windows W for which W signed base-B digits (d in (-B/2, B/2]) cover every
+// |k| <= (r - 1) / 2: (B / 2) (B^W - 1) / (B - 1) >= (r - 1) / 2, in exact arithmetic.
+// 0 when B is not m 2^s with m odd in [3, 255], s >= 1 and B < 2^31.
+inline unsigned base_windows(uint32_t odd, unsigned shift, const BigInt<4>& r) {
+    if (odd < 3 || odd > 255 || odd % 2 == 0 || shift < 1 || shift > 30 || (uint64_t(odd) << shift) >= (1ull << 31))
+        return 0;
+    const uint64_t B = uint64_t(odd) << shift;
+    constexpr size_t kL = 12;  // 32-bit limbs, enough for (B / 2) B^W up to 2^340
+    using Num = std::array<uint32_t, kL>;
+    const auto mul_add = [](Num& a, uint64_t f, uint64_t add) {
+        uint64_t carry = add;
+        for (uint32_t& x : a) {
+            const unsigned __int128 t = (unsigned __int128)x * f + carry;
+            x = uint32_t(t);
+            carry = uint64_t(t >> 32);
+        }
+    };
+    const auto geq = [](const Num& a, const Num& b) {
+        for (size_t i = kL; i-- > 0;)
+            if (a[i] != b[i]) return a[i] > b[i];
+        return true;
+    };
+    Num half_r{};  // (r - 1) / 2 (r odd)
+    for (size_t i = 0; i < 4; ++i) {
+        half_r[2 * i] = uint32_t(r.l[i]);
+        half_r[2 * i + 1] = uint32_t(r.l[i] >> 32);
+    }
+    for (size_t i = 0; i < kL; ++i) half_r[i] = (half_r[i] >> 1) | (i + 1 < kL ? half_r[i + 1] << 31 : 0);
+    Num cover{};  // (B / 2) (1 + B + .. + B^(W-1)): Horner, cover = cover B + B / 2
+    for (unsigned W = 1; W <= 64; ++W) {
+        mul_add(cover, B, B / 2);
+        if (geq(cover, half_r)) return W;
+    }
+    return 0;
+}
+
+// The signed base-B digits of a canonical scalar k < r, window 0 first (next()): |k| made
+// at most (r - 1) / 2 by taking r - k with every digit's sign flipped, then per window
+// d = k mod B, k = k div B, and d > B / 2 borrows B from the next window. Eight 32-bit
+// limbs at fixed indices (registers, as DigitWalker); k div m by a multiply-high with
+// ceil(2^64 / m), exact here: the numerators stay below m 2^32 < 2^40 and the error term
+// below 2^-24 < 1 / m.
+struct BaseDigitWalker {
+    uint32_t k[8];
+    uint32_t odd;
+    unsigned shift;
+    uint64_t inv;  // ceil(2^64 / m)
+    bool negate;
+    CUZK_HD BaseDigitWalker(const BigInt<4>& scalar, const BigInt<4>& r, uint32_t m, unsigned s)
+        : odd(m), shift(s), inv(~uint64_t(0) / m + 1) {
+        BigInt<4> half = r;  // (r - 1) / 2
+        for (size_t i = 0; i < 4; ++i) half.l[i] = (r.l[i] >> 1) | (i + 1 < 4 ? r.l[i + 1] << 63 : 0);
+        BigInt<4> v = scalar;
+        negate = half < scalar;
+        if (negate) BigInt<4>::sub(v, r, scalar);
+        CUZK_UNROLL
+        for (size_t i = 0; i < 4; ++i) {
+            k[2 * i] = uint32_t(v.l[i]);
+            k[2 * i + 1] = uint32_t(v.l[i] >> 32);
+        }
+    }
+    CUZK_HD static uint64_t mulhi(uint64_t a, uint64_t b) {
+#if CUZK_IN_DEVICE
+        return __umul64hi(a, b);
+#else
+        return uint64_t(((unsigned __int128)a * b) >> 64);
+#endif
+    }
+    CUZK_HD int32_t next() {
+        // low s bits, then k >>= s (s <= 30)
+        const uint32_t low = k[0] & ((1u << shift) - 1);
+        CUZK_UNROLL
+        for (unsigned i = 0; i < 7; ++i) k[i] = (k[i] >> shift) | (k[i + 1] << (32 - shift));
+        k[7] >>= shift;
+        // k div m, top limb first
+        uint64_t rem = 0;
+        CUZK_UNROLL
+        for (unsigned i = 8; i-- > 0;) {
+            const uint64_t cur = (rem << 32) | k[i];
+            const uint64_t q = mulhi(cur, inv);
+            rem = cur - q * odd;
+            k[i] = uint32_t(q);
+        }
+        const uint32_t B = odd << shift;
+        uint32_t d = (uint32_t(rem) << shift) | low;  // k mod B
+        int32_t digit = int32_t(d);
+        if (d > B / 2) {
+            digit = int32_t(d) - int32_t(B);
+            uint32_t carry = 1;  // k += 1
+            CUZK_UNROLL
+            for (unsigned i = 0; i < 8; ++i) {
+                const uint32_t t = k[i] + carry;
+                carry = carry && t == 0 ? 1u : 0u;
+                k[i] = t;
+            }
+        }
+        return negate ? -digit : digit;
     }
 };
 
