@@ -236,11 +236,12 @@ void time_precomputed(benchmark::State& state, const char* curve, size_t distinc
     state.counters["build_s"] = build_s;
     const Fr* sc = device_scalars(0, size_t(1) << kMaxLogG1);
     const auto want = resident<Curve>(max_log, distinct).run_device(sc, n);
-    if (m->run_device(sc, n) != want)
+    if (m->run_device(sc, n, opt) != want)
         throw std::runtime_error(std::string(curve) + " precomputed msm differs from the plain msm");
     const std::string label =
         std::string(curve) + " precomputed " + (odd > 1 ? "base " + std::to_string(odd) + " 2^" : "c=") +
-        std::to_string(m->precomputed_window_bits()) + (opt.level1_prefetch ? "" : " prefetch off");
+        std::to_string(m->precomputed_window_bits()) + (opt.level1_prefetch ? "" : " prefetch off") +
+        (odd > 1 && !opt.partition_sort ? " one sort" : "");
     time_runs<Curve>(state, *m, sc, n, label.c_str(), opt);
 }
 
@@ -259,22 +260,25 @@ BENCHMARK(BM_GpuMsmG1Precomputed)
 // Tables of base m 2^s (Msm::precompute_base; args n, m, s; m = 1: the 2^s table) side by
 // side with the power-of-two default: fewer buckets for the same windows (2^26: 9 2^20,
 // 11 windows, 4.7M buckets against c = 24's 8.4M) or fewer windows for more buckets
-// (45 2^20: 10 windows, 23.6M buckets).
+// (45 2^20: 10 windows, 23.6M buckets; args n, m, s, GpuMsmOptions::partition_sort).
 void BM_GpuMsmG1PrecomputedBase(benchmark::State& state) {
     try {
-        time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, unsigned(state.range(2)), {},
+        gpu::GpuMsmOptions o;
+        o.partition_sort = state.range(3) != 0;
+        time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, unsigned(state.range(2)), o,
                                   uint32_t(state.range(1)));
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }
 }
 BENCHMARK(BM_GpuMsmG1PrecomputedBase)
-    ->Args({24, 1, 22})
-    ->Args({24, 9, 20})
-    ->Args({24, 5, 19})
-    ->Args({26, 1, 24})
-    ->Args({26, 9, 20})
-    ->Args({26, 45, 20})
+    ->Args({24, 1, 22, 1})
+    ->Args({24, 9, 20, 1})
+    ->Args({24, 5, 19, 1})
+    ->Args({26, 1, 24, 1})
+    ->Args({26, 9, 20, 1})
+    ->Args({26, 45, 20, 0})
+    ->Args({26, 45, 20, 1})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

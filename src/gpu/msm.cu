@@ -245,6 +245,74 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+// The same entries split by key bit kPartitionBit (24): keys below 2^24 from the front of
+// the list (cursors[0] counts them), the others from its end backwards (cursors[1]), so
+// that each part sorts on 24 bits, three of CUB's 8-bit passes, where 25-bit keys (tables
+// of more than 2^24 buckets: 45 2^20 at 2^26 bases) would take four. Within a block,
+// window by window, the threads' entries of each part are contiguous, in thread order
+// (ballots and one reservation a part per block), so the stores coalesce.
+constexpr unsigned kPartitionBit = 24, kMaxBaseWindows = 16;
+__global__ void __launch_bounds__(kThreads)
+    partitioned_base_entries_kernel(const Scalar* k, const uint32_t* base, size_t m, BigInt<4> r, uint32_t odd,
+                                    unsigned shift, unsigned W, uint32_t table_stride, unsigned* cursors,
+                                    uint32_t* keys, uint32_t* vals) {
+    constexpr unsigned kWarps = kThreads / 32;
+    __shared__ unsigned lo_at[kMaxBaseWindows][kWarps], hi_at[kMaxBaseWindows][kWarps];
+    const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const bool live = j < m;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned below = (1u << lane) - 1;
+    BaseDigitWalker digits(live ? k[j] : Scalar{}, r, odd, shift);
+    const uint32_t bj = live ? base[j] : 0;
+    uint32_t key[kMaxBaseWindows], val[kMaxBaseWindows];
+#pragma unroll
+    for (unsigned w = 0; w < kMaxBaseWindows; ++w) {
+        if (w >= W) break;
+        const int32_t d = digits.next();
+        key[w] = uint32_t(d < 0 ? -d : d);
+        val[w] = key[w] == 0 ? kSkip : (bj + w * table_stride) | (d < 0 ? 0x80000000u : 0u);
+        const unsigned hi = __ballot_sync(0xffffffffu, live && (key[w] >> kPartitionBit) != 0);
+        const unsigned lo = __ballot_sync(0xffffffffu, live) & ~hi;
+        if (lane == 0) {
+            lo_at[w][warp] = unsigned(__popc(lo));
+            hi_at[w][warp] = unsigned(__popc(hi));
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {  // counts -> offsets within the block's two ranges, then reserve them
+        unsigned lo_sum = 0, hi_sum = 0;
+        for (unsigned w = 0; w < W; ++w)
+            for (unsigned v = 0; v < kWarps; ++v) {
+                const unsigned l = lo_at[w][v], h = hi_at[w][v];
+                lo_at[w][v] = lo_sum;
+                hi_at[w][v] = hi_sum;
+                lo_sum += l;
+                hi_sum += h;
+            }
+        const unsigned lo_base = lo_sum ? atomicAdd(&cursors[0], lo_sum) : 0;
+        const unsigned hi_base = hi_sum ? atomicAdd(&cursors[1], hi_sum) : 0;
+        for (unsigned w = 0; w < W; ++w)
+            for (unsigned v = 0; v < kWarps; ++v) {
+                lo_at[w][v] += lo_base;
+                hi_at[w][v] += hi_base;
+            }
+    }
+    __syncthreads();
+    const size_t end = size_t(W) * m - 1;  // the upper part's first slot, filled downwards
+#pragma unroll
+    for (unsigned w = 0; w < kMaxBaseWindows; ++w) {
+        if (w >= W) break;
+        const bool is_hi = (key[w] >> kPartitionBit) != 0;
+        const unsigned hi = __ballot_sync(0xffffffffu, live && is_hi);
+        const unsigned lo = __ballot_sync(0xffffffffu, live) & ~hi;
+        if (!live) continue;
+        const size_t at = is_hi ? end - (size_t(hi_at[w][warp]) + unsigned(__popc(hi & below)))
+                                : size_t(lo_at[w][warp]) + unsigned(__popc(lo & below));
+        keys[at] = key[w];
+        vals[at] = val[w];
+    }
+}
+
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
 // (XYZZ::add_redundant): 0 never, 1 over G1 and G2, 2 over G1 only (the default). H200,
 // side by side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 ->
@@ -582,6 +650,7 @@ struct Msm<Curve>::Impl {
     // Its base (msm_detail::TableBase): odd 1 for the power-of-two tables of window bits
     // table_c (then windows = num_windows(table_c)), else base odd 2^table_c.
     TableBase table_base{};
+    DevBuf<unsigned> part_cursors;  // partitioned_base_entries_kernel's two cursors
     // Streamed bases (Msm(Streamed, ...)): host_bases stay in host memory and pass through
     // chunk[0] / chunk[1] (chunk_cap bases each, copied on copy_stream); `active` is the
     // chunk the pipeline reads during a streamed run (active_n bases), null otherwise.
@@ -1315,22 +1384,62 @@ struct Msm<Curve>::Impl {
             for (unsigned w0 = 0; w0 < W; w0 += G) {
                 const unsigned g = std::min(G, W - w0);
                 const size_t len = size_t(g) * m;
-                if (base_table) {
-                    base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_scalars, full_bases, m, Fr::kP,
-                                                                                table_base.odd, c, W, uint32_t(n_bases),
-                                                                                keys[0].p, vals[0].p);
-                    check_launch("base_entries_kernel");
-                } else {
-                    entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-                        full_scalars, full_bases, m, h, c, w0, g, pre ? uint32_t(n_bases) : 0u, keys[0].p, vals[0].p);
-                    check_launch("entries_kernel");
-                }
                 const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
                 cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
-                      "cub SortPairs size");
-                check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
-                      "cub SortPairs");
+                if (base_table && key_bits == int(kPartitionBit) + 1 && opt.partition_sort) {
+                    // Two parts by key bit 24, each sorted on 24 bits (partitioned_base_entries_kernel).
+                    check(
+                        cudaMemsetAsync(part_cursors.reserve(2, "cudaMalloc cursors"), 0, 2 * sizeof(unsigned), stream),
+                        "cudaMemset cursors");
+                    partitioned_base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
+                        full_scalars, full_bases, m, Fr::kP, table_base.odd, c, W, uint32_t(n_bases), part_cursors.p,
+                        keys[0].p, vals[0].p);
+                    check_launch("partitioned_base_entries_kernel");
+                    unsigned counts[2] = {};
+                    check(cudaMemcpyAsync(counts, part_cursors.p, sizeof(counts), cudaMemcpyDeviceToHost, stream),
+                          "cudaMemcpy cursors");
+                    check(cudaStreamSynchronize(stream), "partition counts");
+                    if (size_t(counts[0]) + counts[1] != len)
+                        throw std::logic_error(
+                            "gpu msm: the partitioned entries do not add up to the windows' entries");
+                    const int bits = int(kPartitionBit);
+                    check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, bits, stream),
+                          "cub SortPairs size");
+                    if (counts[0] > 0)
+                        check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(counts[0]), 0, bits,
+                                                              stream),
+                              "cub SortPairs");
+                    cub::DoubleBuffer<uint32_t> hk(keys[0].p + counts[0], keys[1].p + counts[0]),
+                        hv(vals[0].p + counts[0], vals[1].p + counts[0]);
+                    if (counts[1] > 0)
+                        check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, hk, hv, int(counts[1]), 0, bits,
+                                                              stream),
+                              "cub SortPairs");
+                    if (hk.selector != dk.selector) {  // the upper part beside the lower one
+                        check(cudaMemcpyAsync(dk.Current() + counts[0], hk.Current(), counts[1] * sizeof(uint32_t),
+                                              cudaMemcpyDeviceToDevice, stream),
+                              "cudaMemcpy keys");
+                        check(cudaMemcpyAsync(dv.Current() + counts[0], hv.Current(), counts[1] * sizeof(uint32_t),
+                                              cudaMemcpyDeviceToDevice, stream),
+                              "cudaMemcpy vals");
+                    }
+                } else {
+                    if (base_table) {
+                        base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
+                            full_scalars, full_bases, m, Fr::kP, table_base.odd, c, W, uint32_t(n_bases), keys[0].p,
+                            vals[0].p);
+                        check_launch("base_entries_kernel");
+                    } else {
+                        entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_scalars, full_bases, m, h, c, w0, g,
+                                                                               pre ? uint32_t(n_bases) : 0u, keys[0].p,
+                                                                               vals[0].p);
+                        check_launch("entries_kernel");
+                    }
+                    check(cub::DeviceRadixSort::SortPairs(nullptr, need, dk, dv, int(len), 0, key_bits, stream),
+                          "cub SortPairs size");
+                    check(cub::DeviceRadixSort::SortPairs(temp_for(need), need, dk, dv, int(len), 0, key_bits, stream),
+                          "cub SortPairs");
+                }
                 mark(&GpuMsmPhases::sort);
                 P* group_buckets = buckets.p + (pre ? 0 : size_t(w0) * nb);
                 // Batch-affine rounds shorten the list first (none: lpts stays null).

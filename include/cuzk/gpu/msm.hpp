@@ -83,6 +83,10 @@ struct GpuMsmOptions {
     // one, so that the gather's latency overlaps an addition (msm_detail::
     // accumulate_segment_pipelined). Off: load, then add. H200: G1 2^26 391.6 -> 377.8 ms.
     bool level1_prefetch = true;
+    // Tables of more than 2^24 buckets (Msm::precompute_base, 25-bit keys): the entries
+    // written in two parts by key bit 24, each sorted in three 8-bit passes instead of
+    // four for the whole (src/gpu/msm.cu, partitioned_base_entries_kernel). Off: one sort.
+    bool partition_sort = true;
     // The full scalars and their base indices compacted in place (CUB's in-place
     // DeviceSelect::Flagged) rather than into second n-entry buffers (36 B a scalar: 4.7 GB
     // at a 32 GiB partition's 130M). Off: the copies, kept for side-by-side benchmarks.
