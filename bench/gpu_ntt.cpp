@@ -73,9 +73,9 @@ bool have_gpu(benchmark::State& state) {
 }
 
 // Operations 0-2 (and 5) run the default path (Impl::kFast with the default gntt::Reorder);
-// 4, 6, 7 the previous fast path (Impl::kTiled); 8-10 kFast with a bit-reversal pass, 11-14
-// with DIF passes and a scattering last pass, 15-17 with the gathering first pass, whatever
-// the default; side by side.
+// 4, 6, 7 the previous fast path (Impl::kTiled); 8-10 kFast with a bit-reversal pass, 15-17
+// with the gathering first pass, whatever the default; side by side. 11-14 are unused (they
+// timed a method since removed; the numbers of 15-17 stay, scripts/gpu-prebuilt names them).
 enum Op {
     kForward,
     kCosetForward,
@@ -86,13 +86,9 @@ enum Op {
     kCosetForwardTiled,
     kCosetInverseTiled,
     kForwardBitrevPass,       // 8-10: kFast with the in-place bit-reversal pass instead of the
-    kCosetForwardBitrevPass,  // gathering first pass (gntt::set_gather_first_pass(false))
+    kCosetForwardBitrevPass,  // gathering first pass (gntt::Reorder::kBitReversalPass)
     kCosetInverseBitrevPass,
-    kForwardScatter,  // 11-14: gntt::Reorder::kScatteringLastPass
-    kCosetForwardScatter,
-    kCosetInverseScatter,
-    kInverseScatter,
-    kForwardGather,  // 15-17: gntt::Reorder::kGatheringFirstPass
+    kForwardGather = 15,  // 15-17: gntt::Reorder::kGatheringFirstPass
     kCosetForwardGather,
     kCosetInverseGather,
 };
@@ -103,11 +99,6 @@ gntt::Reorder reorder_of(int op, gntt::Reorder fallback) {
         case kCosetForwardBitrevPass:
         case kCosetInverseBitrevPass:
             return gntt::Reorder::kBitReversalPass;
-        case kForwardScatter:
-        case kCosetForwardScatter:
-        case kCosetInverseScatter:
-        case kInverseScatter:
-            return gntt::Reorder::kScatteringLastPass;
         case kForwardGather:
         case kCosetForwardGather:
         case kCosetInverseGather:
@@ -118,11 +109,11 @@ gntt::Reorder reorder_of(int op, gntt::Reorder fallback) {
 }
 bool is_coset_forward(int op) {
     return op == kCosetForward || op == kCosetForwardTiled || op == kCosetForwardBitrevPass ||
-           op == kCosetForwardScatter || op == kCosetForwardGather;
+           op == kCosetForwardGather;
 }
 bool is_coset_inverse(int op) {
     return op == kCosetInverse || op == kCosetInverseTiled || op == kCosetInverseBitrevPass ||
-           op == kCosetInverseScatter || op == kCosetInverseGather;
+           op == kCosetInverseGather;
 }
 const char* op_name(int op) {
     switch (op) {
@@ -146,14 +137,6 @@ const char* op_name(int op) {
             return "coset_fwd(bitrev pass)";
         case kCosetInverseBitrevPass:
             return "coset_inv(bitrev pass)";
-        case kForwardScatter:
-            return "forward(scatter)";
-        case kCosetForwardScatter:
-            return "coset_fwd(scatter)";
-        case kCosetInverseScatter:
-            return "coset_inv(scatter)";
-        case kInverseScatter:
-            return "inverse(scatter)";
         case kForwardGather:
             return "forward(gather)";
         case kCosetForwardGather:
@@ -178,7 +161,7 @@ void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
         gntt::coset_forward(d, n, s, impl);
     else if (is_coset_inverse(op))
         gntt::coset_inverse(d, n, s, impl);
-    else if (op == kInverse || op == kInverseScatter)
+    else if (op == kInverse)
         gntt::inverse(d, n, s, impl);
     else
         gntt::forward(d, n, s, impl);
@@ -191,7 +174,7 @@ void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t 
     const size_t n = before.size();
     std::string what = std::string(op_name(op)) + " 2^" + std::to_string(__builtin_ctzll(n));
     const bool cf = is_coset_forward(op), ci = is_coset_inverse(op);
-    const bool inv = op == kInverse || op == kInverseScatter;
+    const bool inv = op == kInverse;
     if (n <= (size_t(1) << 20)) {
         auto want = before;
         if (cf)
@@ -314,10 +297,7 @@ BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
     ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
     ->ArgsProduct({{kForwardBitrevPass, kCosetForwardBitrevPass, kCosetInverseBitrevPass}, {20, 24, 26, 27}})
-    ->ArgsProduct({{kForwardScatter, kCosetForwardScatter, kCosetInverseScatter, kForwardGather, kCosetForwardGather,
-                    kCosetInverseGather},
-                   {20, 24, 27}})
-    ->ArgsProduct({{kInverseScatter}, {24, 27}})
+    ->ArgsProduct({{kForwardGather, kCosetForwardGather, kCosetInverseGather}, {20, 24, 27}})
     ->Args({kForwardReference, 24})
     ->ArgNames({"op", "log_n"})
     ->Iterations(5)

@@ -11,9 +11,9 @@
 //      18.89 -> 17.73, 2^27 38.69 -> 36.47; coset_inverse 2^24 5.25 -> 4.90, 2^27 44.34 ->
 //      42.11; coset_forward 2^24 4.742 -> 4.745, 2^27 41.19 -> 40.84 (its two scaling
 //      products per element move from the memory-bound permutation into a compute-bound
-//      pass, eating what the pass saves); 2^20 within 1%. Reorder::kScatteringLastPass
-//      (set_reorder, CUZK_NTT_SCATTER_LAST) runs the transposed DIF passes instead, the
-//      last storing out of the buffer to bit-reversed positions (plan::gather_source).
+//      pass, eating what the pass saves); 2^20 within 1%. DIF passes whose last stores to
+//      bit-reversed positions instead were measured slower (forward 2^27 33.0 vs 31.6 ms,
+//      H200, 2026-12-05, bench/RESULTS.md) and removed.
 //   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
 //      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
 //      trip through shared memory (reg_pass_kernel);
@@ -640,12 +640,13 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
 #ifndef CUZK_NTT_WIDE_BLOCKS_FROM
 #define CUZK_NTT_WIDE_BLOCKS_FROM 28
 #endif
-// CUZK_NTT_REMAP_WIDE (0): 1 gives the gathering and scattering passes (Remap) the wide
-// blocks at every size: at 2^27 their tiles are 512 elements, two to a 128-thread block,
-// and the elements that neighbour one another in memory (one tile element of each of the
-// block's tiles, plan::gather_tile) come in runs of two, 64 B, from two warps at about the
-// same time; four tiles to a 256-thread block make the runs 128 B, one L2 line. Not yet
-// measured.
+// CUZK_NTT_REMAP_WIDE (0): 1 gives the gathering passes (Remap) the wide blocks at every
+// size: at 2^27 their tiles are 512 elements, two to a 128-thread block, and the elements
+// that neighbour one another in memory (one tile element of each of the block's tiles,
+// plan::gather_tile) come in runs of two, 64 B, from two warps at about the same time;
+// four tiles to a 256-thread block make the runs 128 B, one L2 line. H200, 2026-12-05
+// (bench/RESULTS.md): forward 2^27 31.61 -> 31.29 ms, coset_forward 2^27 35.35 -> 36.06;
+// not adopted.
 #ifndef CUZK_NTT_REMAP_WIDE
 #define CUZK_NTT_REMAP_WIDE 0
 #endif
@@ -667,29 +668,26 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
 #endif
 // How a pass maps its tiles' elements to memory: in place, or for the natural -> natural
-// transforms without a bit-reversal pass, through the bit reversal on one side.
+// transforms without a bit-reversal pass, through the bit reversal as it loads.
 //   kGather: the first DIT pass loads permuted element g from src[rev(g)]
-//     (plan::gather_source), `pre` scaling by that source index.
-//   kScatter: the last DIF pass stores bit-reversed element g at dst[rev(g)], `post`
-//     scaling by that destination index (set_reorder's kScatteringLastPass).
-// Either way the tiles run in the order of plan::gather_tile (the runs of consecutive
-// addresses span a block's tiles) and dst must not overlap src.
-enum class Remap { kNone, kGather, kScatter };
+//     (plan::gather_source), `pre` scaling by that source index. The tiles run in the
+//     order of plan::gather_tile (the runs of consecutive addresses span a block's tiles)
+//     and dst must not overlap src.
+enum class Remap { kNone, kGather };
 
-// src, dst: where the pass loads and stores (the same buffer except around a gathering or
-// scattering pass; Remap above).
+// src, dst: where the pass loads and stores (the same buffer except around a gathering
+// pass; Remap above).
 // kAllFull: every group of the pass is full (launch_reg_pass checks it), so the kernel has
 // no generic path (CUZK_NTT_ALL_FULL_KERNELS).
 template <bool kInverse, bool kDif, Remap kRemap = Remap::kNone, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post) {
-    constexpr bool kGather = kRemap == Remap::kGather, kScatter = kRemap == Remap::kScatter;
+    constexpr bool kGather = kRemap == Remap::kGather;
     // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path
     // only: in the generic ones ptxas spilled 250-1200 B a thread with them (against 12-36
     // B). The all-full DIT kernels spill 72-120 B with them (16-24 without).
     constexpr bool kLazy = CUZK_NTT_LAZY && kAllFull;
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
-    static_assert(!(kScatter && !kDif), "the scattering pass is the last DIF pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
     extern __shared__ uint64_t shared_tiles[];
@@ -788,8 +786,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
-                const size_t di = kScatter ? plan::gather_source(log_n, gi) : gi;
-                store_fr(dst + di, pass_scaled(post, di, x[j]));
+                store_fr(dst + gi, pass_scaled(post, gi, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
@@ -996,17 +993,8 @@ struct PoolBuffer {
     Fr* release() { return std::exchange(ptr, nullptr); }
 };
 
-// CUZK_NTT_SCATTER_LAST (0): the natural -> natural transforms' initial Reorder
-// (set_reorder): 1 DIF passes whose last scatters its stores to bit-reversed positions,
-// 0 DIT passes whose first gathers its loads. Why try it: at 2^27 ncu put the gathering
-// pass at 63% of the SM's throughput against 76% for the middle pass (each warp load
-// touching 32 lines 4 MiB apart, the warp waiting on them), and a store does not stall its
-// warp. Not yet measured (2026-12-05): off.
-#ifndef CUZK_NTT_SCATTER_LAST
-#define CUZK_NTT_SCATTER_LAST 0
-#endif
-std::atomic<Reorder> reorder_setting{CUZK_NTT_SCATTER_LAST ? Reorder::kScatteringLastPass
-                                                           : Reorder::kGatheringFirstPass};
+// The natural -> natural transforms' Reorder (set_reorder).
+std::atomic<Reorder> reorder_setting{Reorder::kGatheringFirstPass};
 
 // lo = s^i (i < 1024), hi = s^(1024 k) (k < hi_count); synchronous on `stream`.
 void build_pow(Fr* lo, Fr* hi, size_t hi_count, const Fr& s, cudaStream_t stream) {
@@ -1133,13 +1121,12 @@ void launch_kind(bool all_full, const Launch& launch) {
     launch(reg_pass_kernel<kInverse, kDif, kRemap>);
 }
 
-// One register pass from src to dst (the same buffer, or with a Remap the first DIT pass /
-// last DIF pass of a natural -> natural transform between two buffers; reg_pass_kernel).
+// One register pass from src to dst (the same buffer, or with a Remap the first DIT pass of
+// a natural -> natural transform between two buffers; reg_pass_kernel).
 void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif,
                      Remap remap, const Scale& pre, const Scale& post, cudaStream_t stream) {
-    if (remap != Remap::kNone && (dif != (remap == Remap::kScatter) || p.lh0 != 0 || p.log_c != 0 || src == dst))
-        throw std::logic_error(  // internal use
-            "gpu::ntt: a gathering pass is the first DIT pass, a scattering one the last DIF pass, out of place");
+    if (remap != Remap::kNone && (dif || p.lh0 != 0 || p.log_c != 0 || src == dst))
+        throw std::logic_error("gpu::ntt: a gathering pass is the first DIT pass, out of place");  // internal use
     const size_t tiles = plan::tile_count(log_n, p);
     const unsigned tile_threads = 1u << (plan::tile_log(p) - plan::kRegLog);
     // Small tiles (a first pass of 256 or 512 elements: 1 or 2 warps) several to a block,
@@ -1148,7 +1135,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
     // passes of 1024-element tiles), its independent one-warp blocks running far apart in
     // the kernel's long unrolled code; the barriers of a wider block keep its warps
     // together. From 2^CUZK_NTT_WIDE_BLOCKS_FROM on, blocks twice as wide (kWideBlockLog);
-    // with CUZK_NTT_REMAP_WIDE, a gathering or scattering pass's blocks at every size.
+    // with CUZK_NTT_REMAP_WIDE, a gathering pass's blocks at every size.
     const bool wide = log_n >= CUZK_NTT_WIDE_BLOCKS_FROM || (CUZK_NTT_REMAP_WIDE && remap != Remap::kNone);
     const unsigned block_log = wide ? kWideBlockLog : kSharedBlockLog;
     const size_t share = std::max<size_t>(1, (size_t(1) << block_log) / tile_threads);
@@ -1171,10 +1158,6 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         launch_kind<true, false, Remap::kGather>(all_full, launch);
     else if (remap == Remap::kGather)
         launch_kind<false, false, Remap::kGather>(all_full, launch);
-    else if (remap == Remap::kScatter && inverse)
-        launch_kind<true, true, Remap::kScatter>(all_full, launch);
-    else if (remap == Remap::kScatter)
-        launch_kind<false, true, Remap::kScatter>(all_full, launch);
     else if (inverse && dif)
         launch_kind<true, true, Remap::kNone>(all_full, launch);
     else if (inverse)
@@ -1222,11 +1205,10 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
         const Fr* tw = register_pass_twiddles(log_n, stream);
-        // Natural -> natural: the first pass reads a and writes a scratch buffer, the last
-        // reads it and writes a, one of them through the bit reversal: DIT passes whose
-        // first gathers its loads (the default) or DIF passes whose last scatters its stores
-        // (set_reorder). Else, or without room for the buffer, a bit-reversal pass in place,
-        // then the DIT passes.
+        // Natural -> natural: the first pass reads a through the bit reversal and writes a
+        // scratch buffer, the last reads it and writes a (Reorder::kGatheringFirstPass, the
+        // default). Else (set_reorder), or without room for the buffer, a bit-reversal pass
+        // in place, then the DIT passes.
         Fr* work = a;
         Remap remap = Remap::kNone;
         StreamScratch scratch(stream);
@@ -1234,7 +1216,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
             const Reorder how = reorder_setting.load(std::memory_order_relaxed);
             if (!ab_b && np >= 2 && how != Reorder::kBitReversalPass && scratch.try_allocate(n, scratch_pool())) {
                 work = scratch.ptr;
-                remap = how == Reorder::kScatteringLastPass ? Remap::kScatter : Remap::kGather;
+                remap = Remap::kGather;
             }
             if (work == a) {
                 launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
@@ -1242,12 +1224,11 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
                 pre = no_scale();
             }
         }
-        const bool dif = out == Order::kBitReversed || remap == Remap::kScatter;
+        const bool dif = out == Order::kBitReversed;
         for (unsigned k = 0; k < np; ++k) {
             const plan::Pass& p = passes[dif ? np - 1 - k : k];
             const bool first = k == 0, last = k + 1 == np;
-            const Remap r =
-                (remap == Remap::kGather && first) || (remap == Remap::kScatter && last) ? remap : Remap::kNone;
+            const Remap r = first ? remap : Remap::kNone;
             launch_reg_pass(first ? a : work, last ? a : work, log_n, p, tw, inverse, dif, r, first ? pre : no_scale(),
                             last ? post : no_scale(), stream);
         }

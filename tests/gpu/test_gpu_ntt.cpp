@@ -91,20 +91,14 @@ std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
 // gather: no bit-reversal pass; the first pass reads the input at plan::gather_source of
 // each element, tiles in plan::gather_tile's order (checked: every tile run once, every
 // input element read once), as the kernel does natural -> natural from 2^11 on.
-// scatter (with dif): natural output; the last pass stores each element at its
-// plan::gather_source, tiles in plan::gather_tile's order (checked: every output element
-// written once), as the kernel does with Reorder::kScatteringLastPass.
-std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false, bool gather = false,
-                                      bool scatter = false) {
+std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false, bool gather = false) {
     namespace plan = gntt::plan;
     const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
     const size_t n = a.size();
     EXPECT_GE(log_n, plan::kRegMinLogN);
     EXPECT_FALSE(dif && gather);
-    EXPECT_TRUE(dif || !scatter);
-    const std::vector<Fr> input = a;          // what a gathering pass reads (out of place)
-    std::vector<Fr> output(scatter ? n : 0);  // what a scattering pass writes (out of place)
-    // Where a gathering pass reads / a scattering pass writes tile element gi, counted there.
+    const std::vector<Fr> input = a;  // what a gathering pass reads (out of place)
+    // Where a gathering pass reads tile element gi, counted there.
     const auto remapped = [&](size_t gi, std::vector<unsigned>& count) {
         const size_t i = plan::gather_source(log_n, gi);
         EXPECT_LT(i, n);
@@ -148,15 +142,14 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
             stages += r;
         }
         EXPECT_EQ(stages, p.s);
-        const bool gathering = gather && k == 0, scattering = scatter && k + 1 == np;
-        if (gathering || scattering) {
+        const bool gathering = gather && k == 0;
+        if (gathering) {
             EXPECT_EQ(p.lh0, 0u);
             EXPECT_EQ(p.log_c, 0u);
         }
-        std::vector<unsigned> tile_runs(plan::tile_count(log_n, p), 0), reads(gathering ? n : 0, 0),
-            writes(scattering ? n : 0, 0);
+        std::vector<unsigned> tile_runs(plan::tile_count(log_n, p), 0), reads(gathering ? n : 0, 0);
         for (size_t v = 0; v < plan::tile_count(log_n, p); ++v) {
-            const size_t tile = gathering || scattering ? plan::gather_tile(log_n, p, v) : v;
+            const size_t tile = gathering ? plan::gather_tile(log_n, p, v) : v;
             EXPECT_LT(tile, tile_runs.size());
             if (tile >= tile_runs.size()) return {};
             ++tile_runs[tile];
@@ -226,22 +219,12 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                 }
                 for (unsigned e = 0; e < elems; ++e) EXPECT_TRUE(touched[e]) << "element " << e << " in no thread";
             }
-            for (unsigned e = 0; e < elems; ++e) {
-                const size_t gi = base + plan::tile_offset(p, e);
-                if (!scattering) {
-                    a[gi] = sh[e];
-                    continue;
-                }
-                const size_t di = remapped(gi, writes);
-                if (di >= n) return {};
-                output[di] = sh[e];
-            }
+            for (unsigned e = 0; e < elems; ++e) a[base + plan::tile_offset(p, e)] = sh[e];
         }
         for (size_t t = 0; t < tile_runs.size(); ++t) EXPECT_EQ(tile_runs[t], 1u) << "tile " << t << " pass " << k;
         for (size_t i = 0; i < reads.size(); ++i) EXPECT_EQ(reads[i], 1u) << "input element " << i;
-        for (size_t i = 0; i < writes.size(); ++i) EXPECT_EQ(writes[i], 1u) << "output element " << i;
     }
-    return scatter ? output : a;
+    return a;
 }
 
 // Same for the reference path (one radix-2 stage at a time).
@@ -334,14 +317,6 @@ TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
         got = emulate_reg_transform(a, true, false, true);
         for (auto& v : got) v *= n_inv;
         ASSERT_EQ(got, want) << "gathering inverse, k=" << k;
-        want = a;
-        ntt::forward(want);
-        ASSERT_EQ(emulate_reg_transform(a, false, true, false, true), want) << "scattering forward, k=" << k;
-        want = a;
-        ntt::inverse(want);
-        got = emulate_reg_transform(a, true, true, false, true);
-        for (auto& v : got) v *= n_inv;
-        ASSERT_EQ(got, want) << "scattering inverse, k=" << k;
     }
 }
 
@@ -543,10 +518,10 @@ TEST(SlowGpuNtt, FastMatchesTiledWithWideBlocks2To26) {
     ASSERT_TRUE(gntt::compute_h(a, b, c, gntt::Impl::kFast) == gntt::compute_h(a, b, c, gntt::Impl::kTiled));
 }
 
-// The gathering first pass and the scattering last pass (natural -> natural from 2^11 on)
-// against the in-place bit-reversal pass they replace, every transform, at a size of each
-// pass count and block width (2^11 and 2^17: two passes; 2^21, 2^24 and 2^27's plans: three;
-// 2^25: three, wide blocks), and the CPU's result where it is quick.
+// The gathering first pass (natural -> natural from 2^11 on) against the in-place
+// bit-reversal pass it replaces, every transform, at a size of each pass count and block
+// width (2^11 and 2^17: two passes; 2^21, 2^24 and 2^27's plans: three; 2^25: three, wide
+// blocks), and against the CPU's result where it is quick.
 TEST(GpuNtt, EveryReorderGivesTheSameTransform) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
@@ -559,9 +534,9 @@ TEST(GpuNtt, EveryReorderGivesTheSameTransform) {
     for (unsigned k : {11u, 17u, 21u, 24u, 25u}) {
         const auto input = random_vector(size_t(1) << k, rng);
         for (const Transform& t : kTransforms) {
-            std::vector<Fr> out[3];
-            const R methods[3] = {R::kBitReversalPass, R::kGatheringFirstPass, R::kScatteringLastPass};
-            for (unsigned m = 0; m < 3; ++m) {
+            std::vector<Fr> out[2];
+            const R methods[2] = {R::kBitReversalPass, R::kGatheringFirstPass};
+            for (unsigned m = 0; m < 2; ++m) {
                 gntt::set_reorder(methods[m]);
                 ASSERT_EQ(gntt::reorder(), methods[m]);
                 out[m] = input;
@@ -569,11 +544,10 @@ TEST(GpuNtt, EveryReorderGivesTheSameTransform) {
             }
             ASSERT_FALSE(out[0] == input) << t.name << " k=" << k;
             ASSERT_TRUE(out[1] == out[0]) << t.name << " k=" << k << ": gathering first pass";
-            ASSERT_TRUE(out[2] == out[0]) << t.name << " k=" << k << ": scattering last pass";
             if (k <= 17) {
                 auto want = input;
                 t.cpu(want);
-                ASSERT_TRUE(out[2] == want) << t.name << " k=" << k << ": scattering last pass against the CPU";
+                ASSERT_TRUE(out[1] == want) << t.name << " k=" << k << ": gathering first pass against the CPU";
             }
         }
     }

@@ -127,12 +127,10 @@ size_t twiddle_table_bytes(size_t n);
 // elements through the bit reversal, for the process (side-by-side benchmarks and tests):
 //   kGatheringFirstPass (the default): DIT passes, the first reading its input in
 //     bit-reversed order into a scratch buffer of n elements;
-//   kScatteringLastPass: DIF passes, the last storing from that buffer in bit-reversed
-//     order (CUZK_NTT_SCATTER_LAST=1 makes it the default);
 //   kBitReversalPass: a bit-reversal pass in place, then the DIT passes in place (also the
-//     fallback of the other two when the buffer cannot be had).
-// Every method gives the same result.
-enum class Reorder { kBitReversalPass, kGatheringFirstPass, kScatteringLastPass };
+//     fallback of kGatheringFirstPass when the buffer cannot be had).
+// Both methods give the same result.
+enum class Reorder { kBitReversalPass, kGatheringFirstPass };
 void set_reorder(Reorder how);
 Reorder reorder();
 
