@@ -689,38 +689,61 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
     }
 }
 
-// The precomputed table (copies 2^(c w) P of every base, one bucket set): the same sums as
-// the CPU for mixed scalars, a density, 0/1 scalars; the table's window size is enforced,
-// and dropping it gives the plain path back.
+// The precomputed tables against the CPU for mixed scalars, a density, 0/1 scalars:
+// {1, c} the power-of-two table of window bits c (copies 2^(c w) P of every base, one
+// bucket set; c = 0 the default), whose window size is enforced; {m, s} with m odd a
+// table of base m 2^s (Msm::precompute_base), with more than 2^24 buckets also in one
+// sort (GpuMsmOptions::partition_sort off). Dropping the table gives the plain path back.
+struct TableArg {
+    unsigned odd, bits;
+};
 template <class Curve>
-void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_list<unsigned> windows) {
+void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_list<TableArg> tables) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : sizes) {
         const MixedCase<Curve> mc(n, rng);
         const auto& [bases, scalars, expect] = mc;
         gpu::Msm<Curve> g(bases);
         const size_t plain_bytes = g.device_base_bytes();
-        for (unsigned c : windows) {
-            g.precompute(c);
+        for (const TableArg t : tables) {
+            if (t.odd == 1)
+                g.precompute(t.bits);
+            else
+                g.precompute_base(t.odd, t.bits);
             const unsigned tc = g.precomputed_window_bits();
-            if (c != 0) {
-                ASSERT_EQ(tc, c);
+            const auto tb = g.precomputed_base();
+            if (t.bits != 0) {
+                ASSERT_EQ(tc, t.bits);
             }
-            ASSERT_EQ(g.device_base_bytes(), plain_bytes * num_windows(tc));
+            ASSERT_EQ(tb.odd, t.odd);
+            ASSERT_EQ(tb.shift, tc);
+            ASSERT_EQ(tb.windows, t.odd == 1 ? num_windows(tc) : base_windows(t.odd, tc, Fr::kP));
+            ASSERT_EQ(g.device_base_bytes(), plain_bytes * tb.windows);
+            const std::string what =
+                "n=" + std::to_string(n) + " table " + std::to_string(t.odd) + " 2^" + std::to_string(tc);
             MsmStats st;
             gpu::GpuMsmOptions o;
             o.stats = &st;
-            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc;
+            ASSERT_EQ(g.run(scalars, o), expect) << what;
             ASSERT_EQ(st.window_bits, tc);
+            ASSERT_EQ(st.windows, tb.windows);
+            if (tb.buckets() > (1u << 24) + 1) {
+                o.partition_sort = false;
+                ASSERT_EQ(g.run(scalars, o), expect) << what << " one sort";
+                o.partition_sort = true;
+            }
             o.level1_prefetch = false;
-            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " table c=" << tc << " no prefetch";
+            ASSERT_EQ(g.run(scalars, o), expect) << what << " no prefetch";
             o.window_bits = tc == 5 ? 6 : 5;
             EXPECT_THROW(g.run(scalars, o), std::invalid_argument);
-            ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(
-                g, bases, scalars, rng, "n=" + std::to_string(n) + " table c=" + std::to_string(tc)));
+            ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(g, bases, scalars, rng, what));
         }
+        EXPECT_THROW(g.precompute_base(1, 20), std::invalid_argument);
+        EXPECT_THROW(g.precompute_base(4, 20), std::invalid_argument);
+        EXPECT_THROW(g.precompute_base(3, 3), std::invalid_argument);
         g.drop_precomputed();
         EXPECT_EQ(g.precomputed_window_bits(), 0u);
+        EXPECT_EQ(g.precomputed_base().windows, 0u);
         EXPECT_EQ(g.device_base_bytes(), plain_bytes);
         ASSERT_EQ(g.run(scalars), expect) << "n=" << n << " after dropping the table";
     }
@@ -785,65 +808,22 @@ TEST(GpuMsm, G2MatchesCpu) {
 
 TEST(GpuMsm, G1PrecomputedMatchesCpu) {
     SKIP_WITHOUT_GPU();
-    check_precomputed<G1Curve>({1, 7, 1000, 65537}, {0, 5, 21});
-}
-
-// Tables of base m 2^s (Msm::precompute_base) against the CPU, with the mixed cases of
-// MixedCase (zeros, ones, infinity), and back to the bases.
-template <class Curve>
-void check_precomputed_bases(std::initializer_list<size_t> sizes,
-                             std::initializer_list<std::pair<unsigned, unsigned>> table_bases) {
-    std::mt19937_64 rng(test::seed());
-    for (size_t n : sizes) {
-        const MixedCase<Curve> mc(n, rng);
-        const auto& [bases, scalars, expect] = mc;
-        gpu::Msm<Curve> g(bases);
-        const size_t plain_bytes = g.device_base_bytes();
-        for (auto [odd, shift] : table_bases) {
-            g.precompute_base(odd, shift);
-            const auto tb = g.precomputed_base();
-            ASSERT_EQ(tb.odd, odd);
-            ASSERT_EQ(tb.shift, shift);
-            ASSERT_EQ(tb.windows, base_windows(odd, shift, Fr::kP));
-            ASSERT_EQ(g.precomputed_window_bits(), shift);
-            ASSERT_EQ(g.device_base_bytes(), plain_bytes * tb.windows);
-            MsmStats st;
-            gpu::GpuMsmOptions o;
-            o.stats = &st;
-            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " base " << odd << " 2^" << shift;
-            ASSERT_EQ(st.windows, tb.windows);
-            // More than 2^24 buckets: the entries partitioned by key bit 24 (the default)
-            // and in one sort.
-            o.partition_sort = false;
-            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " base " << odd << " 2^" << shift << " one sort";
-            o.level1_prefetch = false;
-            ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " base " << odd << " 2^" << shift << " no prefetch";
-            ASSERT_NO_FATAL_FAILURE(check_density_and_zero_one(
-                g, bases, scalars, rng, "n=" + std::to_string(n) + " base " + std::to_string(odd)));
-        }
-        EXPECT_THROW(g.precompute_base(1, 20), std::invalid_argument);
-        EXPECT_THROW(g.precompute_base(4, 20), std::invalid_argument);
-        EXPECT_THROW(g.precompute_base(3, 3), std::invalid_argument);
-        g.drop_precomputed();
-        EXPECT_EQ(g.precomputed_base().windows, 0u);
-        EXPECT_EQ(g.device_base_bytes(), plain_bytes);
-        ASSERT_EQ(g.run(scalars), expect) << "n=" << n << " after dropping the table";
-    }
+    check_precomputed<G1Curve>({1, 7, 1000, 65537}, {{1, 0}, {1, 5}, {1, 21}});
 }
 
 TEST(GpuMsm, G1PrecomputedBaseMatchesCpu) {
     SKIP_WITHOUT_GPU();
-    check_precomputed_bases<G1Curve>({1, 7, 1000, 65537}, {{3, 4}, {9, 20}, {45, 6}, {255, 10}, {45, 20}});
+    check_precomputed<G1Curve>({1, 7, 1000, 65537}, {{3, 4}, {9, 20}, {45, 6}, {255, 10}, {45, 20}});
 }
 
 TEST(GpuMsm, G2PrecomputedBaseMatchesCpu) {
     SKIP_WITHOUT_GPU();
-    check_precomputed_bases<G2Curve>({7, 1000}, {{3, 4}, {9, 20}, {45, 6}});
+    check_precomputed<G2Curve>({7, 1000}, {{3, 4}, {9, 20}, {45, 6}});
 }
 
 TEST(GpuMsm, G2PrecomputedMatchesCpu) {
     SKIP_WITHOUT_GPU();
-    check_precomputed<G2Curve>({1, 7, 1000}, {0, 9});
+    check_precomputed<G2Curve>({1, 7, 1000}, {{1, 0}, {1, 9}});
 }
 
 TEST(GpuMsm, PrecomputeBadInput) {
@@ -1054,7 +1034,7 @@ TEST(GpuMsm, ScratchLimitsAndSharedChunkBuffers) {
 TEST(SlowGpuMsm, G1Large) {
     SKIP_WITHOUT_GPU();
     check_sizes<G1Curve>({(size_t(1) << 20) + 3}, {0});
-    check_precomputed<G1Curve>({(size_t(1) << 20) + 3}, {0});
+    check_precomputed<G1Curve>({(size_t(1) << 20) + 3}, {{1, 0}});
 }
 
 TEST(GpuMsm, OneShot) {
