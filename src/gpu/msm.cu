@@ -238,10 +238,9 @@ __global__ void __launch_bounds__(kThreads)
     BaseDigitWalker digits(k[j], r, odd, shift);
     const uint32_t bj = base[j];
     for (unsigned w = 0; w < W; ++w) {
-        const int32_t d = digits.next();
-        const uint32_t mag = uint32_t(d < 0 ? -d : d);
-        keys[size_t(w) * m + j] = mag;
-        vals[size_t(w) * m + j] = mag == 0 ? kSkip : (bj + w * table_stride) | (d < 0 ? 0x80000000u : 0u);
+        const Entry e = make_entry(0, digits.next(), bj + w * table_stride, shift);
+        keys[size_t(w) * m + j] = e.key;
+        vals[size_t(w) * m + j] = e.val;
     }
 }
 
@@ -268,9 +267,9 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (unsigned w = 0; w < kMaxBaseWindows; ++w) {
         if (w >= W) break;
-        const int32_t d = digits.next();
-        key[w] = uint32_t(d < 0 ? -d : d);
-        val[w] = key[w] == 0 ? kSkip : (bj + w * table_stride) | (d < 0 ? 0x80000000u : 0u);
+        const Entry e = make_entry(0, digits.next(), bj + w * table_stride, shift);
+        key[w] = e.key;
+        val[w] = e.val;
         const unsigned hi = __ballot_sync(0xffffffffu, live && (key[w] >> kPartitionBit) != 0);
         const unsigned lo = __ballot_sync(0xffffffffu, live) & ~hi;
         if (lane == 0) {
@@ -1386,7 +1385,7 @@ struct Msm<Curve>::Impl {
                 const size_t len = size_t(g) * m;
                 const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
                 cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                if (base_table && key_bits == int(kPartitionBit) + 1 && opt.partition_sort) {
+                if (base_table && key_bits == int(kPartitionBit) + 1 && W <= kMaxBaseWindows && opt.partition_sort) {
                     // Two parts by key bit 24, each sorted on 24 bits (partitioned_base_entries_kernel).
                     check(
                         cudaMemsetAsync(part_cursors.reserve(2, "cudaMalloc cursors"), 0, 2 * sizeof(unsigned), stream),
