@@ -272,6 +272,10 @@ void BM_GpuMsmG1PrecomputedBase(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_GpuMsmG1PrecomputedBase)
+    ->Args({20, 1, 18, 1})  // 2^20-2^22: the power-of-two default, then gpu_msm_precomputed_table's pick
+    ->Args({20, 37, 13, 1})
+    ->Args({22, 1, 20, 1})
+    ->Args({22, 151, 14, 1})
     ->Args({24, 1, 22, 1})
     ->Args({24, 9, 20, 1})
     ->Args({24, 5, 19, 1})

@@ -154,6 +154,18 @@ size_t table_min_full() {
     return size_t(n);
 }
 
+// CUZK_GPU_TABLE_BASE: the bases of the tables, "pow2" (2^c, gpu_msm_precomputed_window_bits)
+// or "any" (m 2^s as well, gpu_msm_precomputed_table); unset: kTableAnyBase. Anything else
+// is refused.
+constexpr bool kTableAnyBase = false;  // until a device run measures the m 2^s tables
+bool table_any_base() {
+    const char* v = std::getenv("CUZK_GPU_TABLE_BASE");
+    if (!v || !*v) return kTableAnyBase;
+    if (std::strcmp(v, "pow2") == 0) return false;
+    if (std::strcmp(v, "any") == 0) return true;
+    throw std::invalid_argument(std::string("CUZK_GPU_TABLE_BASE must be pow2 or any, got '") + v + "'");
+}
+
 using detail::is_page_locked;
 
 class CudaBackend final : public groth16::ProverBackend {
@@ -161,6 +173,7 @@ class CudaBackend final : public groth16::ProverBackend {
     explicit CudaBackend(int device)
         : device_(device),
           table_min_full_(table_min_full()),
+          table_any_base_(table_any_base()),
           copy_ahead_(copy_ahead_enabled()),
           memory_limit_(gpu_memory_limit()),
           forced_h_vectors_(forced_h_vectors()),
@@ -567,16 +580,22 @@ class CudaBackend final : public groth16::ProverBackend {
         if (++ts.runs < 2 || ts.tried) return;
         ts.tried = true;
         Msm<Curve>& msm = *set;
-        const unsigned c = gpu_msm_precomputed_window_bits(msm.size());
-        const size_t n = msm.size(), W = msm_detail::num_windows(c);
+        const size_t n = msm.size();
+        const msm_detail::TableBase tb = table_any_base_
+                                             ? gpu_msm_precomputed_table(n)
+                                             : msm_detail::TableBase{1, gpu_msm_precomputed_window_bits(n), 0};
+        const size_t W = tb.odd == 1 ? msm_detail::num_windows(tb.shift) : tb.windows;
         const size_t table = W * n * sizeof(Affine<Curve>);
-        const size_t sort = W * full * 16 + (size_t(1) << (c - 1)) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets
+        const size_t sort = W * full * 16 + size_t(tb.buckets()) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets
         size_t free_b = 0, total_b = 0;
         if (!usable_memory(free_b, total_b)) return;
         free_b = free_b > lent_.load() ? free_b - lent_.load() : 0;  // the lent twiddles stay free
         if (free_b < table + sort + total_b / 4) return;
         try {
-            msm.precompute(c);
+            if (tb.odd == 1)
+                msm.precompute(tb.shift);
+            else
+                msm.precompute_base(tb.odd, tb.shift);
             ++tables_built_;
         } catch (const std::exception&) {
             // Out of memory after all (another process): proofs go on without the table.
@@ -868,6 +887,7 @@ class CudaBackend final : public groth16::ProverBackend {
  private:
     int device_;
     size_t table_min_full_;  // see kTableMinFull; 0: no tables
+    bool table_any_base_;    // CUZK_GPU_TABLE_BASE: tables of base m 2^s too
     bool copy_ahead_;        // z and a, b, c may be copied ahead (CUZK_GPU_COPY_AHEAD; under run_mu_ and ahead_mu_)
     size_t memory_limit_;    // CUZK_GPU_MEMORY, 0: the whole card
     // Under run_mu_: CUZK_GPU_H_VECTORS or set_h_step_vectors (0: by the budget).

@@ -85,7 +85,8 @@ struct DenseCase {
 // Precomputed tables (shifted bases) from 100 full scalars on: the first proof builds none,
 // the second builds them for the G1 sets with that many, the third runs on them; all give
 // the CPU's bytes.
-// CUZK_GPU_TABLES=0 builds none; a malformed value is refused with its name.
+// CUZK_GPU_TABLES=0 builds none; a malformed value is refused with its name. The same with
+// CUZK_GPU_TABLE_BASE=any (tables of base m 2^s).
 TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     std::string why;
     if (gpu::device_count(&why) == 0) GTEST_SKIP() << "no GPU: " << why;
@@ -93,6 +94,18 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     auto cpu = groth16::make_cpu_backend();
     setenv("CUZK_GPU_TABLES", "100", 1);
     auto cuda = gpu::make_cuda_backend(0);
+    // Tables of base m 2^s where the model prefers them (gpu_msm_precomputed_table: at
+    // these sizes, ~4K bases, m 2^s with m > 1).
+    setenv("CUZK_GPU_TABLE_BASE", "any", 1);
+    auto any_base = gpu::make_cuda_backend(0);
+    setenv("CUZK_GPU_TABLE_BASE", "odd", 1);
+    try {
+        gpu::make_cuda_backend(0);
+        ADD_FAILURE() << "CUZK_GPU_TABLE_BASE=odd accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("CUZK_GPU_TABLE_BASE"), std::string::npos) << e.what();
+    }
+    unsetenv("CUZK_GPU_TABLE_BASE");
     setenv("CUZK_GPU_TABLES", "0", 1);
     auto plain = gpu::make_cuda_backend(0);
     setenv("CUZK_GPU_TABLES", "lots", 1);
@@ -111,6 +124,9 @@ TEST(GpuGroth16, TablesGiveTheSameProofBytes) {
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
     EXPECT_GE(gpu::tables_built(*cuda), 3u);  // H, L, A (B_G1 and B_G2 too where B is dense enough)
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *cuda), want);
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *any_base), want) << "m 2^s tables, proof " << i;
+    EXPECT_GE(gpu::tables_built(*any_base), 3u);
     EXPECT_EQ(groth16::prove(params, shape.density(), w, rs, *plain), want);
     EXPECT_EQ(gpu::tables_built(*plain), 0u);
     EXPECT_EQ(gpu::tables_built(*cpu), 0u);

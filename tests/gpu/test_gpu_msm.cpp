@@ -356,6 +356,36 @@ TEST(GpuMsmHost, EntriesAndBaseIndex) {
     }
 }
 
+// The table chooser over bases m 2^s as well: never costlier by its own model than the
+// power-of-two table, a table that covers the scalars with buckets in 25 key bits, and at
+// 2^24 / 2^26 the bases the model prefers (one window fewer than 2^22 / 2^24 tables).
+TEST(GpuMsmHost, TableChooserPrefersFewerWindowsWhereTheModelSays) {
+    using gpu::msm_detail::TableBase;
+    for (unsigned lg = 0; lg <= 30; ++lg) {
+        const size_t m = size_t(1) << lg;
+        const TableBase t = gpu::gpu_msm_precomputed_table(m);
+        const unsigned c = gpu::gpu_msm_precomputed_window_bits(m);
+        ASSERT_GT(t.windows, 0u) << "2^" << lg;
+        EXPECT_LE(t.buckets(), 1u << 25) << "2^" << lg;
+        EXPECT_LE(gpu::msm_detail::table_cost(m, t.windows, t.buckets()),
+                  gpu::msm_detail::table_cost(m, gpu::msm_detail::num_windows(c), uint64_t(1) << (c - 1)))
+            << "2^" << lg;
+        if (t.odd == 1) {
+            EXPECT_EQ(t.shift, c) << "2^" << lg;
+            EXPECT_EQ(t.windows, gpu::msm_detail::num_windows(c)) << "2^" << lg;
+        } else {
+            EXPECT_EQ(t.windows, gpu::msm_detail::base_windows(t.odd, t.shift, Fr::kP)) << "2^" << lg;
+            EXPECT_GE(t.shift, 4u);
+        }
+    }
+    const TableBase t24 = gpu::gpu_msm_precomputed_table(size_t(1) << 24);
+    EXPECT_EQ(t24.windows, 11u);
+    EXPECT_LT(t24.buckets(), 1u << 23);
+    const TableBase t26 = gpu::gpu_msm_precomputed_table(size_t(1) << 26);
+    EXPECT_EQ(t26.windows, 10u);
+    EXPECT_GT(t26.buckets(), 1u << 24);
+}
+
 TEST(GpuMsmHost, EmulatedPipelineMatchesCpu) {
     std::mt19937_64 rng(test::seed());
     for (size_t n : {1u, 7u, 300u, 2000u}) {

@@ -132,6 +132,13 @@ class MsmScratch;
 namespace msm_detail {
 struct TableBase;
 }
+// The table for m bases when its base may also be m' 2^s (Msm::precompute_base): the same
+// cost, W (m + 2^14) + w (B / 2 + 1) over the power-of-two tables above and the bases
+// m' 2^s, m' odd in [3, 255], s >= 4, whose buckets take at most 25 key bits (the sort's
+// partitioned path). A power of two wins ties. The model, before any measurement of a base
+// table (2026-12-05): 2^24 -> 9 2^20 (11 windows, 4.7M buckets, against 12 of 22 bits),
+// 2^26 -> 45 2^20 (10 windows, 23.6M buckets, against 11 of 24 bits).
+msm_detail::TableBase gpu_msm_precomputed_table(size_t m);  // defined below
 // Device bytes of the per-run scratch that an MSM over n scalars, all full and with a base,
 // may take on a device of `sms` multiprocessors, without a precomputed table
 // (table_window_bits 0) or with one of that window size: what a caller keeps free for it
@@ -727,16 +734,40 @@ inline unsigned gpu_msm_window_bits(size_t m) {
     return best;
 }
 
+namespace msm_detail {
+// The precomputed-table cost of the rules above, in mixed additions.
+inline double table_cost(size_t m, unsigned windows, uint64_t buckets) {
+    return double(windows) * (double(m) + 16384.0) + bucket_weight(m) * double(buckets);
+}
+}  // namespace msm_detail
+
 inline unsigned gpu_msm_precomputed_window_bits(size_t m) {
     unsigned best = 4;
     double best_cost = 1e300;
-    const double w = msm_detail::bucket_weight(m);
     for (unsigned c = 4; c <= 26; ++c) {
-        const double cost =
-            double(msm_detail::num_windows(c)) * (double(m) + 16384.0) + w * double(uint64_t(1) << (c - 1));
+        const double cost = msm_detail::table_cost(m, msm_detail::num_windows(c), uint64_t(1) << (c - 1));
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
+        }
+    }
+    return best;
+}
+
+inline msm_detail::TableBase gpu_msm_precomputed_table(size_t m) {
+    const unsigned c = gpu_msm_precomputed_window_bits(m);
+    msm_detail::TableBase best{1, c, msm_detail::num_windows(c)};
+    double best_cost = msm_detail::table_cost(m, best.windows, uint64_t(1) << (c - 1));
+    for (uint32_t odd = 3; odd <= 255; odd += 2) {
+        for (unsigned s = 4; (uint64_t(odd) << s) < (uint64_t(1) << 31); ++s) {
+            const msm_detail::TableBase t{odd, s, 0};
+            if (t.buckets() > (uint32_t(1) << 25)) break;  // beyond the 25 key bits
+            const unsigned W = msm_detail::base_windows(odd, s, Fr::kP);
+            const double cost = msm_detail::table_cost(m, W, t.buckets());
+            if (W != 0 && cost < best_cost) {
+                best_cost = cost;
+                best = msm_detail::TableBase{odd, s, W};
+            }
         }
     }
     return best;
