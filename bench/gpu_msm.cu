@@ -213,7 +213,7 @@ BENCHMARK(BM_GpuMsmG1Prefetch)
     ->Unit(benchmark::kMillisecond);
 
 // With the precomputed table (Msm::precompute): 2^n bases of their own, a table of
-// window size c (0: gpu_msm_precomputed_window_bits; with odd > 1 a table of base odd 2^c,
+// window size c (0: the default, gpu_msm_precomputed_table; with odd > 1 a table of base odd 2^c,
 // Msm::precompute_base), built once before the timed runs
 // (its time and size are printed and reported). The result is checked against the plain
 // resident path at the same size.
@@ -238,10 +238,10 @@ void time_precomputed(benchmark::State& state, const char* curve, size_t distinc
     const auto want = resident<Curve>(max_log, distinct).run_device(sc, n);
     if (m->run_device(sc, n, opt) != want)
         throw std::runtime_error(std::string(curve) + " precomputed msm differs from the plain msm");
-    const std::string label =
-        std::string(curve) + " precomputed " + (odd > 1 ? "base " + std::to_string(odd) + " 2^" : "c=") +
-        std::to_string(m->precomputed_window_bits()) + (opt.level1_prefetch ? "" : " prefetch off") +
-        (odd > 1 && !opt.partition_sort ? " one sort" : "");
+    const std::string label = std::string(curve) + " precomputed " +
+                              (tb.odd > 1 ? "base " + std::to_string(tb.odd) + " 2^" : "c=") +
+                              std::to_string(tb.shift) + (opt.level1_prefetch ? "" : " prefetch off") +
+                              (tb.odd > 1 && !opt.partition_sort ? " one sort" : "");
     time_runs<Curve>(state, *m, sc, n, label.c_str(), opt);
 }
 

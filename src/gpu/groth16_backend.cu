@@ -157,7 +157,10 @@ size_t table_min_full() {
 // CUZK_GPU_TABLE_BASE: the bases of the tables, "pow2" (2^c, gpu_msm_precomputed_window_bits)
 // or "any" (m 2^s as well, gpu_msm_precomputed_table); unset: kTableAnyBase. Anything else
 // is refused.
-constexpr bool kTableAnyBase = false;  // until a device run measures the m 2^s tables
+// any, as Msm::precompute(0): on the H100 (2026-12-05) the m 2^s picks took G1 MSMs with a
+// table from 8.76 / 24.74 / 85.1 ms to 8.49 / 24.19 / 82.05 at 2^20 / 2^22 / 2^24 and Groth16
+// 2^24 random-dense from 540.6 to 528.0 ms (msm_b_g1 55.0 -> 45.9).
+constexpr bool kTableAnyBase = true;
 bool table_any_base() {
     const char* v = std::getenv("CUZK_GPU_TABLE_BASE");
     if (!v || !*v) return kTableAnyBase;

@@ -828,7 +828,11 @@ struct Msm<Curve>::Impl {
         check(cudaSetDevice(device), "cudaSetDevice");
         if (chunk_cap)
             throw std::invalid_argument("gpu msm: streamed bases stay in host memory and take no precomputed table");
-        if (c == 0 && odd == 1) c = gpu_msm_precomputed_window_bits(n_bases);
+        if (c == 0 && odd == 1) {
+            const TableBase pick = gpu_msm_precomputed_table(n_bases);
+            c = pick.shift;
+            odd = pick.odd;
+        }
         unsigned W = 0;
         if (odd == 1) {
             if (c < 4 || c > 26) throw std::invalid_argument("gpu msm: precomputed window bits must be in [4, 26]");

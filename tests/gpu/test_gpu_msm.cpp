@@ -742,15 +742,15 @@ void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_lis
                 g.precompute_base(t.odd, t.bits);
             const unsigned tc = g.precomputed_window_bits();
             const auto tb = g.precomputed_base();
-            if (t.bits != 0) {
-                ASSERT_EQ(tc, t.bits);
-            }
-            ASSERT_EQ(tb.odd, t.odd);
+            // bits 0: the table gpu_msm_precomputed_table picks (2^c or m 2^s)
+            const TableBase want = t.bits != 0 ? TableBase{t.odd, t.bits, 0} : gpu::gpu_msm_precomputed_table(n);
+            ASSERT_EQ(tc, want.shift);
+            ASSERT_EQ(tb.odd, want.odd);
             ASSERT_EQ(tb.shift, tc);
-            ASSERT_EQ(tb.windows, t.odd == 1 ? num_windows(tc) : base_windows(t.odd, tc, Fr::kP));
+            ASSERT_EQ(tb.windows, tb.odd == 1 ? num_windows(tc) : base_windows(tb.odd, tc, Fr::kP));
             ASSERT_EQ(g.device_base_bytes(), plain_bytes * tb.windows);
             const std::string what =
-                "n=" + std::to_string(n) + " table " + std::to_string(t.odd) + " 2^" + std::to_string(tc);
+                "n=" + std::to_string(n) + " table " + std::to_string(tb.odd) + " 2^" + std::to_string(tc);
             MsmStats st;
             gpu::GpuMsmOptions o;
             o.stats = &st;

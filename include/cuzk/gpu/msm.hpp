@@ -135,9 +135,12 @@ struct TableBase;
 // The table for m bases when its base may also be m' 2^s (Msm::precompute_base): the same
 // cost, W (m + 2^14) + w (B / 2 + 1) over the power-of-two tables above and the bases
 // m' 2^s, m' odd in [3, 255], s >= 4, whose buckets take at most 25 key bits (the sort's
-// partitioned path). A power of two wins ties. The model, before any measurement of a base
-// table (2026-12-05): 2^24 -> 9 2^20 (11 windows, 4.7M buckets, against 12 of 22 bits),
-// 2^26 -> 45 2^20 (10 windows, 23.6M buckets, against 11 of 24 bits).
+// partitioned path). A power of two wins ties. Picks: 2^20 -> 37 2^13, 2^22 -> 151 2^14,
+// 2^24 -> 9 2^20 (11 windows, 4.7M buckets, against 12 of 22 bits), 2^26 -> 45 2^20 (10
+// windows, 23.6M buckets, against 11 of 24 bits). The model said 4.8 / 3.4 / 4.0 / 2.4% less
+// work than the power-of-two tables; the H100 (2026-12-05) measured 3.1 / 2.2 / 3.9% less
+// time at 2^20 / 2^22 / 2^24 (8.76 -> 8.49, 24.74 -> 24.19, 85.1 -> 82.05 ms); 2^26 unmeasured
+// (its tables need more than the H100's 78 GiB).
 msm_detail::TableBase gpu_msm_precomputed_table(size_t m);  // defined below
 // Device bytes of the per-run scratch that an MSM over n scalars, all full and with a base,
 // may take on a device of `sms` multiprocessors, without a precomputed table
@@ -214,8 +217,9 @@ class Msm {
     // buckets: one bucket reduction instead of W, no doublings between windows, and
     // windows wide enough that fewer of them cover the scalar (2^26: 11 windows of 24
     // bits instead of 13 of 20). Costs W times the bases' memory (2^26 G1 bases, c = 24:
-    // 11 x 6.5 GiB) and W c doublings a base once. window_bits 0 picks
-    // gpu_msm_precomputed_window_bits(size()); otherwise 4..26. Replaces an earlier table;
+    // 11 x 6.5 GiB) and W c doublings a base once. window_bits 0 picks the table
+    // gpu_msm_precomputed_table(size()) prefers, which may be of base m 2^s
+    // (precompute_base); otherwise 4..26. Replaces an earlier table;
     // throws std::invalid_argument when W x size() does not fit the 31-bit base index and
     // std::runtime_error (naming the size) when the device memory does not hold it;
     // std::invalid_argument for streamed bases (they stay in host memory).
