@@ -584,10 +584,10 @@ class CudaBackend final : public groth16::ProverBackend {
         ts.tried = true;
         Msm<Curve>& msm = *set;
         const size_t n = msm.size();
-        const msm_detail::TableBase tb = table_any_base_
-                                             ? gpu_msm_precomputed_table(n)
-                                             : msm_detail::TableBase{1, gpu_msm_precomputed_window_bits(n), 0};
-        const size_t W = tb.odd == 1 ? msm_detail::num_windows(tb.shift) : tb.windows;
+        const unsigned c = gpu_msm_precomputed_window_bits(n);
+        const msm_detail::TableBase tb =
+            table_any_base_ ? gpu_msm_precomputed_table(n) : msm_detail::TableBase{1, c, msm_detail::num_windows(c)};
+        const size_t W = tb.windows;
         const size_t table = W * n * sizeof(Affine<Curve>);
         const size_t sort = W * full * 16 + size_t(tb.buckets()) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets
         size_t free_b = 0, total_b = 0;
