@@ -288,6 +288,11 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
             }
         },
         [](groth16::Witness&) {}, [&] { return time_spent(args, t_start); }, r);
+    // Which sets got a table shows in the MSM phases; how many, here (a set that stays
+    // without one on a smaller card, as B_G2 probably on an H100 at 2^24, is one fewer).
+    if (args.backend != "cpu")
+        say("  precomputed tables built: %zu (base sets H, L, A, B_G1, B_G2 with >= 2^18 full scalars)\n",
+            gpu::tables_built(*backend));
 }
 
 }  // namespace
