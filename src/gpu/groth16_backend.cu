@@ -154,9 +154,8 @@ size_t table_min_full() {
     return size_t(n);
 }
 
-// CUZK_GPU_TABLE_BASE: the bases of the tables, "pow2" (2^c, gpu_msm_precomputed_window_bits)
-// or "any" (m 2^s as well, gpu_msm_precomputed_table); unset: kTableAnyBase. Anything else
-// is refused.
+// CUZK_GPU_TABLE_BASE: the bases of the tables (gpu_msm_precomputed_table's any_base), "pow2"
+// (2^c only) or "any" (m 2^s as well); unset: kTableAnyBase. Anything else is refused.
 // any, as Msm::precompute(0): on the H100 (2026-12-05) the m 2^s picks took G1 MSMs with a
 // table from 8.76 / 24.74 / 85.1 ms to 8.49 / 24.19 / 82.05 at 2^20 / 2^22 / 2^24 and Groth16
 // 2^24 random-dense from 540.6 to 528.0 ms (msm_b_g1 55.0 -> 45.9).
@@ -584,9 +583,7 @@ class CudaBackend final : public groth16::ProverBackend {
         ts.tried = true;
         Msm<Curve>& msm = *set;
         const size_t n = msm.size();
-        const unsigned c = gpu_msm_precomputed_window_bits(n);
-        const msm_detail::TableBase tb =
-            table_any_base_ ? gpu_msm_precomputed_table(n) : msm_detail::TableBase{1, c, msm_detail::num_windows(c)};
+        const msm_detail::TableBase tb = gpu_msm_precomputed_table(n, table_any_base_);
         const size_t W = tb.windows;
         const size_t table = W * n * sizeof(Affine<Curve>);
         const size_t sort = W * full * 16 + size_t(tb.buckets()) * sizeof(XYZZ<Curve>);  // keys, values x2; buckets

@@ -140,8 +140,9 @@ struct TableBase;
 // windows, 23.6M buckets, against 11 of 24 bits). The model said 4.8 / 3.4 / 4.0 / 2.4% less
 // work than the power-of-two tables; the H100 (2026-12-05) measured 3.1 / 2.2 / 3.9% less
 // time at 2^20 / 2^22 / 2^24 (8.76 -> 8.49, 24.74 -> 24.19, 85.1 -> 82.05 ms); 2^26 unmeasured
-// (its tables need more than the H100's 78 GiB).
-msm_detail::TableBase gpu_msm_precomputed_table(size_t m);  // defined below
+// (its tables need more than the H100's 78 GiB). any_base false: the power-of-two table
+// (gpu_msm_precomputed_window_bits).
+msm_detail::TableBase gpu_msm_precomputed_table(size_t m, bool any_base = true);  // defined below
 // Device bytes of the per-run scratch that an MSM over n scalars, all full and with a base,
 // may take on a device of `sms` multiprocessors, without a precomputed table
 // (table_window_bits 0) or with one of that window size: what a caller keeps free for it
@@ -758,17 +759,19 @@ inline unsigned gpu_msm_precomputed_window_bits(size_t m) {
     return best;
 }
 
-inline msm_detail::TableBase gpu_msm_precomputed_table(size_t m) {
+inline msm_detail::TableBase gpu_msm_precomputed_table(size_t m, bool any_base) {
     const unsigned c = gpu_msm_precomputed_window_bits(m);
     msm_detail::TableBase best{1, c, msm_detail::num_windows(c)};
+    if (!any_base) return best;
     double best_cost = msm_detail::table_cost(m, best.windows, uint64_t(1) << (c - 1));
     for (uint32_t odd = 3; odd <= 255; odd += 2) {
         for (unsigned s = 4; (uint64_t(odd) << s) < (uint64_t(1) << 31); ++s) {
             const msm_detail::TableBase t{odd, s, 0};
             if (t.buckets() > (uint32_t(1) << 25)) break;  // beyond the 25 key bits
             const unsigned W = msm_detail::base_windows(odd, s, Fr::kP);
+            if (W == 0) continue;
             const double cost = msm_detail::table_cost(m, W, t.buckets());
-            if (W != 0 && cost < best_cost) {
+            if (cost < best_cost) {
                 best_cost = cost;
                 best = msm_detail::TableBase{odd, s, W};
             }
