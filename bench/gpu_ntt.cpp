@@ -24,6 +24,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/gpu/ntt_plan.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gpu_timing.hpp"
@@ -76,6 +77,9 @@ bool have_gpu(benchmark::State& state) {
 // 4, 6, 7 the previous fast path (Impl::kTiled); 8-10 kFast with a bit-reversal pass, 15-17
 // with the gathering first pass, whatever the default; side by side. 11-14 are unused (they
 // timed a method since removed; the numbers of 15-17 stay, scripts/gpu-prebuilt names them).
+// 18-20 the orders of sppark's NTT figures (../shared/reference/anchors-measured.md: forward
+// and inverse natural -> bit-reversed, coset forward bit-reversed -> natural; its coset
+// inverse is natural -> natural, op 2): the like-for-like comparison.
 enum Op {
     kForward,
     kCosetForward,
@@ -91,105 +95,124 @@ enum Op {
     kForwardGather = 15,  // 15-17: gntt::Reorder::kGatheringFirstPass
     kCosetForwardGather,
     kCosetInverseGather,
+    kForwardNR,  // 18-20: sppark's orders
+    kInverseNR,
+    kCosetForwardRN,
 };
-// The gntt::Reorder an operation runs with; `fallback` for the default path's.
-gntt::Reorder reorder_of(int op, gntt::Reorder fallback) {
-    switch (op) {
-        case kForwardBitrevPass:
-        case kCosetForwardBitrevPass:
-        case kCosetInverseBitrevPass:
-            return gntt::Reorder::kBitReversalPass;
-        case kForwardGather:
-        case kCosetForwardGather:
-        case kCosetInverseGather:
-            return gntt::Reorder::kGatheringFirstPass;
-        default:
-            return fallback;
-    }
-}
-bool is_coset_forward(int op) {
-    return op == kCosetForward || op == kCosetForwardTiled || op == kCosetForwardBitrevPass ||
-           op == kCosetForwardGather;
-}
-bool is_coset_inverse(int op) {
-    return op == kCosetInverse || op == kCosetInverseTiled || op == kCosetInverseBitrevPass ||
-           op == kCosetInverseGather;
-}
-const char* op_name(int op) {
+
+enum class Kind { kForward, kInverse, kCosetForward, kCosetInverse };
+constexpr auto N = gntt::Order::kNatural, R = gntt::Order::kBitReversed;
+using RO = gntt::Reorder;
+struct OpInfo {
+    const char* name;
+    Kind kind;
+    gntt::Impl impl = gntt::Impl::kFast;
+    int reorder = -1;  // a gntt::Reorder, or -1 for the default
+    gntt::Order in = N, out = N;
+};
+OpInfo info(int op) {
+    using I = gntt::Impl;
     switch (op) {
         case kForward:
-            return "forward";
+            return {"forward", Kind::kForward};
         case kCosetForward:
-            return "coset_forward";
+            return {"coset_forward", Kind::kCosetForward};
         case kCosetInverse:
-            return "coset_inverse";
+            return {"coset_inverse", Kind::kCosetInverse};
+        case kForwardReference:
+            return {"forward(reference)", Kind::kForward, I::kReference};
         case kForwardTiled:
-            return "forward(tiled)";
+            return {"forward(tiled)", Kind::kForward, I::kTiled};
         case kInverse:
-            return "inverse";
+            return {"inverse", Kind::kInverse};
         case kCosetForwardTiled:
-            return "coset_forward(tiled)";
+            return {"coset_forward(tiled)", Kind::kCosetForward, I::kTiled};
         case kCosetInverseTiled:
-            return "coset_inverse(tiled)";
+            return {"coset_inverse(tiled)", Kind::kCosetInverse, I::kTiled};
         case kForwardBitrevPass:
-            return "forward(bitrev pass)";
+            return {"forward(bitrev pass)", Kind::kForward, I::kFast, int(RO::kBitReversalPass)};
         case kCosetForwardBitrevPass:
-            return "coset_fwd(bitrev pass)";
+            return {"coset_fwd(bitrev pass)", Kind::kCosetForward, I::kFast, int(RO::kBitReversalPass)};
         case kCosetInverseBitrevPass:
-            return "coset_inv(bitrev pass)";
+            return {"coset_inv(bitrev pass)", Kind::kCosetInverse, I::kFast, int(RO::kBitReversalPass)};
         case kForwardGather:
-            return "forward(gather)";
+            return {"forward(gather)", Kind::kForward, I::kFast, int(RO::kGatheringFirstPass)};
         case kCosetForwardGather:
-            return "coset_fwd(gather)";
+            return {"coset_fwd(gather)", Kind::kCosetForward, I::kFast, int(RO::kGatheringFirstPass)};
         case kCosetInverseGather:
-            return "coset_inv(gather)";
+            return {"coset_inv(gather)", Kind::kCosetInverse, I::kFast, int(RO::kGatheringFirstPass)};
+        case kForwardNR:
+            return {"forward(NR)", Kind::kForward, I::kFast, -1, N, R};
+        case kInverseNR:
+            return {"inverse(NR)", Kind::kInverse, I::kFast, -1, N, R};
+        case kCosetForwardRN:
+            return {"coset_forward(RN)", Kind::kCosetForward, I::kFast, -1, R, N};
         default:
-            return "forward(reference)";
+            throw std::invalid_argument("gpu_ntt bench: unknown op " + std::to_string(op));
     }
 }
+const char* op_name(int op) { return info(op).name; }
+gntt::Impl impl_of(int op) { return info(op).impl; }
 
-gntt::Impl impl_of(int op) {
-    if (op == kForwardReference) return gntt::Impl::kReference;
-    if (op == kForwardTiled || op == kCosetForwardTiled || op == kCosetInverseTiled) return gntt::Impl::kTiled;
-    return gntt::Impl::kFast;
+void run_kind(Kind kind, Fr* d, size_t n, cudaStream_t s, gntt::Order in, gntt::Order out, gntt::Impl impl) {
+    switch (kind) {
+        case Kind::kForward:
+            return gntt::forward(d, n, s, in, out, impl);
+        case Kind::kInverse:
+            return gntt::inverse(d, n, s, in, out, impl);
+        case Kind::kCosetForward:
+            return gntt::coset_forward(d, n, s, in, out, impl);
+        case Kind::kCosetInverse:
+            return gntt::coset_inverse(d, n, s, in, out, impl);
+    }
 }
 
 void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
     static const gntt::Reorder default_reorder = gntt::reorder();  // before any op sets it
-    gntt::set_reorder(reorder_of(op, default_reorder));            // read when the call enqueues its passes
-    if (is_coset_forward(op))
-        gntt::coset_forward(d, n, s, impl);
-    else if (is_coset_inverse(op))
-        gntt::coset_inverse(d, n, s, impl);
-    else if (op == kInverse)
-        gntt::inverse(d, n, s, impl);
-    else
-        gntt::forward(d, n, s, impl);
+    const OpInfo o = info(op);
+    gntt::set_reorder(o.reorder < 0 ? default_reorder : gntt::Reorder(o.reorder));  // read as the call enqueues
+    run_kind(o.kind, d, n, s, o.in, o.out, impl);
     gntt::set_reorder(default_reorder);
 }
 void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_of(op)); }
 
-// Checks op on data x (host copy before) against the CPU or, for large n, by undoing it.
+// v stored in `order` (element i at rev(i) when bit-reversed).
+std::vector<Fr> in_order(const std::vector<Fr>& v, gntt::Order order) {
+    if (order == N) return v;
+    const unsigned log_n = unsigned(__builtin_ctzll(v.size()));
+    std::vector<Fr> r(v.size());
+    for (size_t i = 0; i < v.size(); ++i) r[gntt::plan::reverse_bits(uint32_t(i), log_n)] = v[i];
+    return r;
+}
+
+// Checks op on data x (host copy before) against the CPU or, for large n, by undoing it
+// (with the inverse kind, the orders swapped).
 void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t s) {
     const size_t n = before.size();
-    std::string what = std::string(op_name(op)) + " 2^" + std::to_string(__builtin_ctzll(n));
-    const bool cf = is_coset_forward(op), ci = is_coset_inverse(op);
-    const bool inv = op == kInverse;
-    if (n <= (size_t(1) << 20)) {
-        auto want = before;
-        if (cf)
-            cuzk::ntt::coset_forward(want);
-        else if (ci)
-            cuzk::ntt::coset_inverse(want);
-        else if (inv)
-            cuzk::ntt::inverse(want);
-        else
-            cuzk::ntt::forward(want);
-        if (d.to_host() != want) throw std::runtime_error(what + ": device result differs from the CPU");
+    const OpInfo o = info(op);
+    std::string what = std::string(o.name) + " 2^" + std::to_string(__builtin_ctzll(n));
+    if (n <= (size_t(1) << 20)) {  // before is stored in o.in: the CPU transforms it in natural order
+        auto want = o.in == N ? before : in_order(before, R);  // the bit reversal is its own inverse
+        switch (o.kind) {
+            case Kind::kForward:
+                cuzk::ntt::forward(want);
+                break;
+            case Kind::kInverse:
+                cuzk::ntt::inverse(want);
+                break;
+            case Kind::kCosetForward:
+                cuzk::ntt::coset_forward(want);
+                break;
+            case Kind::kCosetInverse:
+                cuzk::ntt::coset_inverse(want);
+                break;
+        }
+        if (d.to_host() != in_order(want, o.out))
+            throw std::runtime_error(what + ": device result differs from the CPU");
         std::printf("check %s: equals the CPU\n", what.c_str());
         return;
     }
-    if (impl_of(op) == gntt::Impl::kFast && n <= (size_t(1) << 24)) {  // the same operation, previous path
+    if (o.impl == gntt::Impl::kFast && n <= (size_t(1) << 24)) {  // the same operation, previous path
         DeviceVec other(n);
         check(cudaMemcpy(other.ptr, before.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "copy");
         run_op(op, other.ptr, n, s, gntt::Impl::kTiled);
@@ -197,14 +220,8 @@ void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t 
         if (other.to_host() != d.to_host()) throw std::runtime_error(what + ": kFast differs from kTiled");
         std::printf("check %s: kFast equals kTiled\n", what.c_str());
     }
-    if (cf)
-        gntt::coset_inverse(d.ptr, n, s);
-    else if (ci)
-        gntt::coset_forward(d.ptr, n, s);
-    else if (inv)
-        gntt::forward(d.ptr, n, s);
-    else
-        gntt::inverse(d.ptr, n, s);
+    const Kind undo[] = {Kind::kInverse, Kind::kForward, Kind::kCosetInverse, Kind::kCosetForward};
+    run_kind(undo[int(o.kind)], d.ptr, n, s, o.out, o.in, gntt::Impl::kFast);
     check(cudaStreamSynchronize(s), "sync");
     if (d.to_host() != before) throw std::runtime_error(what + ": round trip does not give the input back");
     std::printf("check %s: round trip gives the input back\n", what.c_str());
@@ -298,6 +315,7 @@ BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
     ->ArgsProduct({{kForwardBitrevPass, kCosetForwardBitrevPass, kCosetInverseBitrevPass}, {20, 24, 26, 27}})
     ->ArgsProduct({{kForwardGather, kCosetForwardGather, kCosetInverseGather}, {20, 24, 27}})
+    ->ArgsProduct({{kForwardNR, kInverseNR, kCosetForwardRN}, {20, 24, 27}})
     ->Args({kForwardReference, 24})
     ->ArgNames({"op", "log_n"})
     ->Iterations(5)

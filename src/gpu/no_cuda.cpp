@@ -41,6 +41,14 @@ void forward(std::span<Fr>, Impl) { no_cuda(); }
 void inverse(std::span<Fr>, Impl) { no_cuda(); }
 void coset_forward(std::span<Fr>, Impl) { no_cuda(); }
 void coset_inverse(std::span<Fr>, Impl) { no_cuda(); }
+void forward(Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void inverse(Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void coset_forward(Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void coset_inverse(Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
+void inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
+void coset_forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
+void coset_inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
 void to_coset_evals(Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_scaled_coefficients(Fr*, size_t, Stream, Impl) { no_cuda(); }

@@ -1102,9 +1102,6 @@ void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t 
     check_launch("reverse_scale_kernel");
 }
 
-// Element orders of a transform's input and output.
-enum class Order { kNatural, kBitReversed };
-
 // Whether CUZK_NTT_ALL_FULL_KERNELS gives passes of this kind an all-full kernel.
 constexpr bool all_full_kind(bool inverse, bool dif) {
     const int mode = CUZK_NTT_FULL_GROUP == 1 ? CUZK_NTT_ALL_FULL_KERNELS : 0;
@@ -1273,40 +1270,73 @@ void on_host_vector(std::span<Fr> a, const char* what, F&& f) {
 
 }  // namespace
 
-void forward(Fr* d, size_t n, Stream stream, Impl impl) {
+namespace {
+// A transform with its input and output in the orders asked (ntt.hpp): natural ->
+// bit-reversed and back on the register passes alone, the rest through bit-reversal passes
+// (in place, unscaled: pre and post scale by the element's own index, so they apply to the
+// natural-order vector in between).
+void transform_in_orders(Fr* a, unsigned log_n, bool inverse, const Scale& pre, const Scale& post, Impl impl,
+                         cudaStream_t stream, Order in, Order out) {
+    for (Order o : {in, out})
+        if (o != Order::kNatural && o != Order::kBitReversed)
+            throw std::invalid_argument("gpu::ntt: element order " + std::to_string(int(o)) +
+                                        " is neither natural nor bit-reversed");
+    const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
+    if (reg && in != out) return transform(a, log_n, inverse, pre, post, impl, stream, in, out);
+    if (in == Order::kBitReversed && log_n > 0) launch_bitrev(a, log_n, no_scale(), stream);
+    if (reg && out == Order::kBitReversed)  // both bit-reversed: natural now, then the DIF passes
+        return transform(a, log_n, inverse, pre, post, impl, stream, Order::kNatural, Order::kBitReversed);
+    transform(a, log_n, inverse, pre, post, impl, stream);
+    if (out == Order::kBitReversed && log_n > 0) launch_bitrev(a, log_n, no_scale(), stream);
+}
+}  // namespace
+
+void forward(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::forward");
-    transform(d, log_n, false, no_scale(), no_scale(), impl, stream);
+    transform_in_orders(d, log_n, false, no_scale(), no_scale(), impl, stream, in, out);
 }
 
-void inverse(Fr* d, size_t n, Stream stream, Impl impl) {
+void inverse(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::inverse");
-    transform(d, log_n, true, no_scale(), const_scale(inverse_of_size(n)), impl, stream);
+    transform_in_orders(d, log_n, true, no_scale(), const_scale(inverse_of_size(n)), impl, stream, in, out);
 }
 
-void coset_forward(Fr* d, size_t n, Stream stream, Impl impl) {
+void coset_forward(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_forward");
     StreamScratch scratch(stream);  // unused: c = 1 needs no scaled table
-    transform(d, log_n, false, coset_scale(false, Fr::one(), n, scratch, stream), no_scale(), impl, stream);
+    transform_in_orders(d, log_n, false, coset_scale(false, Fr::one(), n, scratch, stream), no_scale(), impl, stream,
+                        in, out);
 }
 
-void coset_inverse(Fr* d, size_t n, Stream stream, Impl impl) {
+void coset_inverse(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_inverse");
     StreamScratch scratch(stream);
-    transform(d, log_n, true, no_scale(), coset_scale(true, inverse_of_size(n), n, scratch, stream), impl, stream);
+    transform_in_orders(d, log_n, true, no_scale(), coset_scale(true, inverse_of_size(n), n, scratch, stream), impl,
+                        stream, in, out);
 }
 
-void forward(std::span<Fr> a, Impl impl) {
-    on_host_vector(a, "gpu::ntt::forward", [&](Fr* d, size_t n) { forward(d, n, nullptr, impl); });
+constexpr Order kN = Order::kNatural;
+void forward(Fr* d, size_t n, Stream stream, Impl impl) { forward(d, n, stream, kN, kN, impl); }
+void inverse(Fr* d, size_t n, Stream stream, Impl impl) { inverse(d, n, stream, kN, kN, impl); }
+void coset_forward(Fr* d, size_t n, Stream stream, Impl impl) { coset_forward(d, n, stream, kN, kN, impl); }
+void coset_inverse(Fr* d, size_t n, Stream stream, Impl impl) { coset_inverse(d, n, stream, kN, kN, impl); }
+
+void forward(std::span<Fr> a, Order in, Order out, Impl impl) {
+    on_host_vector(a, "gpu::ntt::forward", [&](Fr* d, size_t n) { forward(d, n, nullptr, in, out, impl); });
 }
-void inverse(std::span<Fr> a, Impl impl) {
-    on_host_vector(a, "gpu::ntt::inverse", [&](Fr* d, size_t n) { inverse(d, n, nullptr, impl); });
+void inverse(std::span<Fr> a, Order in, Order out, Impl impl) {
+    on_host_vector(a, "gpu::ntt::inverse", [&](Fr* d, size_t n) { inverse(d, n, nullptr, in, out, impl); });
 }
-void coset_forward(std::span<Fr> a, Impl impl) {
-    on_host_vector(a, "gpu::ntt::coset_forward", [&](Fr* d, size_t n) { coset_forward(d, n, nullptr, impl); });
+void coset_forward(std::span<Fr> a, Order in, Order out, Impl impl) {
+    on_host_vector(a, "gpu::ntt::coset_forward", [&](Fr* d, size_t n) { coset_forward(d, n, nullptr, in, out, impl); });
 }
-void coset_inverse(std::span<Fr> a, Impl impl) {
-    on_host_vector(a, "gpu::ntt::coset_inverse", [&](Fr* d, size_t n) { coset_inverse(d, n, nullptr, impl); });
+void coset_inverse(std::span<Fr> a, Order in, Order out, Impl impl) {
+    on_host_vector(a, "gpu::ntt::coset_inverse", [&](Fr* d, size_t n) { coset_inverse(d, n, nullptr, in, out, impl); });
 }
+void forward(std::span<Fr> a, Impl impl) { forward(a, kN, kN, impl); }
+void inverse(std::span<Fr> a, Impl impl) { inverse(a, kN, kN, impl); }
+void coset_forward(std::span<Fr> a, Impl impl) { coset_forward(a, kN, kN, impl); }
+void coset_inverse(std::span<Fr> a, Impl impl) { coset_inverse(a, kN, kN, impl); }
 
 void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl) {
     const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many

@@ -553,6 +553,97 @@ TEST(GpuNtt, EveryReorderGivesTheSameTransform) {
     }
 }
 
+// The transforms with their input and output in every combination of orders.
+struct OrderedTransform {
+    const char* name;
+    void (*cpu)(std::span<Fr>);
+    void (*gpu)(std::span<Fr>, gntt::Order, gntt::Order, gntt::Impl);
+};
+const OrderedTransform kOrderedTransforms[] = {
+    {"forward", ntt::forward, gntt::forward},
+    {"inverse", ntt::inverse, gntt::inverse},
+    {"coset_forward", ntt::coset_forward, gntt::coset_forward},
+    {"coset_inverse", ntt::coset_inverse, gntt::coset_inverse},
+};
+constexpr gntt::Order kOrders[] = {gntt::Order::kNatural, gntt::Order::kBitReversed};
+
+// v stored in `order`: element i at rev(i) when bit-reversed (written out with a plain loop
+// here, independent of the device's bit-reversal kernels).
+std::vector<Fr> in_order(std::vector<Fr> v, gntt::Order order) {
+    if (order == gntt::Order::kNatural) return v;
+    const unsigned log_n = ntt::checked_log_size(v.size(), "in_order");
+    std::vector<Fr> r(v.size());
+    for (size_t i = 0; i < v.size(); ++i) r[gntt::plan::reverse_bits(uint32_t(i), log_n)] = v[i];
+    return r;
+}
+
+std::string order_name(gntt::Order in, gntt::Order out) {
+    const auto c = [](gntt::Order o) { return o == gntt::Order::kNatural ? 'N' : 'R'; };
+    return {c(in), c(out)};
+}
+
+// Every transform in every pair of orders and every Impl equals the CPU's natural-order
+// result, reordered: sizes below, at and above the register passes' smallest (2^3) and the
+// passes' counts 1-2 (2^10-2^12, 2^16).
+TEST(GpuNtt, EveryOrderMatchesCpu) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k : {0u, 1u, 2u, 3u, 4u, 7u, 8u, 10u, 11u, 12u, 16u}) {
+        const auto input = random_vector(size_t(1) << k, rng);
+        for (const OrderedTransform& t : kOrderedTransforms) {
+            auto natural = input;
+            t.cpu(natural);
+            for (auto in : kOrders)
+                for (auto out : kOrders) {
+                    const auto want = in_order(natural, out);
+                    for (auto impl : {gntt::Impl::kFast, gntt::Impl::kTiled, gntt::Impl::kReference}) {
+                        auto got = in_order(input, in);
+                        t.gpu(got, in, out, impl);
+                        ASSERT_TRUE(got == want)
+                            << t.name << " " << order_name(in, out) << " impl=" << int(impl) << " k=" << k;
+                    }
+                }
+        }
+    }
+}
+
+// Where the CPU is slow: the fast path's orders against its own natural-order transform
+// reordered on the host (2^21, 2^24: three passes; 2^25: wide blocks).
+TEST(GpuNtt, EveryOrderMatchesNaturalOrder2To21To25) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k : {21u, 24u, 25u}) {
+        const auto input = random_vector(size_t(1) << k, rng);
+        for (const OrderedTransform& t : kOrderedTransforms) {
+            auto natural = input;
+            t.gpu(natural, gntt::Order::kNatural, gntt::Order::kNatural, gntt::Impl::kFast);
+            ASSERT_FALSE(natural == input) << t.name << " k=" << k;
+            for (auto in : kOrders)
+                for (auto out : kOrders) {
+                    auto got = in_order(input, in);
+                    t.gpu(got, in, out, gntt::Impl::kFast);
+                    ASSERT_TRUE(got == in_order(natural, out)) << t.name << " " << order_name(in, out) << " k=" << k;
+                }
+        }
+    }
+}
+
+TEST(GpuNtt, RejectsUnknownOrder) {
+    SKIP_WITHOUT_GPU();
+    std::vector<Fr> v(16, Fr::one());
+    const auto bad = static_cast<gntt::Order>(7);
+    for (const OrderedTransform& t : kOrderedTransforms) {
+        try {
+            t.gpu(v, bad, gntt::Order::kNatural, gntt::Impl::kFast);
+            FAIL() << t.name << ": no exception";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("element order 7"), std::string::npos) << e.what();
+        }
+        EXPECT_THROW(t.gpu(v, gntt::Order::kNatural, bad, gntt::Impl::kTiled), std::invalid_argument) << t.name;
+    }
+    EXPECT_EQ(v, std::vector<Fr>(16, Fr::one())) << "a refused call changed its input";
+}
+
 TEST(GpuNtt, EdgeValues) {
     SKIP_WITHOUT_GPU();
     for (const Transform& t : kTransforms) {

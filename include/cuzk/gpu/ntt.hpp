@@ -55,6 +55,26 @@ void inverse(std::span<Fr> a, Impl impl = Impl::kFast);
 void coset_forward(std::span<Fr> a, Impl impl = Impl::kFast);
 void coset_inverse(std::span<Fr> a, Impl impl = Impl::kFast);
 
+// The same transforms with the input and the output each in natural or bit-reversed order
+// (element i of a bit-reversed vector stored at rev(i)): the result is the natural-order
+// transform's, read and written through the bit reversal where asked. The coset shifts
+// scale each element by the power of its own index, whatever the order it is stored in.
+// Natural -> bit-reversed (kFast, n >= 2^3) runs the DIF passes alone and bit-reversed ->
+// natural the DIT passes alone: no reordering at all, which is what Groth16's H needs
+// between its transforms and what sppark's NTT figures time ("NR": natural in,
+// bit-reversed out; bench/gpu_ntt.cpp times the same orders). Every other combination and
+// path reorders in a pass of its own. An order other than the two throws
+// std::invalid_argument.
+enum class Order { kNatural, kBitReversed };
+void forward(Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void inverse(Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void coset_forward(Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void coset_inverse(Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void forward(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+void inverse(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+void coset_forward(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+void coset_inverse(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+
 // How H treats c; both give the same h (the default; the other is kept for side-by-side
 // benchmarks and tests):
 //   kSixTransforms: c <- iNTT(c) / Z only, then h = coset iNTT(a b / Z) - c: the coset
