@@ -608,21 +608,24 @@ TEST(GpuNtt, EveryOrderMatchesCpu) {
 }
 
 // Where the CPU is slow: the fast path's orders against its own natural-order transform
-// reordered on the host (2^21, 2^24: three passes; 2^25: wide blocks).
-TEST(GpuNtt, EveryOrderMatchesNaturalOrder2To21To25) {
+// reordered on the host (2^21, 2^24: three passes). 2^25 took 100 s here (host copies and
+// permutations of 1 GiB), so the wide blocks are left to the natural-order tests.
+TEST(GpuNtt, EveryOrderMatchesNaturalOrder2To21And24) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(test::seed());
-    for (unsigned k : {21u, 24u, 25u}) {
+    for (unsigned k : {21u, 24u}) {
         const auto input = random_vector(size_t(1) << k, rng);
+        const std::vector<Fr> inputs[2] = {input, in_order(input, gntt::Order::kBitReversed)};
         for (const OrderedTransform& t : kOrderedTransforms) {
             auto natural = input;
             t.gpu(natural, gntt::Order::kNatural, gntt::Order::kNatural, gntt::Impl::kFast);
             ASSERT_FALSE(natural == input) << t.name << " k=" << k;
+            const std::vector<Fr> wants[2] = {natural, in_order(natural, gntt::Order::kBitReversed)};
             for (auto in : kOrders)
                 for (auto out : kOrders) {
-                    auto got = in_order(input, in);
+                    auto got = inputs[int(in)];
                     t.gpu(got, in, out, gntt::Impl::kFast);
-                    ASSERT_TRUE(got == in_order(natural, out)) << t.name << " " << order_name(in, out) << " k=" << k;
+                    ASSERT_TRUE(got == wants[int(out)]) << t.name << " " << order_name(in, out) << " k=" << k;
                 }
         }
     }
