@@ -1275,12 +1275,15 @@ namespace {
 // bit-reversed and back on the register passes alone, the rest through bit-reversal passes
 // (in place, unscaled: pre and post scale by the element's own index, so they apply to the
 // natural-order vector in between).
-void transform_in_orders(Fr* a, unsigned log_n, bool inverse, const Scale& pre, const Scale& post, Impl impl,
-                         cudaStream_t stream, Order in, Order out) {
+// The orders' check comes first in each entry point, before any work is enqueued.
+void check_orders(Order in, Order out, const char* what) {
     for (Order o : {in, out})
         if (o != Order::kNatural && o != Order::kBitReversed)
-            throw std::invalid_argument("gpu::ntt: element order " + std::to_string(int(o)) +
+            throw std::invalid_argument(std::string(what) + ": element order " + std::to_string(int(o)) +
                                         " is neither natural nor bit-reversed");
+}
+void transform_in_orders(Fr* a, unsigned log_n, bool inverse, const Scale& pre, const Scale& post, Impl impl,
+                         cudaStream_t stream, Order in, Order out) {
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if (reg && in != out) return transform(a, log_n, inverse, pre, post, impl, stream, in, out);
     if (in == Order::kBitReversed && log_n > 0) launch_bitrev(a, log_n, no_scale(), stream);
@@ -1293,16 +1296,19 @@ void transform_in_orders(Fr* a, unsigned log_n, bool inverse, const Scale& pre, 
 
 void forward(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::forward");
+    check_orders(in, out, "gpu::ntt::forward");
     transform_in_orders(d, log_n, false, no_scale(), no_scale(), impl, stream, in, out);
 }
 
 void inverse(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::inverse");
+    check_orders(in, out, "gpu::ntt::inverse");
     transform_in_orders(d, log_n, true, no_scale(), const_scale(inverse_of_size(n)), impl, stream, in, out);
 }
 
 void coset_forward(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_forward");
+    check_orders(in, out, "gpu::ntt::coset_forward");
     StreamScratch scratch(stream);  // unused: c = 1 needs no scaled table
     transform_in_orders(d, log_n, false, coset_scale(false, Fr::one(), n, scratch, stream), no_scale(), impl, stream,
                         in, out);
@@ -1310,6 +1316,7 @@ void coset_forward(Fr* d, size_t n, Stream stream, Order in, Order out, Impl imp
 
 void coset_inverse(Fr* d, size_t n, Stream stream, Order in, Order out, Impl impl) {
     const unsigned log_n = checked(d, n, "gpu::ntt::coset_inverse");
+    check_orders(in, out, "gpu::ntt::coset_inverse");
     StreamScratch scratch(stream);
     transform_in_orders(d, log_n, true, no_scale(), coset_scale(true, inverse_of_size(n), n, scratch, stream), impl,
                         stream, in, out);

@@ -1,8 +1,9 @@
 // Number-theoretic transforms over Fr and Groth16's quotient H on a CUDA device.
 //
 // Same semantics as the CPU layer (cuzk/ntt/ntt.hpp, cuzk/ntt/domain.hpp), element for
-// element: n = 2^k elements (0 <= k <= ntt::kMaxLogSize), natural order in and out,
-// Montgomery-form Fr limbs exactly as on the host, so buffers copy byte for byte.
+// element: n = 2^k elements (0 <= k <= ntt::kMaxLogSize), natural order in and out (unless
+// asked otherwise: Order below), Montgomery-form Fr limbs exactly as on the host, so
+// buffers copy byte for byte.
 //
 // Two entry points per operation:
 //   - device pointers + a CUDA stream: the data stays on the device; the call enqueues
