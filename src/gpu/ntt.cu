@@ -1086,12 +1086,15 @@ Scale no_scale() { return Scale{nullptr, nullptr, Fr::one(), true, 0}; }
 Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false, 0}; }
 
 // The factor c s^i with s = g or g^-1 for i < n. When c != 1 the hi table is multiplied
-// by c into `scratch` (n/1024 entries, enqueued on the stream).
+// by c into `scratch` (n/1024 entries, enqueued on the stream), from the kept scratch pool:
+// from the default pool (release threshold 0) each call mapped its buffer again after the
+// last synchronisation, with the device idle meanwhile. H100, side by side, median of 5:
+// coset_inverse 2^20 0.378 -> 0.310 ms, compute_h 2^20 1.80 -> 1.72, 2^24 25.71 -> 25.58.
 Scale coset_scale(bool inverse_shift, const Fr& c, size_t n, StreamScratch& scratch, cudaStream_t stream) {
     const PowTable& pt = coset_powers(inverse_shift, stream);
     if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false, 0};
     const size_t hi_count = (n + kPowLo - 1) / kPowLo;
-    scratch.allocate(hi_count);
+    if (!scratch.try_allocate(hi_count, scratch_pool())) scratch.allocate(hi_count);
     scale_table_kernel<<<grid_for(hi_count, kThreads), kThreads, 0, stream>>>(scratch.ptr, pt.hi, hi_count, c);
     check_launch("scale_table_kernel");
     return Scale{pt.lo, scratch.ptr, c, false, 0};
