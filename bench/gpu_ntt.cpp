@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -193,20 +194,9 @@ void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t 
     std::string what = std::string(o.name) + " 2^" + std::to_string(__builtin_ctzll(n));
     if (n <= (size_t(1) << 20)) {  // before is stored in o.in: the CPU transforms it in natural order
         auto want = o.in == N ? before : in_order(before, R);  // the bit reversal is its own inverse
-        switch (o.kind) {
-            case Kind::kForward:
-                cuzk::ntt::forward(want);
-                break;
-            case Kind::kInverse:
-                cuzk::ntt::inverse(want);
-                break;
-            case Kind::kCosetForward:
-                cuzk::ntt::coset_forward(want);
-                break;
-            case Kind::kCosetInverse:
-                cuzk::ntt::coset_inverse(want);
-                break;
-        }
+        void (*const cpu[])(std::span<Fr>) = {cuzk::ntt::forward, cuzk::ntt::inverse, cuzk::ntt::coset_forward,
+                                              cuzk::ntt::coset_inverse};  // by Kind
+        cpu[int(o.kind)](want);
         if (d.to_host() != in_order(want, o.out))
             throw std::runtime_error(what + ": device result differs from the CPU");
         std::printf("check %s: equals the CPU\n", what.c_str());
