@@ -25,7 +25,6 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/ntt.hpp"
-#include "cuzk/gpu/ntt_plan.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gpu_timing.hpp"
@@ -178,12 +177,9 @@ void run_op(int op, Fr* d, size_t n, cudaStream_t s, gntt::Impl impl) {
 void run_op(int op, Fr* d, size_t n, cudaStream_t s) { run_op(op, d, n, s, impl_of(op)); }
 
 // v stored in `order` (element i at rev(i) when bit-reversed).
-std::vector<Fr> in_order(const std::vector<Fr>& v, gntt::Order order) {
-    if (order == N) return v;
-    const unsigned log_n = unsigned(__builtin_ctzll(v.size()));
-    std::vector<Fr> r(v.size());
-    for (size_t i = 0; i < v.size(); ++i) r[gntt::plan::reverse_bits(uint32_t(i), log_n)] = v[i];
-    return r;
+std::vector<Fr> in_order(std::vector<Fr> v, gntt::Order order) {
+    if (order == R) cuzk::ntt::bit_reverse(v);
+    return v;
 }
 
 // Checks op on data x (host copy before) against the CPU or, for large n, by undoing it

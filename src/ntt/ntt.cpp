@@ -244,6 +244,8 @@ void distribute_powers(std::span<Fr> a, const Fr& c, const Fr& s) {
     });
 }
 
+void bit_reverse(std::span<Fr> a) { bit_reverse_permute(a.data(), checked_log_size(a.size(), "ntt::bit_reverse")); }
+
 void forward(std::span<Fr> a) { forward_unchecked(a, checked_log_size(a.size(), "ntt::forward")); }
 
 void inverse(std::span<Fr> a) {

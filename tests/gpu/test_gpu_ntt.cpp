@@ -567,14 +567,11 @@ const OrderedTransform kOrderedTransforms[] = {
 };
 constexpr gntt::Order kOrders[] = {gntt::Order::kNatural, gntt::Order::kBitReversed};
 
-// v stored in `order`: element i at rev(i) when bit-reversed (written out with a plain loop
-// here, independent of the device's bit-reversal kernels).
+// v stored in `order`: element i at rev(i) when bit-reversed (the CPU's permutation,
+// independent of the device's bit-reversal kernels).
 std::vector<Fr> in_order(std::vector<Fr> v, gntt::Order order) {
-    if (order == gntt::Order::kNatural) return v;
-    const unsigned log_n = ntt::checked_log_size(v.size(), "in_order");
-    std::vector<Fr> r(v.size());
-    for (size_t i = 0; i < v.size(); ++i) r[gntt::plan::reverse_bits(uint32_t(i), log_n)] = v[i];
-    return r;
+    if (order == gntt::Order::kBitReversed) ntt::bit_reverse(v);
+    return v;
 }
 
 std::string order_name(gntt::Order in, gntt::Order out) {

@@ -205,6 +205,27 @@ TEST(Ntt, ThreadCountDoesNotChangeResults) {
     }
 }
 
+// bit_reverse sends element i to rev(i) (written out here bit by bit), is its own inverse,
+// and refuses what the transforms refuse.
+TEST(Ntt, BitReverse) {
+    std::mt19937_64 rng(test::seed());
+    for (unsigned k : {0u, 1u, 3u, 10u, 17u}) {
+        const size_t n = size_t(1) << k;
+        const auto v = random_vector(rng, n);
+        auto r = v;
+        ntt::bit_reverse(r);
+        for (size_t i = 0; i < n; ++i) {
+            size_t rev = 0;
+            for (unsigned b = 0; b < k; ++b) rev |= ((i >> b) & 1) << (k - 1 - b);
+            ASSERT_EQ(r[rev], v[i]) << "k=" << k << " i=" << i;
+        }
+        ntt::bit_reverse(r);
+        ASSERT_EQ(r, v) << "k=" << k;
+    }
+    std::vector<Fr> bad(3);
+    EXPECT_THROW(ntt::bit_reverse(bad), std::invalid_argument);
+}
+
 TEST(Ntt, RejectsBadSizes) {
     std::vector<Fr> v(3);
     EXPECT_THROW(ntt::forward(v), std::invalid_argument);

@@ -42,6 +42,10 @@ void inverse(std::span<Fr> a);
 void coset_forward(std::span<Fr> a);
 void coset_inverse(std::span<Fr> a);
 
+// a_i <-> a_rev(i), rev reversing the log2(a.size()) bits of the index (multi-threaded):
+// a vector in natural order to bit-reversed and back. Size checked as the transforms do.
+void bit_reverse(std::span<Fr> a);
+
 // a_i *= c * s^i for every i (multi-threaded); the building block of the coset shifts.
 void distribute_powers(std::span<Fr> a, const Fr& c, const Fr& s);
 
