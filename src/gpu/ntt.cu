@@ -609,6 +609,54 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
     }
 }
 
+// CUZK_NTT_ROLLED_GROUP (0): 1 runs the full groups other than the one holding the
+// transform's stage 0 (rolled_group) as a loop over their 3 stages instead of straight-line
+// code, so that the code a warp runs through in a group shrinks about threefold (12
+// butterflies, ~50 KB of SASS, to 4). Why: Nsight Compute put 10-16% of the passes' stall
+// samples on instruction fetch ("no instruction"), with 4 warps a scheduler at different
+// places of a ~50 KB group. A loop needs the same register roles in every stage, so the
+// elements sit in a constant-geometry order (plan::rolled_start) that each stage rotates as
+// it stores its outputs: up to 64 register moves a stage where ptxas cannot rename them,
+// and 4 twiddle loads a stage instead of 1, 2, 4. ptxas (-Xptxas -v, CUDA 13.0): the
+// all-full forward DIT kernel spills 160 / 280 B (stores / loads) instead of 120 / 128.
+// Not yet measured on a GPU (no device was lent on 2026-12-05): off until it is.
+#ifndef CUZK_NTT_ROLLED_GROUP
+#define CUZK_NTT_ROLLED_GROUP 0
+#endif
+// The full group of 3 stages u0 .. u0 + 2 as a loop over its stages (plan::rolled_start
+// has the register order); DIT, or Gentleman-Sande with kDif. Not for the group holding the
+// transform's stage 0 (full_group's kFirst skips products there).
+template <bool kInverse, bool kDif, bool kLazy>
+__device__ __forceinline__ void rolled_group(Fr (&x)[plan::kRegElems], unsigned log_n, const plan::Pass& p,
+                                             TwiddleIndex r0, TwiddleIndex half, unsigned u0, const plan::RegBits& rb,
+                                             unsigned e0, const Fr* __restrict__ tw) {
+    static_assert(plan::kRegLog == 3, "8 elements a thread");
+    Fr v[8];
+#pragma unroll
+    for (unsigned s = 0; s < 8; ++s) v[s] = x[plan::rolled_start(kDif, s)];
+#pragma unroll 1
+    for (unsigned step = 0; step < 3; ++step) {
+        const unsigned i = kDif ? 2 - step : step;
+        Fr next[8];
+#pragma unroll
+        for (unsigned j = 0; j < 4; ++j) {
+            const TwiddleIndex w = plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u0 + i,
+                                                                    plan::group_element(rb, e0, plan::rolled_jl(i, j)));
+            const Twiddle t = load_twiddle(tw, twiddle_slot<kInverse>(w, half));
+            if (kDif)
+                butterfly_gs_j<kInverse, kLazy>(v[j], v[j + 4], false, t);
+            else
+                butterfly_j<kInverse, kLazy>(v[j], v[j + 4], false, t);
+            next[plan::rolled_next_slot(kDif, j)] = v[j];
+            next[plan::rolled_next_slot(kDif, j + 4)] = v[j + 4];
+        }
+#pragma unroll
+        for (unsigned s = 0; s < 8; ++s) v[s] = next[s];
+    }
+#pragma unroll
+    for (unsigned s = 0; s < 8; ++s) x[plan::rolled_start(kDif, s)] = v[s];
+}
+
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -735,6 +783,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             if (p.lh0 + u0 == 0)
                 full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
                                                         tw);
+            else if (CUZK_NTT_ROLLED_GROUP)
+                rolled_group<kInverse, kDif, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0, tw);
             else
                 full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
                                                          tw);

@@ -197,6 +197,22 @@ CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, u
 // mostly hit distinct 8-byte banks (limb-major layout, one 64-bit limb per access).
 CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
 
+// Rolled groups (src/gpu/ntt.cu, CUZK_NTT_ROLLED_GROUP): a full group of 3 stages run as a
+// loop over its stages, every stage pairing slots j and j + 4 (j < 4) of the thread's 8
+// registers, so the loop body is the same code each time. Slot s holds register index
+// (o2 o1 o0) as below; after each stage the outputs go to rolled_next_slot, which brings
+// the next stage's bit to slot bit 2 and, after the third stage, the start order back.
+//   DIT (stages 0, 1, 2): (o0 o2 o1) -> (o1 o0 o2) -> (o2 o1 o0) -> (o0 o2 o1), rotating right.
+//   DIF (stages 2, 1, 0): (o2 o1 o0) -> (o1 o0 o2) -> (o0 o2 o1) -> (o2 o1 o0), rotating left.
+// In stage i, pair j's register bits below i (the jl of its twiddle) are rolled_jl(i, j).
+CUZK_HD constexpr unsigned rolled_start(bool dif, unsigned s) {
+    return dif ? s : ((s >> 1) & 1u) << 2 | (s & 1u) << 1 | (s >> 2);
+}
+CUZK_HD constexpr unsigned rolled_next_slot(bool dif, unsigned s) {
+    return dif ? ((s << 1) | (s >> 2)) & 7u : (s & 1u) << 2 | (s >> 2) << 1 | ((s >> 1) & 1u);
+}
+CUZK_HD constexpr unsigned rolled_jl(unsigned i, unsigned j) { return (j >> (2 - i)) & ((1u << i) - 1); }
+
 // Plain radix-2 stage (the reference kernel): butterfly q < n/2 of stage log_h.
 CUZK_HD inline void stage_butterfly(unsigned log_n, unsigned log_h, size_t q, size_t& x, size_t& y, size_t& tw) {
     const size_t k = q & ((size_t(1) << log_h) - 1);
