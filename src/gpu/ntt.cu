@@ -1282,6 +1282,13 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
             check(cudaGetDevice(&device), "cudaGetDevice");
             check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
             blocks = unsigned(std::min<size_t>(grid, size_t(std::max(per_sm, 1)) * size_t(std::max(sms, 1))));
+            // CUZK_NTT_PREFETCH_GRID=k (tests, sanitizers): at most k blocks, so that small
+            // transforms run several tiles a block too.
+            static const unsigned cap = [] {
+                const char* e = std::getenv("CUZK_NTT_PREFETCH_GRID");
+                return e ? unsigned(std::strtoul(e, nullptr, 10)) : 0u;
+            }();
+            if (cap > 0) blocks = std::min(blocks, cap);
         }
         kernel<<<blocks, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
