@@ -84,6 +84,12 @@
 // group path where every group is full (CUZK_NTT_ALL_FULL_KERNELS) and the scalings as one
 // call (CUZK_NTT_SCALE_CALL): forward 2^24 3.79 -> 3.58 ms, 2^27 33.0 -> 32.0; coset_forward
 // 2^27 38.5 -> 35.6; compute_h 2^27 220.0 -> 213.9 (H200, side by side).
+// 2026-12-05 (thirty-first session), tried and removed (H100 side by side, two rounds,
+// forward 2^24 / 2^27; bench/RESULTS.md): the full groups as a loop over their 3 stages on a
+// constant-geometry register order, against ncu's instruction-fetch stalls: 3.76 / 32.5 ->
+// 4.04 / 35.0 ms (3.93 / 34.6 without the register cap); persistent passes that copy the
+// next tile into shared memory with cp.async during the last group: 4.45 / 39.1 ms. Both
+// passed the NTT tests, racecheck and memcheck.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -609,55 +615,6 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
     }
 }
 
-// CUZK_NTT_ROLLED_GROUP (0): 1 runs the full groups other than the one holding the
-// transform's stage 0 (rolled_group) as a loop over their 3 stages instead of straight-line
-// code, so that the code a warp runs through in a group shrinks about threefold (12
-// butterflies, ~50 KB of SASS, to 4). Why: Nsight Compute put 10-16% of the passes' stall
-// samples on instruction fetch ("no instruction"), with 4 warps a scheduler at different
-// places of a ~50 KB group. A loop needs the same register roles in every stage, so the
-// elements sit in a constant-geometry order (plan::rolled_start) that each stage rotates as
-// it stores its outputs: up to 64 register moves a stage where ptxas cannot rename them,
-// and 4 twiddle loads a stage instead of 1, 2, 4. ptxas (-Xptxas -v, CUDA 13.0): the
-// all-full forward DIT kernel spills 160 / 280 B (stores / loads) instead of 120 / 128.
-// Not yet measured on a GPU (no device was lent on 2026-12-05): off until it is
-// (scripts/gpu-ntt-variants-check).
-#ifndef CUZK_NTT_ROLLED_GROUP
-#define CUZK_NTT_ROLLED_GROUP 0
-#endif
-// The full group of 3 stages u0 .. u0 + 2 as a loop over its stages (plan::rolled_start
-// has the register order); DIT, or Gentleman-Sande with kDif. Not for the group holding the
-// transform's stage 0 (full_group's kFirst skips products there).
-template <bool kInverse, bool kDif, bool kLazy>
-__device__ __forceinline__ void rolled_group(Fr (&x)[plan::kRegElems], unsigned log_n, const plan::Pass& p,
-                                             TwiddleIndex r0, TwiddleIndex half, unsigned u0, const plan::RegBits& rb,
-                                             unsigned e0, const Fr* __restrict__ tw) {
-    static_assert(plan::kRegLog == 3, "8 elements a thread");
-    Fr v[8];
-#pragma unroll
-    for (unsigned s = 0; s < 8; ++s) v[s] = x[plan::rolled_start(kDif, s)];
-#pragma unroll 1
-    for (unsigned step = 0; step < 3; ++step) {
-        const unsigned i = kDif ? 2 - step : step;
-        Fr next[8];
-#pragma unroll
-        for (unsigned j = 0; j < 4; ++j) {
-            const TwiddleIndex w = plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u0 + i,
-                                                                    plan::group_element(rb, e0, plan::rolled_jl(i, j)));
-            const Twiddle t = load_twiddle(tw, twiddle_slot<kInverse>(w, half));
-            if (kDif)
-                butterfly_gs_j<kInverse, kLazy>(v[j], v[j + 4], false, t);
-            else
-                butterfly_j<kInverse, kLazy>(v[j], v[j + 4], false, t);
-            next[plan::rolled_next_slot(kDif, j)] = v[j];
-            next[plan::rolled_next_slot(kDif, j + 4)] = v[j + 4];
-        }
-#pragma unroll
-        for (unsigned s = 0; s < 8; ++s) v[s] = next[s];
-    }
-#pragma unroll
-    for (unsigned s = 0; s < 8; ++s) x[plan::rolled_start(kDif, s)] = v[s];
-}
-
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -724,30 +681,6 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 //     and dst must not overlap src.
 enum class Remap { kNone, kGather };
 
-// CUZK_NTT_PREFETCH_TILE (0): 1 makes the register passes persistent (a grid of the
-// blocks that fit at once, each looping over its tiles) and has each block copy its next
-// tile's first-group elements into shared memory with cp.async while it computes the last
-// group of the current one, so that a tile's start no longer waits on global memory (ncu:
-// L1TEX "long scoreboard" 14-18% of the passes' stall samples, at the loads of a pass's
-// start and of the twiddles). The copy goes to the thread's own slots of the next tile's
-// first group, after a barrier behind the last group's reads (the usual reuse of a
-// buffer by cp.async); the thread waits on its own copies only. The default build's pass
-// kernels are byte-identical with and without this code (cubin sections compared). ptxas:
-// the all-full forward DIT kernel grows 97.4 -> 110.1 KB, spills 76 / 88 B instead of
-// 120 / 128. Not yet measured on a GPU (no device was lent on 2026-12-05): off until it is
-// (scripts/gpu-ntt-variants-check).
-#ifndef CUZK_NTT_PREFETCH_TILE
-#define CUZK_NTT_PREFETCH_TILE 0
-#endif
-// cp.async of 8 bytes global -> shared (sm_80 on), its commit and the wait for all of a
-// thread's copies.
-__device__ __forceinline__ void cp_async8(uint64_t* shared_dst, const uint64_t* global_src) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(d), "l"(global_src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-
 // src, dst: where the pass loads and stores (the same buffer except around a gathering
 // pass; Remap above).
 // kAllFull: every group of the pass is full (launch_reg_pass checks it), so the kernel has
@@ -770,157 +703,106 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     // part of shared memory.
     const unsigned tile_threads = elems >> plan::kRegLog;
     const unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads;
-    const size_t per_block = blockDim.x / tile_threads;
+    const size_t v = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
+    const size_t tile = kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
+    const size_t base = plan::tile_base(p, tile);
+    const size_t r0 = plan::tile_r0(p, tile);
     const size_t half = size_t(1) << (log_n - 1);
     const unsigned ng = plan::group_count(p);
-    const unsigned g_first = kDif ? ng - 1 : 0;  // the group of step 0
-    // Block vb's tile for this thread, and the global index its step-0 element j is loaded
-    // from (the gathering pass's source index).
-    const auto tile_of = [&](size_t vb) {
-        const size_t v = vb * per_block + tile_in_block;
-        return kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
-    };
-    const auto source_index = [&](size_t tile_base, unsigned e) {
-        const size_t gi = tile_base + plan::tile_offset(p, e);
-        return kGather ? plan::gather_source(log_n, gi) : gi;
-    };
-    // One tile (block vb): `prefetched` when its step-0 elements are in shared memory
-    // already (CUZK_NTT_PREFETCH_TILE), `prefetch_next` to copy block next_vb's there.
-    const auto run_tile = [&](size_t vb, bool prefetched, bool prefetch_next, size_t next_vb) {
-        const size_t tile = tile_of(vb);
-        const size_t base = plan::tile_base(p, tile);
-        const size_t r0 = plan::tile_r0(p, tile);
-        Fr x[plan::kRegElems];
-        for (unsigned step = 0; step < ng; ++step) {
-            const unsigned g = kDif ? ng - 1 - step : step;
-            const plan::RegBits rb = plan::group_bits(p, g);
-            const unsigned e0 = plan::thread_base(p, rb, f);
-            if (step == 0) {
-                if (prefetched) cp_async_wait_all();  // this thread's own copies
+    Fr x[plan::kRegElems];
+    for (unsigned step = 0; step < ng; ++step) {
+        const unsigned g = kDif ? ng - 1 - step : step;
+        const plan::RegBits rb = plan::group_bits(p, g);
+        const unsigned e0 = plan::thread_base(p, rb, f);
+        if (step == 0) {
 #pragma unroll
-                for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                    const unsigned e = plan::group_element(rb, e0, j);
-                    const size_t si = source_index(base, e);
-                    Fr a;
-                    if (prefetched) {
-                        const unsigned slot = plan::smem_slot(e);
-#pragma unroll
-                        for (unsigned l = 0; l < Fr::N; ++l) a.l[l] = sh[l * elems + slot];
-                    } else {
-                        a = load_fr(src + si);
-                    }
-                    x[j] = pass_scaled(pre, si, a);
-                }
-            } else {
-                __syncthreads();  // the previous group's stores are visible
-#pragma unroll
-                for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                    const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
-#pragma unroll
-                    for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l * elems + slot];
-                }
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
+                x[j] = pass_scaled(pre, si, load_fr(src + si));
             }
-            if (step + 1 == ng && prefetch_next) {  // uniform: the block's next tile
-                __syncthreads();                    // every thread has read this tile's slots
-                const plan::RegBits rb_first = plan::group_bits(p, g_first);
-                const unsigned e0_first = plan::thread_base(p, rb_first, f);
-                const size_t next_base = plan::tile_base(p, tile_of(next_vb));
+        } else {
+            __syncthreads();  // the previous group's stores are visible
 #pragma unroll
-                for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                    const unsigned e = plan::group_element(rb_first, e0_first, j);
-                    const uint64_t* from = (src + source_index(next_base, e))->l;
-                    const unsigned slot = plan::smem_slot(e);
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
 #pragma unroll
-                    for (unsigned l = 0; l < Fr::N; ++l) cp_async8(&sh[l * elems + slot], from + l);
-                }
-                cp_async_commit();
+                for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l * elems + slot];
             }
-            unsigned u0, r;
-            plan::group_stages(p, g, u0, r);
-            bool full = false;
+        }
+        unsigned u0, r;
+        plan::group_stages(p, g, u0, r);
+        bool full = false;
 #if CUZK_NTT_FULL_GROUP
-            // Uniform. (CUZK_NTT_FULL_GROUP 2: only the group of stage 0, for side-by-side runs.)
-            full = kAllFull || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
-            if (full) {
-                if (p.lh0 + u0 == 0)
-                    full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb,
-                                                            e0, tw);
-                else if (CUZK_NTT_ROLLED_GROUP)
-                    rolled_group<kInverse, kDif, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
+        // Uniform. (CUZK_NTT_FULL_GROUP 2: only the group of stage 0, for side-by-side runs.)
+        full = kAllFull || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
+        if (full) {
+            if (p.lh0 + u0 == 0)
+                full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
                                                         tw);
-                else
-                    full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb,
-                                                             e0, tw);
-            }
+            else
+                full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
+                                                         tw);
+        }
 #endif
-            if (!kAllFull && !full) {
+        if (!kAllFull && !full) {
 #pragma unroll
-                for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
-                    const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
-                    const unsigned b = rb.pos[i];
-                    if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
-                    const unsigned u = b - p.log_c;
-                    // A butterfly's twiddle depends only on the tile-index bits below its stage bit
-                    // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
-                    // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
-                    // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
+            for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
+                const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
+                const unsigned b = rb.pos[i];
+                if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;  // not a stage bit
+                const unsigned u = b - p.log_c;
+                // A butterfly's twiddle depends only on the tile-index bits below its stage bit
+                // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
+                // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
+                // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
 #if !CUZK_NTT_ONE_BRANCH
-                    if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
+                if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
 #pragma unroll
-                        for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                            if (j & (1u << i)) continue;
-                            if (kDif)
-                                butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
-                            else
-                                butterfly_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
-                        }
-                        continue;
+                    for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                        if (j & (1u << i)) continue;
+                        if (kDif)
+                            butterfly_gs_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
+                        else
+                            butterfly_j<kInverse>(x[j], x[j | (1u << i)], true, Twiddle{});
                     }
+                    continue;
+                }
 #endif
 #pragma unroll
-                    for (unsigned jl = 0; jl < (1u << i); ++jl) {
-                        const TwiddleIndex w = plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u,
-                                                                                plan::group_element(rb, e0, jl));
-                        // Without CUZK_NTT_ONE_BRANCH, w = 0 multiplies too: by slot 0 (w^0 = 1), or for
-                        // the inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
-                        // branches on its data.
-                        const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
-                        const Twiddle t =
-                            one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
-                        twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
-                    }
-                }
-            }
-            if (step + 1 == ng) {
-#pragma unroll
-                for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                    const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
-                    if constexpr (kLazy) {  // canonical between passes: passes of either kind follow
-                        ff_detail::ptx::DeviceIsa isa;
-                        constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
-                        ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
-                    }
-                    store_fr(dst + gi, pass_scaled(post, gi, x[j]));
-                }
-            } else {
-                if (step > 0) __syncthreads();  // every thread has read this group's values
-#pragma unroll
-                for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                    const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
-#pragma unroll
-                    for (unsigned l = 0; l < Fr::N; ++l) sh[l * elems + slot] = x[j].l[l];
+                for (unsigned jl = 0; jl < (1u << i); ++jl) {
+                    const TwiddleIndex w = plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u,
+                                                                            plan::group_element(rb, e0, jl));
+                    // Without CUZK_NTT_ONE_BRANCH, w = 0 multiplies too: by slot 0 (w^0 = 1), or for
+                    // the inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
+                    // branches on its data.
+                    const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
+                    const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
+                    twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
                 }
             }
         }
-    };
-    const size_t blocks = plan::tile_count(log_n, p) / per_block;
-    if constexpr (CUZK_NTT_PREFETCH_TILE != 0) {  // persistent: blocks blockIdx.x + k gridDim.x
-        for (size_t vb = blockIdx.x; vb < blocks; vb += gridDim.x)
-            run_tile(vb, vb != blockIdx.x, vb + gridDim.x < blocks, vb + gridDim.x);
-    } else {
-        (void)blocks;
-        run_tile(blockIdx.x, false, false, 0);
+        if (step + 1 == ng) {
+#pragma unroll
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
+                if constexpr (kLazy) {  // canonical between passes: passes of either kind follow
+                    ff_detail::ptx::DeviceIsa isa;
+                    constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
+                    ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
+                }
+                store_fr(dst + gi, pass_scaled(post, gi, x[j]));
+            }
+        } else {
+            if (step > 0) __syncthreads();  // every thread has read this group's values
+#pragma unroll
+            for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+#pragma unroll
+                for (unsigned l = 0; l < Fr::N; ++l) sh[l * elems + slot] = x[j].l[l];
+            }
+        }
     }
 }
 
@@ -1274,23 +1156,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         if (smem > 48 * 1024)
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
                   "cudaFuncSetAttribute (reg_pass_kernel shared memory)");
-        unsigned blocks = grid;
-        if (CUZK_NTT_PREFETCH_TILE) {  // persistent: as many blocks as fit at once
-            int per_sm = 0, device = 0, sms = 0;
-            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), smem),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor (reg_pass_kernel)");
-            check(cudaGetDevice(&device), "cudaGetDevice");
-            check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-            blocks = unsigned(std::min<size_t>(grid, size_t(std::max(per_sm, 1)) * size_t(std::max(sms, 1))));
-            // CUZK_NTT_PREFETCH_GRID=k (tests, sanitizers): at most k blocks, so that small
-            // transforms run several tiles a block too.
-            static const unsigned cap = [] {
-                const char* e = std::getenv("CUZK_NTT_PREFETCH_GRID");
-                return e ? unsigned(std::strtoul(e, nullptr, 10)) : 0u;
-            }();
-            if (cap > 0) blocks = std::min(blocks, cap);
-        }
-        kernel<<<blocks, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
+        kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
     };
     const bool all_full = p.s % plan::kRegLog == 0;  // s / 3 groups of 3 stages: every group full

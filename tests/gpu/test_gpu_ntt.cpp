@@ -91,10 +91,7 @@ std::vector<Fr> emulate_fast_forward(std::vector<Fr> a) {
 // gather: no bit-reversal pass; the first pass reads the input at plan::gather_source of
 // each element, tiles in plan::gather_tile's order (checked: every tile run once, every
 // input element read once), as the kernel does natural -> natural from 2^11 on.
-// rolled: the full groups other than the one of stage 0 run as the kernel's rolled_group
-// does (CUZK_NTT_ROLLED_GROUP: plan::rolled_start and its rotations).
-std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false, bool gather = false,
-                                      bool rolled = false) {
+std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif = false, bool gather = false) {
     namespace plan = gntt::plan;
     const unsigned log_n = ntt::checked_log_size(a.size(), "emulate");
     const size_t n = a.size();
@@ -185,58 +182,7 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                         touched[e] = true;
                         v[j] = sh[e];
                     }
-                    // One butterfly on (lo, hi) with twiddle index t (< n/2), as the kernel's.
-                    const auto butterfly = [&](Fr& lo, Fr& hi, size_t t) {
-                        if (dif) {  // (x, y) <- (x + y, w (x - y)), w^-j = -w^(n/2 - j)
-                            const Fr d = inverse && t != 0 ? hi - lo : lo - hi;
-                            lo = lo + hi;
-                            hi = t == 0 ? d : d * tw[inverse ? n / 2 - t : t];
-                            return;
-                        }
-                        const Fr tt = t == 0 ? hi : hi * tw[inverse ? n / 2 - t : t];
-                        const bool swap = inverse && t != 0;
-                        const Fr s0 = lo + tt, s1 = lo - tt;
-                        lo = swap ? s1 : s0;
-                        hi = swap ? s0 : s1;
-                    };
-                    // The kernel's rolled_group takes full groups but the one of stage 0.
-                    const bool rolled_here = rolled && r == plan::kRegLog && p.lh0 + u0 != 0;
-                    if (rolled_here) {
-                        static_assert(plan::kRegLog == 3, "rolled groups are of 3 stages");
-                        Fr slot[8];
-                        unsigned reg[8];  // the register index each slot holds
-                        for (unsigned sl = 0; sl < 8; ++sl) {
-                            reg[sl] = plan::rolled_start(dif, sl);
-                            slot[sl] = v[reg[sl]];
-                        }
-                        for (unsigned step = 0; step < 3; ++step) {
-                            const unsigned i = dif ? 2 - step : step;
-                            Fr next[8];
-                            unsigned next_reg[8];
-                            for (unsigned j = 0; j < 4; ++j) {
-                                const unsigned jl = plan::rolled_jl(i, j);
-                                // The pair straight-line code takes: registers o and o + 2^i, o's
-                                // bits below i being jl.
-                                EXPECT_EQ(reg[j + 4], reg[j] | (1u << i)) << "stage " << i << " pair " << j;
-                                EXPECT_EQ(reg[j] & ((1u << i) - 1), jl) << "stage " << i << " pair " << j;
-                                butterfly(slot[j], slot[j + 4],
-                                          plan::tile_twiddle(log_n, p, r0, u0 + i, plan::group_element(rb, e0, jl)));
-                                for (unsigned h : {j, j + 4}) {
-                                    next[plan::rolled_next_slot(dif, h)] = slot[h];
-                                    next_reg[plan::rolled_next_slot(dif, h)] = reg[h];
-                                }
-                            }
-                            for (unsigned sl = 0; sl < 8; ++sl) {
-                                slot[sl] = next[sl];
-                                reg[sl] = next_reg[sl];
-                            }
-                        }
-                        for (unsigned sl = 0; sl < 8; ++sl) {
-                            EXPECT_EQ(reg[sl], plan::rolled_start(dif, sl)) << "the start order again";
-                            v[plan::rolled_start(dif, sl)] = slot[sl];
-                        }
-                    }
-                    for (unsigned ii = 0; ii < plan::kRegLog && !rolled_here; ++ii) {
+                    for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
                         const unsigned i = dif ? plan::kRegLog - 1 - ii : ii;
                         const unsigned b = rb.pos[i];
                         if (b < p.log_c + u0 || b >= p.log_c + u0 + r) continue;
@@ -253,7 +199,19 @@ std::vector<Fr> emulate_reg_transform(std::vector<Fr> a, bool inverse, bool dif 
                                 const unsigned j = jl | (jh << (i + 1));
                                 EXPECT_EQ(plan::tile_twiddle(log_n, p, r0, u, plan::group_element(rb, e0, j)), t)
                                     << "log_n " << log_n << " stage " << u << " j " << j;
-                                butterfly(v[j], v[j | (1u << i)], t);
+                                Fr& lo = v[j];
+                                Fr& hi = v[j | (1u << i)];
+                                if (dif) {  // (x, y) <- (x + y, w (x - y)), w^-j = -w^(n/2 - j)
+                                    const Fr d = inverse && t != 0 ? hi - lo : lo - hi;
+                                    lo = lo + hi;
+                                    hi = t == 0 ? d : d * tw[inverse ? n / 2 - t : t];
+                                    continue;
+                                }
+                                const Fr tt = t == 0 ? hi : hi * tw[inverse ? n / 2 - t : t];
+                                const bool swap = inverse && t != 0;
+                                const Fr s0 = lo + tt, s1 = lo - tt;
+                                lo = swap ? s1 : s0;
+                                hi = swap ? s0 : s1;
                             }
                         }
                     }
@@ -359,27 +317,6 @@ TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
         got = emulate_reg_transform(a, true, false, true);
         for (auto& v : got) v *= n_inv;
         ASSERT_EQ(got, want) << "gathering inverse, k=" << k;
-    }
-}
-
-// The rolled groups (CUZK_NTT_ROLLED_GROUP) compute what the straight-line ones do, in
-// every kind of pass: DIT and DIF, forward and inverse, gathering or not. The emulation
-// checks each stage's pairs against the straight-line code's as it goes.
-TEST(GpuNttPlan, RolledGroupsMatchStraightLineGroups) {
-    std::mt19937_64 rng(test::seed());
-    for (unsigned k : {4u, 6u, 9u, 11u, 12u, 13u, 15u, 18u}) {
-        const auto a = random_vector(size_t(1) << k, rng);
-        auto want = a;
-        ntt::forward(want);
-        ASSERT_EQ(emulate_reg_transform(a, false, false, false, true), want) << "forward, k=" << k;
-        for (bool inverse : {false, true})
-            for (bool dif : {false, true})
-                for (bool gather : {false, true}) {
-                    if (gather && (dif || k <= gntt::plan::kTileLog)) continue;
-                    ASSERT_EQ(emulate_reg_transform(a, inverse, dif, gather, true),
-                              emulate_reg_transform(a, inverse, dif, gather, false))
-                        << "k=" << k << " inverse " << inverse << " dif " << dif << " gather " << gather;
-                }
     }
 }
 

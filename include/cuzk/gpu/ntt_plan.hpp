@@ -55,6 +55,14 @@ struct Pass {
 #ifndef CUZK_NTT_WHOLE_GROUPS
 #define CUZK_NTT_WHOLE_GROUPS 1
 #endif
+// CUZK_NTT_SHORT_PASS_FIRST (0): 1 puts the shorter passes first (2^24: 6 + 9 + 9), so that
+// the last pass, whose twiddles are nearly all distinct (one 64-B pair an element read
+// from DRAM), has 9 stages of products to hide them behind instead of 6. Why: ncu (H100,
+// 2026-12-05) timed 2^24's passes at 1.28 / 1.34 / 1.11 ms, the 6-stage last one at 0.185
+// ms a stage against 0.149 in the second.
+#ifndef CUZK_NTT_SHORT_PASS_FIRST
+#define CUZK_NTT_SHORT_PASS_FIRST 0
+#endif
 CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log = kTileLog) {
     if (log_n == 0) return 0;
     const unsigned np = (log_n + tile_log - 1) / tile_log;
@@ -62,7 +70,8 @@ CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log
     const unsigned units = whole ? log_n / 3 : log_n, unit = whole ? 3 : 1;
     unsigned lh0 = 0;
     for (unsigned i = 0; i < np; ++i) {
-        const unsigned s = unit * (units / np + (i < units % np ? 1 : 0));
+        const bool longer = CUZK_NTT_SHORT_PASS_FIRST ? i >= np - units % np : i < units % np;
+        const unsigned s = unit * (units / np + (longer ? 1 : 0));
         const unsigned room = tile_log - s;
         out[i] = Pass{lh0, s, lh0 < room ? lh0 : room};
         lh0 += s;
@@ -196,22 +205,6 @@ CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, u
 // tile), so that the 16 threads of a half warp, which differ in the lowest free bits of e,
 // mostly hit distinct 8-byte banks (limb-major layout, one 64-bit limb per access).
 CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
-
-// Rolled groups (src/gpu/ntt.cu, CUZK_NTT_ROLLED_GROUP): a full group of 3 stages run as a
-// loop over its stages, every stage pairing slots j and j + 4 (j < 4) of the thread's 8
-// registers, so the loop body is the same code each time. Slot s holds register index
-// (o2 o1 o0) as below; after each stage the outputs go to rolled_next_slot, which brings
-// the next stage's bit to slot bit 2 and, after the third stage, the start order back.
-//   DIT (stages 0, 1, 2): (o0 o2 o1) -> (o1 o0 o2) -> (o2 o1 o0) -> (o0 o2 o1), rotating right.
-//   DIF (stages 2, 1, 0): (o2 o1 o0) -> (o1 o0 o2) -> (o0 o2 o1) -> (o2 o1 o0), rotating left.
-// In stage i, pair j's register bits below i (the jl of its twiddle) are rolled_jl(i, j).
-CUZK_HD constexpr unsigned rolled_start(bool dif, unsigned s) {
-    return dif ? s : ((s >> 1) & 1u) << 2 | (s & 1u) << 1 | (s >> 2);
-}
-CUZK_HD constexpr unsigned rolled_next_slot(bool dif, unsigned s) {
-    return dif ? ((s << 1) | (s >> 2)) & 7u : (s & 1u) << 2 | (s >> 2) << 1 | ((s >> 1) & 1u);
-}
-CUZK_HD constexpr unsigned rolled_jl(unsigned i, unsigned j) { return (j >> (2 - i)) & ((1u << i) - 1); }
 
 // Plain radix-2 stage (the reference kernel): butterfly q < n/2 of stage log_h.
 CUZK_HD inline void stage_butterfly(unsigned log_n, unsigned log_h, size_t q, size_t& x, size_t& y, size_t& tw) {
