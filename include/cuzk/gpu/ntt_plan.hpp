@@ -55,13 +55,14 @@ struct Pass {
 #ifndef CUZK_NTT_WHOLE_GROUPS
 #define CUZK_NTT_WHOLE_GROUPS 1
 #endif
-// CUZK_NTT_SHORT_PASS_FIRST (0): 1 puts the shorter passes first (2^24: 6 + 9 + 9), so that
-// the last pass, whose twiddles are nearly all distinct (one 64-B pair an element read
-// from DRAM), has 9 stages of products to hide them behind instead of 6. Why: ncu (H100,
-// 2026-12-05) timed 2^24's passes at 1.28 / 1.34 / 1.11 ms, the 6-stage last one at 0.185
-// ms a stage against 0.149 in the second.
-#ifndef CUZK_NTT_SHORT_PASS_FIRST
-#define CUZK_NTT_SHORT_PASS_FIRST 0
+// CUZK_NTT_SHORT_PASS (0: the shorter passes last, 2^24 as 9 + 9 + 6): 1 puts them first
+// (6 + 9 + 9), 2 a short one of three in the middle (9 + 6 + 9), so that the last pass,
+// whose twiddles are nearly all distinct (one 64-B pair an element, from DRAM), has 9
+// stages of products to hide them behind instead of 6. Why: ncu (H100, 2026-12-05) timed
+// 2^24's passes at 1.28 / 1.34 / 1.11 ms, the 6-stage last one at 0.185 ms a stage against
+// 0.149 in the second.
+#ifndef CUZK_NTT_SHORT_PASS
+#define CUZK_NTT_SHORT_PASS 0
 #endif
 CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log = kTileLog) {
     if (log_n == 0) return 0;
@@ -70,7 +71,12 @@ CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log
     const unsigned units = whole ? log_n / 3 : log_n, unit = whole ? 3 : 1;
     unsigned lh0 = 0;
     for (unsigned i = 0; i < np; ++i) {
-        const bool longer = CUZK_NTT_SHORT_PASS_FIRST ? i >= np - units % np : i < units % np;
+        // Pass i's length: the longer ones first, or (CUZK_NTT_SHORT_PASS) the shorter first
+        // or, of three, in the middle.
+        unsigned k = i;
+        if (CUZK_NTT_SHORT_PASS == 1) k = np - 1 - i;
+        if (CUZK_NTT_SHORT_PASS == 2 && np == 3) k = i == 0 ? 0 : (i == 1 ? 2 : 1);
+        const bool longer = k < units % np;
         const unsigned s = unit * (units / np + (longer ? 1 : 0));
         const unsigned room = tile_log - s;
         out[i] = Pass{lh0, s, lh0 < room ? lh0 : room};
