@@ -89,7 +89,7 @@
 // constant-geometry register order, against ncu's instruction-fetch stalls: 3.76 / 32.5 ->
 // 4.04 / 35.0 ms (3.93 / 34.6 without the register cap); persistent passes that copy the
 // next tile into shared memory with cp.async during the last group: 4.45 / 39.1 ms. Both
-// passed the NTT tests, racecheck and memcheck.
+// passed the NTT tests (the second also racecheck and memcheck).
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
