@@ -71,11 +71,10 @@ CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log
     const unsigned units = whole ? log_n / 3 : log_n, unit = whole ? 3 : 1;
     unsigned lh0 = 0;
     for (unsigned i = 0; i < np; ++i) {
-        // Pass i's length: the longer ones first, or (CUZK_NTT_SHORT_PASS) the shorter first
-        // or, of three, in the middle.
-        unsigned k = i;
-        if (CUZK_NTT_SHORT_PASS == 1) k = np - 1 - i;
-        if (CUZK_NTT_SHORT_PASS == 2 && np == 3) k = i == 0 ? 0 : (i == 1 ? 2 : 1);
+        // Pass i takes the k-th length of the longer-first order (CUZK_NTT_SHORT_PASS: 1 the
+        // reverse order; 2 the first, then the rest reversed: of three, the short one in the
+        // middle).
+        const unsigned k = CUZK_NTT_SHORT_PASS == 1 ? np - 1 - i : (CUZK_NTT_SHORT_PASS == 2 && i > 0 ? np - i : i);
         const bool longer = k < units % np;
         const unsigned s = unit * (units / np + (longer ? 1 : 0));
         const unsigned room = tile_log - s;
