@@ -14,7 +14,8 @@
 //      pass, eating what the pass saves); 2^20 within 1%. DIF passes whose last stores to
 //      bit-reversed positions instead were measured slower (forward 2^27 33.0 vs 31.6 ms,
 //      H200, 2026-12-05, bench/RESULTS.md) and removed.
-//   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9), each
+//   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9; the
+//      shorter passes first: 2^24 6 + 9 + 9, plan::make_passes), each
 //      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
 //      trip through shared memory (reg_pass_kernel);
 //   3. the inverses use the twiddles w^-j = -w^(n/2 - j) (same table, outputs swapped)
@@ -541,12 +542,12 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 //   both (the default)        3.780 / 3.781  33.27 / 33.35   38.62 / 38.57   4.273 / 37.02
 // and compute_h 2^24 26.00 -> 25.32, 2^27 229.9 -> 221.5. Full groups alone lose at 2^24,
 // whose 8-stage passes keep a 2-stage group on the other path (two copies of the stage
-// code in the running kernel); the 9 + 9 + 6 plan makes every group there full.
+// code in the running kernel); the 6 + 9 + 9 plan makes every group there full.
 #ifndef CUZK_NTT_FULL_GROUP
 #define CUZK_NTT_FULL_GROUP (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3 ? 0 : 1)
 #endif
 // CUZK_NTT_ALL_FULL_KERNELS: passes whose groups are all full (s a multiple of 3: 2^24's
-// 9 + 9 + 6, 2^27's 9 + 9 + 9) run kernels compiled without the generic group path: 0 none,
+// 6 + 9 + 9, 2^27's 9 + 9 + 9) run kernels compiled without the generic group path: 0 none,
 // 1 the forward DIT passes, 2 (default) the DIT passes, 3 every kind. What it changes is
 // ptxas's spilling (bytes of spill stores a thread, generic -> all-full kernel): with the
 // scaling inlined (CUZK_NTT_SCALE_CALL=0) forward DIT 160 -> 64, inverse DIT 20 -> 64, DIF

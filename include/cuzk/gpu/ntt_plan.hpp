@@ -55,14 +55,16 @@ struct Pass {
 #ifndef CUZK_NTT_WHOLE_GROUPS
 #define CUZK_NTT_WHOLE_GROUPS 1
 #endif
-// CUZK_NTT_SHORT_PASS (0: the shorter passes last, 2^24 as 9 + 9 + 6): 1 puts them first
-// (6 + 9 + 9), 2 a short one of three in the middle (9 + 6 + 9), so that the last pass,
-// whose twiddles are nearly all distinct (one 64-B pair an element, from DRAM), has 9
-// stages of products to hide them behind instead of 6. Why: ncu (H100, 2026-12-05) timed
-// 2^24's passes at 1.28 / 1.34 / 1.11 ms, the 6-stage last one at 0.185 ms a stage against
-// 0.149 in the second.
+// CUZK_NTT_SHORT_PASS (1, the default): the shorter passes first (2^24 as 6 + 9 + 9), so that
+// the last pass, whose twiddles are nearly all distinct (one 64-B pair an element, from
+// DRAM), has 9 stages of products to hide them behind instead of 6; 2 puts a short one of
+// three in the middle (9 + 6 + 9); 0 the shorter passes last (9 + 9 + 6). Why: ncu (H100,
+// 2026-12-05) timed 2^24's passes at 1.28 / 1.34 / 1.11 ms, the 6-stage last one at 0.185 ms
+// a stage against 0.149 in the second. H100 side by side (2026-12-06, two rounds, median of
+// 5; bench/RESULTS.md), 0 / 1 / 2: forward 2^24 3.786 / 3.537 / 3.624 ms, coset_inverse 2^24
+// 4.148 / 3.947 / 4.034, compute_h 2^24 25.63 / 24.52 / 24.69; 2^27 (9 + 9 + 9) unchanged.
 #ifndef CUZK_NTT_SHORT_PASS
-#define CUZK_NTT_SHORT_PASS 0
+#define CUZK_NTT_SHORT_PASS 1
 #endif
 CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log = kTileLog) {
     if (log_n == 0) return 0;
