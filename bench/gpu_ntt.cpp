@@ -298,8 +298,7 @@ void BM_ComputeH(benchmark::State& state) {
 
 BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
-    // The other pass splits (plan::make_passes: 2^21 6 + 6 + 9, 2^22 7 + 7 + 8, 2^23 7 + 8 + 8,
-    // 2^25 8 + 8 + 9), for changes to the plan.
+    // The sizes of the plan's other pass splits (plan::make_passes), for changes to the plan.
     ->ArgsProduct({{kForward}, {21, 22, 23, 25}})
     ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
     ->ArgsProduct({{kForwardBitrevPass, kCosetForwardBitrevPass, kCosetInverseBitrevPass}, {20, 24, 26, 27}})
