@@ -616,36 +616,6 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
     }
 }
 
-#if CUZK_NTT_TWIDDLE_PREFETCH
-// CUZK_NTT_TWIDDLE_PREFETCH: the twiddle pairs that full_group will load for thread f in
-// groups max(1, ng - depth) .. ng - 1 of a DIT pass (not the transform's first group: no
-// w^0 shortcuts here), asked of the L2 now. Both halves of a pair: its 64 B may fill only
-// half of an L2 line.
-template <bool kInverse>
-__device__ __forceinline__ void prefetch_group_twiddles(unsigned log_n, const plan::Pass& p, TwiddleIndex r0,
-                                                        TwiddleIndex half, unsigned f, unsigned ng,
-                                                        const Fr* __restrict__ tw) {
-    constexpr unsigned kDepth = CUZK_NTT_TWIDDLE_PREFETCH;
-    for (unsigned g = ng > kDepth ? ng - kDepth : 1; g < ng; ++g) {
-        const plan::RegBits rb = plan::group_bits(p, g);
-        const unsigned e0 = plan::thread_base(p, rb, f);
-        unsigned u0, r;
-        plan::group_stages(p, g, u0, r);
-#pragma unroll
-        for (unsigned i = 0; i < plan::kRegLog; ++i) {
-#pragma unroll
-            for (unsigned jl = 0; jl < (1u << i); ++jl) {
-                const TwiddleIndex w =
-                    plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u0 + i, plan::group_element(rb, e0, jl));
-                const Fr* pair = tw + 2 * size_t(twiddle_slot<kInverse>(w, half));
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(pair));
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(pair + 1));
-            }
-        }
-    }
-}
-#endif
-
 // Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
 // for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
 // side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
@@ -677,26 +647,19 @@ __device__ __forceinline__ void prefetch_group_twiddles(unsigned log_n, const pl
 #ifndef CUZK_NTT_WIDE_BLOCKS_FROM
 #define CUZK_NTT_WIDE_BLOCKS_FROM 28
 #endif
-// CUZK_NTT_REMAP_WIDE (0): 1 gives the gathering passes (Remap) the wide blocks at every
+// CUZK_NTT_REMAP_WIDE (2): 1 gives the gathering passes (Remap) the wide blocks at every
 // size: at 2^27 their tiles are 512 elements, two to a 128-thread block, and the elements
 // that neighbour one another in memory (one tile element of each of the block's tiles,
 // plan::gather_tile) come in runs of two, 64 B, from two warps at about the same time;
 // four tiles to a 256-thread block make the runs 128 B, one L2 line. H200, 2026-12-05
-// (bench/RESULTS.md): forward 2^27 31.61 -> 31.29 ms, coset_forward 2^27 35.35 -> 36.06;
-// not adopted.
-// 2: only the gathering passes that scale nothing as they load (the forward and inverse,
-// not the coset forward, whose loss above was on its scaled loads).
+// (bench/RESULTS.md): forward 2^27 31.61 -> 31.29 ms, coset_forward 2^27 35.35 -> 36.06.
+// 2 (the default): only the gathering passes that scale nothing as they load (the forward,
+// the inverse and coset inverse, whose scaling is on the last pass; not the coset forward).
+// H100 side by side (2026-12-06, two rounds, median of 5), 0 -> 2: forward 2^27 32.66 /
+// 32.69 -> 32.32 / 32.32 ms, coset_inverse 2^27 35.44 / 35.47 -> 35.02 / 35.06; coset
+// forward, compute_h and 2^24 within 0.3%. 0: never.
 #ifndef CUZK_NTT_REMAP_WIDE
-#define CUZK_NTT_REMAP_WIDE 0
-#endif
-// CUZK_NTT_TWIDDLE_PREFETCH (0): in the last DIT pass of a transform (its top stages: the
-// twiddle pairs nearly one an element, from DRAM; ncu put 29-35% of that pass's stall
-// samples on their loads), each thread asks the L2 for the twiddle pairs of its later
-// groups as the tile starts (prefetch.global.L2, no registers held), so that the groups'
-// own loads find them there. 1: the last group's pairs (448 of a 512-element tile's 511
-// distinct ones); 2: those of every group after the first.
-#ifndef CUZK_NTT_TWIDDLE_PREFETCH
-#define CUZK_NTT_TWIDDLE_PREFETCH 0
+#define CUZK_NTT_REMAP_WIDE 2
 #endif
 constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
 constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
@@ -773,13 +736,6 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                 for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l * elems + slot];
             }
         }
-#if CUZK_NTT_TWIDDLE_PREFETCH
-        if constexpr (kAllFull && !kDif && kRemap == Remap::kNone) {
-            // Uniform: the transform's last pass (its first stage past 0, so not a lone pass).
-            if (step == 0 && p.lh0 > 0 && p.lh0 + p.s == log_n)
-                prefetch_group_twiddles<kInverse>(log_n, p, TwiddleIndex(r0), TwiddleIndex(half), f, ng, tw);
-        }
-#endif
         unsigned u0, r;
         plan::group_stages(p, g, u0, r);
         bool full = false;
@@ -1190,7 +1146,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
     // passes of 1024-element tiles), its independent one-warp blocks running far apart in
     // the kernel's long unrolled code; the barriers of a wider block keep its warps
     // together. From 2^CUZK_NTT_WIDE_BLOCKS_FROM on, blocks twice as wide (kWideBlockLog);
-    // with CUZK_NTT_REMAP_WIDE, a gathering pass's blocks at every size.
+    // with CUZK_NTT_REMAP_WIDE (2), an unscaled gathering pass's blocks at every size.
     const bool wide = log_n >= CUZK_NTT_WIDE_BLOCKS_FROM ||
                       (CUZK_NTT_REMAP_WIDE && remap != Remap::kNone && (CUZK_NTT_REMAP_WIDE == 1 || pre.none));
     const unsigned block_log = wide ? kWideBlockLog : kSharedBlockLog;
