@@ -249,14 +249,17 @@ __global__ void combine_kernel(Fr* out, size_t count, const Fr* lo, const Fr* hi
 // r): shoup_ptx.hpp) from w~_j, w_j in Montgomery form.
 // w~_j = lo[j mod 1024] * hi[j / 1024] made here: no Montgomery table beside the pairs (2 GiB
 // at 2^27 while the table was built).
-__global__ void shoup_table_kernel(Fr* out, const Fr* lo, const Fr* hi, size_t count, cuzk::BigInt<Fr::N> neg_inv) {
+// Slot j's pair at plan::twiddle_position(j, log_n) (CUZK_NTT_TWIDDLE_BITREV).
+__global__ void shoup_table_kernel(Fr* out, const Fr* lo, const Fr* hi, size_t count, cuzk::BigInt<Fr::N> neg_inv,
+                                   unsigned log_n) {
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x) {
         const Fr w = lo[j & (kPowLo - 1)] * hi[j >> kPowLoLog];
         ff_detail::ptx::DeviceIsa isa;
         Fr wq;
         ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, neg_inv.l);
-        out[2 * j] = Fr::from_raw_montgomery(w.to_bigint());  // the standard form's limbs as they are
-        out[2 * j + 1] = wq;
+        const size_t at = plan::twiddle_position(j, log_n);
+        out[2 * at] = Fr::from_raw_montgomery(w.to_bigint());  // the standard form's limbs as they are
+        out[2 * at + 1] = wq;
     }
 }
 
@@ -432,12 +435,8 @@ __global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::
 // DIT butterfly with twiddle w_n^j (kInverse: w_n^-j), j < n/2 from the table. j = 0 is
 // w = 1 and costs no multiplication (stage 0, and the first butterflies of the first
 // pass). The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) = -w^(n/2 - j)
-// for 0 < j < n/2, and negating w just swaps the two outputs.
-// Table index of w_n^j (kInverse: of -w_n^-j), for load_twiddle; unused when j = 0.
-template <bool kInverse, class I>
-__device__ __forceinline__ I twiddle_slot(I j, I half) {
-    return kInverse ? half - j : j;
-}
+// for 0 < j < n/2, and negating w just swaps the two outputs (the table position of
+// w_n^j or -w_n^-j: plan::tile_twiddle_position).
 #if CUZK_NTT_LAZY
 // The lazy butterflies (CUZK_NTT_LAZY): DIT, or Gentleman-Sande with kDif.
 template <bool kInverse, bool kDif>
@@ -596,8 +595,8 @@ __device__ __forceinline__ void twiddle_butterflies(Fr (&x)[plan::kRegElems], un
 // stage 0 and the jl = 0 butterflies of stages 1 and 2 have twiddle w^0.
 template <bool kInverse, bool kDif, bool kFirst, bool kLazy = false>
 __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned log_n, const plan::Pass& p,
-                                           TwiddleIndex r0, TwiddleIndex half, unsigned u0, const plan::RegBits& rb,
-                                           unsigned e0, const Fr* __restrict__ tw) {
+                                           TwiddleIndex r0, unsigned u0, const plan::RegBits& rb, unsigned e0,
+                                           const Fr* __restrict__ tw) {
 #pragma unroll
     for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
         const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
@@ -606,11 +605,9 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
         for (unsigned jl = 0; jl < (1u << i); ++jl) {
             const bool one = kFirst && (i == 0 || (CUZK_NTT_FIRST_ONES && jl == 0));  // compile-time: w^0
             Twiddle t{};
-            if (!one) {
-                const TwiddleIndex w =
-                    plan::tile_twiddle<TwiddleIndex>(log_n, p, r0, u, plan::group_element(rb, e0, jl));
-                t = load_twiddle(tw, twiddle_slot<kInverse>(w, half));
-            }
+            if (!one)
+                t = load_twiddle(tw, plan::tile_twiddle_position<kInverse, CUZK_NTT_TWIDDLE_BITREV != 0, TwiddleIndex>(
+                                         log_n, p, r0, u, plan::group_element(rb, e0, jl)));
             twiddle_butterflies<kInverse, kDif, kLazy>(x, i, jl, one, t);
         }
     }
@@ -713,7 +710,6 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);
-    const size_t half = size_t(1) << (log_n - 1);
     const unsigned ng = plan::group_count(p);
     Fr x[plan::kRegElems];
     for (unsigned step = 0; step < ng; ++step) {
@@ -744,11 +740,9 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         full = kAllFull || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
         if (full) {
             if (p.lh0 + u0 == 0)
-                full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
-                                                        tw);
+                full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), u0, rb, e0, tw);
             else
-                full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), TwiddleIndex(half), u0, rb, e0,
-                                                         tw);
+                full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), u0, rb, e0, tw);
         }
 #endif
         if (!kAllFull && !full) {
@@ -777,13 +771,16 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
 #endif
 #pragma unroll
                 for (unsigned jl = 0; jl < (1u << i); ++jl) {
-                    const TwiddleIndex w = plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u,
-                                                                            plan::group_element(rb, e0, jl));
-                    // Without CUZK_NTT_ONE_BRANCH, w = 0 multiplies too: by slot 0 (w^0 = 1), or for
-                    // the inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
+                    const unsigned e = plan::group_element(rb, e0, jl);
+                    // Without CUZK_NTT_ONE_BRANCH, w^0 multiplies too: by slot 0 (1), or for the
+                    // inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
                     // branches on its data.
-                    const bool one = CUZK_NTT_ONE_BRANCH && w == 0;
-                    const Twiddle t = one ? Twiddle{} : load_twiddle(tw, twiddle_slot<kInverse>(w, TwiddleIndex(half)));
+                    const bool one =
+                        CUZK_NTT_ONE_BRANCH && plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, e) == 0;
+                    const Twiddle t =
+                        one ? Twiddle{}
+                            : load_twiddle(tw, plan::tile_twiddle_position<kInverse, CUZK_NTT_TWIDDLE_BITREV != 0>(
+                                                   log_n, p, TwiddleIndex(r0), u, e));
                     twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
                 }
             }
@@ -1038,7 +1035,7 @@ const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
 }
 
 // Twiddle pairs in the Shoup table of size n: slots j <= n/2, w^(n/2) = -1 being the
-// inverse's twiddle for j = 0 (twiddle_slot). Sizes the table and twiddle_table_bytes.
+// inverse's twiddle for j = 0 (plan::tile_twiddle_position). Sizes the table and twiddle_table_bytes.
 constexpr size_t shoup_pair_count(size_t n) { return n / 2 + 1; }
 
 // The register passes' table (CUZK_NTT_SHOUP): pairs only, so a size that only runs
@@ -1056,7 +1053,7 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
             build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
             static const cuzk::BigInt<Fr::N> neg_inv = ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP);
             shoup_table_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, lo.ptr, hi.ptr, count,
-                                                                                   neg_inv);
+                                                                                   neg_inv, log_n);
             check_launch("shoup_table_kernel");
         }
         check(cudaStreamSynchronize(stream), "building the twiddle table");

@@ -379,6 +379,69 @@ TEST(GpuNttPlan, RegisterGroupsSpanTheirStages) {
     }
 }
 
+// The twiddle table's two layouts (plan::twiddle_position, CUZK_NTT_TWIDDLE_BITREV): each a
+// bijection on the n/2 + 1 slots, and tile_twiddle_position (the kernels' index, computed
+// without the slot's shift in the bit-reversed layout) the position of the slot of
+// tile_twiddle (the inverse's n/2 - slot) in either, for every pass, group, thread and
+// stage up to 2^16 and every thread of the first and last tiles above. In the bit-reversed
+// layout a stage of half-size h reads only the positions [0, h) (and n/2).
+template <bool kBitrev>
+void check_twiddle_positions() {
+    namespace plan = gntt::plan;
+    for (unsigned log_n = plan::kRegMinLogN; log_n <= 20; ++log_n) {
+        const size_t n = size_t(1) << log_n;
+        std::vector<bool> seen(n / 2 + 1, false);
+        for (size_t j = 0; j <= n / 2; ++j) {
+            const size_t at = plan::twiddle_position<kBitrev>(j, log_n);
+            ASSERT_LE(at, n / 2) << "log_n " << log_n << " slot " << j;
+            ASSERT_FALSE(seen[at]) << "log_n " << log_n << " slot " << j << " shares position " << at;
+            seen[at] = true;
+        }
+        EXPECT_EQ(plan::twiddle_position<kBitrev>(n / 2, log_n), n / 2);
+        plan::Pass passes[plan::kMaxPasses];
+        const unsigned np = plan::make_passes(log_n, passes);
+        for (unsigned k = 0; k < np; ++k) {
+            const plan::Pass& p = passes[k];
+            const unsigned threads = 1u << (plan::tile_log(p) - plan::kRegLog);
+            const size_t tiles = plan::tile_count(log_n, p);
+            for (size_t tile = 0; tile < tiles; tile += (log_n <= 16 || tile + 1 == tiles) ? 1 : tiles - 1) {
+                const uint32_t r0 = uint32_t(plan::tile_r0(p, tile));
+                for (unsigned g = 0; g < plan::group_count(p); ++g) {
+                    const plan::RegBits rb = plan::group_bits(p, g);
+                    unsigned u0, r;
+                    plan::group_stages(p, g, u0, r);
+                    for (unsigned f = 0; f < threads; ++f)
+                        for (unsigned u = u0; u < u0 + r; ++u)
+                            for (unsigned j = 0; j < plan::kRegElems; ++j) {
+                                const unsigned e = plan::group_element(rb, plan::thread_base(p, rb, f), j);
+                                const size_t t = plan::tile_twiddle<size_t>(log_n, p, r0, u, e);
+                                const size_t fwd =
+                                    plan::tile_twiddle_position<false, kBitrev, uint32_t>(log_n, p, r0, u, e);
+                                const size_t inv =
+                                    plan::tile_twiddle_position<true, kBitrev, uint32_t>(log_n, p, r0, u, e);
+                                ASSERT_EQ(fwd, plan::twiddle_position<kBitrev>(t, log_n))
+                                    << "log_n " << log_n << " pass " << k << " stage " << u << " e " << e;
+                                ASSERT_EQ(inv, plan::twiddle_position<kBitrev>(n / 2 - t, log_n))
+                                    << "log_n " << log_n << " pass " << k << " stage " << u << " e " << e;
+                                if (kBitrev) {
+                                    const size_t h = size_t(1) << (p.lh0 + u);
+                                    EXPECT_LT(fwd, h);
+                                    if (t != 0) {
+                                        EXPECT_LT(inv, h);
+                                    }
+                                }
+                            }
+                }
+            }
+        }
+    }
+}
+
+TEST(GpuNttPlan, TwiddlePositionsInEitherLayout) {
+    check_twiddle_positions<false>();
+    check_twiddle_positions<true>();
+}
+
 TEST(GpuNttPlan, ReverseBits) {
     EXPECT_EQ(gntt::plan::reverse_bits(1, 1), 1u);
     EXPECT_EQ(gntt::plan::reverse_bits(1, 3), 4u);

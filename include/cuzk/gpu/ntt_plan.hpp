@@ -235,6 +235,47 @@ CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
+// Where the register passes' Shoup table (src/gpu/ntt.cu) keeps the pair of slot j
+// (w_n^j, j <= n/2; slot n/2 is -1, the inverse's twiddle for w^0): at j, or with
+// kBitrev (CUZK_NTT_TWIDDLE_BITREV) at rev(j) over log n - 1 bits for j < n/2 (slot n/2
+// stays). Why the bit reversal: a stage of half-size h reads slots j n/(2h), j < h, which
+// it puts at the positions [0, h), so a later pass's stage below the top reads whole 128-B
+// lines (two pairs, one warp) instead of one pair a line at a stride of 128 B or more, the
+// other pair fetched for nothing (the L2 fetches 128 B a miss): in the last pass of 2^24,
+// ~1.5 GB of twiddle reads from DRAM of which ~1 GB used. ncu (H100, 2026-12-06) had put
+// that pass at 1.44 ms against 1.25 for the middle one, the same 9 stages, with 3.8x its
+// long-scoreboard stalls. H100 side by side (two rounds, median of 5), 0 -> 1 (the
+// default): forward 2^27 32.26 / 32.28 -> 30.95 / 30.99 ms, coset forward 2^27 36.40 ->
+// 35.22 / 35.15, compute_h 2^27 218.1 -> 211.7, forward 2^24 3.539 / 3.524 -> 3.519 / 3.473,
+// compute_h 2^24 24.49 / 24.42 -> 24.18 / 24.09; coset inverse 2^24 flat (bench/RESULTS.md).
+#ifndef CUZK_NTT_TWIDDLE_BITREV
+#define CUZK_NTT_TWIDDLE_BITREV 1
+#endif
+template <bool kBitrev = (CUZK_NTT_TWIDDLE_BITREV != 0)>
+CUZK_HD inline size_t twiddle_position(size_t j, unsigned log_n) {
+    if (!kBitrev || log_n < 2 || j >= (size_t(1) << (log_n - 1))) return j;
+    return reverse_bits(uint32_t(j), log_n - 1);
+}
+// The table position of the twiddle of the stage-u butterfly whose first element has tile
+// index e: twiddle_position of tile_twiddle's slot, or for the inverse (kInverse) of slot
+// n/2 - tile_twiddle (w^-j = -w^(n/2 - j); n/2 for j = 0). With kBitrev straight from the
+// slot's unshifted bits v = (r0 + c) + m h0: the slot is v n/(2h), h = h0 2^u, so its
+// position is rev(v) over log h bits (the inverse's: rev(h - v), or n/2 for v = 0).
+template <bool kInverse, bool kBitrev = (CUZK_NTT_TWIDDLE_BITREV != 0), class I = size_t>
+CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsigned u, unsigned e) {
+    if constexpr (!kBitrev) {
+        const I w = tile_twiddle<I>(log_n, p, r0, u, e);
+        return kInverse ? (I(1) << (log_n - 1)) - w : w;
+    } else {
+        const unsigned c = e & ((1u << p.log_c) - 1);
+        const unsigned m = (e >> p.log_c) & ((1u << u) - 1);
+        const uint32_t v = uint32_t((r0 + c) + (I(m) << p.lh0));
+        const unsigned bits = p.lh0 + u;  // log h
+        if constexpr (kInverse) return v == 0 ? I(1) << (log_n - 1) : I(reverse_bits(0u - v, bits));
+        return I(reverse_bits(v, bits));
+    }
+}
+
 // Gathering first pass (natural -> natural transforms, src/gpu/ntt.cu): instead of a
 // bit-reversal pass, the first DIT pass (lh0 = 0, log_c = 0: tile t holds the permuted
 // elements t 2^s .. t 2^s + 2^s - 1) loads permuted element g from input index
