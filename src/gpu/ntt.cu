@@ -1035,7 +1035,8 @@ const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
 }
 
 // Twiddle pairs in the Shoup table of size n: slots j <= n/2, w^(n/2) = -1 being the
-// inverse's twiddle for j = 0 (plan::tile_twiddle_position). Sizes the table and twiddle_table_bytes.
+// inverse's twiddle for j = 0 (plan::tile_twiddle_position). Sizes the table and
+// twiddle_table_bytes.
 constexpr size_t shoup_pair_count(size_t n) { return n / 2 + 1; }
 
 // The register passes' table (CUZK_NTT_SHOUP): pairs only, so a size that only runs

@@ -240,14 +240,15 @@ CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
 // kBitrev (CUZK_NTT_TWIDDLE_BITREV) at rev(j) over log n - 1 bits for j < n/2 (slot n/2
 // stays). Why the bit reversal: a stage of half-size h reads slots j n/(2h), j < h, which
 // it puts at the positions [0, h), so a later pass's stage below the top reads whole 128-B
-// lines (two pairs, one warp) instead of one pair a line at a stride of 128 B or more, the
-// other pair fetched for nothing (the L2 fetches 128 B a miss): in the last pass of 2^24,
-// ~1.5 GB of twiddle reads from DRAM of which ~1 GB used. ncu (H100, 2026-12-06) had put
-// that pass at 1.44 ms against 1.25 for the middle one, the same 9 stages, with 3.8x its
-// long-scoreboard stalls. H100 side by side (two rounds, median of 5), 0 -> 1 (the
-// default): forward 2^27 32.26 / 32.28 -> 30.95 / 30.99 ms, coset forward 2^27 36.40 ->
-// 35.22 / 35.15, compute_h 2^27 218.1 -> 211.7, forward 2^24 3.539 / 3.524 -> 3.519 / 3.473,
-// compute_h 2^24 24.49 / 24.42 -> 24.18 / 24.09; coset inverse 2^24 flat (bench/RESULTS.md).
+// lines (both pairs of a line by one tile, but in a pass's first stage) instead of one pair
+// a line at a stride of 128 B or more, the other pair fetched for nothing (the L2 fetches
+// 128 B a miss): in the last pass of 2^24, ~1.5 GB of twiddle reads from DRAM of which ~1
+// GB used. ncu (H100, 2026-12-06) had put that pass at 1.44 ms against 1.25 for the middle
+// one, the same 9 stages, with 3.8x its long-scoreboard stalls. H100 side by side (two
+// rounds, median of 5), 0 -> 1 (the default): forward 2^27 32.26 / 32.28 -> 30.95 / 30.99
+// ms, coset forward 2^27 36.40 -> 35.22 / 35.15, compute_h 2^27 218.1 -> 211.7, forward
+// 2^24 3.539 / 3.524 -> 3.519 / 3.473, compute_h 2^24 24.49 / 24.42 -> 24.18 / 24.09;
+// coset inverse 2^24 flat (bench/RESULTS.md).
 #ifndef CUZK_NTT_TWIDDLE_BITREV
 #define CUZK_NTT_TWIDDLE_BITREV 1
 #endif
