@@ -201,11 +201,16 @@ CUZK_HD inline unsigned group_element(const RegBits& rb, unsigned base, unsigned
 // Twiddle index (table w_n^j, j < n/2) of the stage-u butterfly whose first element has
 // tile index e (same formula as tile_butterfly). I = uint32_t is exact for log_n <= 32
 // (every partial value is below 2^(log_n - 1); Fr's two-adicity is 32).
+// tile_twiddle_bits: the index before its shift, (r0 + c) + (t mod 2^u) h0 (below h = h0 2^u).
 template <class I = size_t>
-CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, unsigned e) {
+CUZK_HD inline I tile_twiddle_bits(const Pass& p, I r0, unsigned u, unsigned e) {
     const unsigned c = e & ((1u << p.log_c) - 1);
     const unsigned m = (e >> p.log_c) & ((1u << u) - 1);
-    return ((r0 + c) + (I(m) << p.lh0)) << (log_n - 1 - (p.lh0 + u));
+    return (r0 + c) + (I(m) << p.lh0);
+}
+template <class I = size_t>
+CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, unsigned e) {
+    return tile_twiddle_bits<I>(p, r0, u, e) << (log_n - 1 - (p.lh0 + u));
 }
 
 // Shared-memory slot of tile element e: its low 4 bits XOR the next 4 (a bijection on any
@@ -260,7 +265,7 @@ CUZK_HD inline size_t twiddle_position(size_t j, unsigned log_n) {
 // The table position of the twiddle of the stage-u butterfly whose first element has tile
 // index e: twiddle_position of tile_twiddle's slot, or for the inverse (kInverse) of slot
 // n/2 - tile_twiddle (w^-j = -w^(n/2 - j); n/2 for j = 0). With kBitrev straight from the
-// slot's unshifted bits v = (r0 + c) + m h0: the slot is v n/(2h), h = h0 2^u, so its
+// slot's unshifted bits v (tile_twiddle_bits): the slot is v n/(2h), h = h0 2^u, so its
 // position is rev(v) over log h bits (the inverse's: rev(h - v), or n/2 for v = 0).
 template <bool kInverse, bool kBitrev = (CUZK_NTT_TWIDDLE_BITREV != 0), class I = size_t>
 CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsigned u, unsigned e) {
@@ -268,9 +273,7 @@ CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsi
         const I w = tile_twiddle<I>(log_n, p, r0, u, e);
         return kInverse ? (I(1) << (log_n - 1)) - w : w;
     } else {
-        const unsigned c = e & ((1u << p.log_c) - 1);
-        const unsigned m = (e >> p.log_c) & ((1u << u) - 1);
-        const uint32_t v = uint32_t((r0 + c) + (I(m) << p.lh0));
+        const uint32_t v = uint32_t(tile_twiddle_bits<I>(p, r0, u, e));
         const unsigned bits = p.lh0 + u;  // log h
         if constexpr (kInverse) return v == 0 ? I(1) << (log_n - 1) : I(reverse_bits(0u - v, bits));
         return I(reverse_bits(v, bits));
