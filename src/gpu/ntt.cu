@@ -606,8 +606,8 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
             const bool one = kFirst && (i == 0 || (CUZK_NTT_FIRST_ONES && jl == 0));  // compile-time: w^0
             Twiddle t{};
             if (!one)
-                t = load_twiddle(tw, plan::tile_twiddle_position<kInverse, CUZK_NTT_TWIDDLE_BITREV != 0, TwiddleIndex>(
-                                         log_n, p, r0, u, plan::group_element(rb, e0, jl)));
+                t = load_twiddle(
+                    tw, plan::tile_twiddle_position<kInverse>(log_n, p, r0, u, plan::group_element(rb, e0, jl)));
             twiddle_butterflies<kInverse, kDif, kLazy>(x, i, jl, one, t);
         }
     }
@@ -779,8 +779,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                         CUZK_NTT_ONE_BRANCH && plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, e) == 0;
                     const Twiddle t =
                         one ? Twiddle{}
-                            : load_twiddle(tw, plan::tile_twiddle_position<kInverse, CUZK_NTT_TWIDDLE_BITREV != 0>(
-                                                   log_n, p, TwiddleIndex(r0), u, e));
+                            : load_twiddle(tw, plan::tile_twiddle_position<kInverse>(log_n, p, TwiddleIndex(r0), u, e));
                     twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
                 }
             }
