@@ -658,6 +658,30 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
 #ifndef CUZK_NTT_REMAP_WIDE
 #define CUZK_NTT_REMAP_WIDE 2
 #endif
+// CUZK_NTT_GATHER_INTERLEAVE (1): the all-full gathering kernel's block threads are
+// interleaved over its tiles (plan::block_thread), so that a warp's gather loads cover 8
+// rows of 2 or 4 tiles' consecutive elements instead of 32 rows of one tile's (2^27: 32-byte
+// pieces of 32 lines a load). Not in the generic gathering kernel (2^25, 2^26: s = 8), where
+// ptxas then spilled 116 B a thread instead of 20. 0: thread f of tile k is block thread k T
+// + f. H100 side by side (2026-12-06, median of 5, two rounds; bench/RESULTS.md), key on, 0
+// -> 1: forward 2^27 30.61 / 30.61 -> 30.25 / 30.30 ms, coset_forward 2^27 34.78 / 34.80 ->
+// 34.63 / 34.61; 2^24 (tiles of 8 threads, interleaved either way) unchanged.
+#ifndef CUZK_NTT_GATHER_INTERLEAVE
+#define CUZK_NTT_GATHER_INTERLEAVE 1
+#endif
+// CUZK_NTT_TILE_KEY (1): in the DIT kernels, where a half warp spans two tiles (tiles of 8
+// threads, as in 2^24's first pass; interleaved ones), the odd tile's shared-memory slots
+// are XORed with 12 (plan::smem_tile_key) against a 2-way bank conflict on every
+// exchange. 0: no key. H100 side by side (2026-12-06, median of 5, two rounds), before ->
+// both (key and interleave), ms: forward 2^24 3.482 / 3.501 -> 3.408 / 3.427, 2^25 7.73 /
+// 7.74 -> 7.65 / 7.64, 2^26 15.42 / 15.47 -> 15.24 / 15.24, 2^27 31.00 / 31.02 -> 30.25 /
+// 30.30; coset_forward 2^27 35.10 / 35.12 -> 34.63 / 34.61; compute_h 2^24 24.08 / 24.18 ->
+// 23.99 / 23.98, 2^27 211.7 / 211.7 -> 210.8 / 210.7; inverse 2^27 32.37 / 32.42 -> 32.19 /
+// 32.21; coset_inverse 2^24 3.936 / 3.973 -> 3.981 / 3.987 (+0.5%), 2^27 34.55 / 34.59 ->
+// 34.44 / 34.41; 2^20 to 2^23 within 1%.
+#ifndef CUZK_NTT_TILE_KEY
+#define CUZK_NTT_TILE_KEY 1
+#endif
 constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
 constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
 constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
@@ -703,8 +727,22 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     // Tiles under 1024 elements come several to a block (launch_reg_pass), thread f of
     // the tile being thread f + k 2^(tile_log - 3) of the block, each tile in its own
     // part of shared memory.
+    // The DIT kernels key their tiles' slots (plan::smem_tile_key, CUZK_NTT_TILE_KEY) and,
+    // in the all-full gathering kernel, interleave their threads (plan::block_thread,
+    // CUZK_NTT_GATHER_INTERLEAVE). The DIF kernels keep the plain layout, though their pass
+    // of 8-thread tiles (2^24's last) has the same conflicts: with the key, ptxas spilled 212
+    // instead of 136 B a thread in the inverse all-full DIF kernel, and compute_h 2^27 lost
+    // 0.7% (H100). In the DIT all-full kernels the key also lowered the spills, 84 -> 76 B
+    // (forward) and 120 -> 84 B (inverse).
     const unsigned tile_threads = elems >> plan::kRegLog;
-    const unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads;
+    unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads, key = 0;
+    if constexpr (!kDif) {
+        constexpr bool kInterleave = kGather && kAllFull && CUZK_NTT_GATHER_INTERLEAVE;
+        const unsigned threads_log = plan::tile_log(p) - plan::kRegLog;
+        const unsigned tiles_log = unsigned(__ffs(int(blockDim.x))) - 1 - threads_log;
+        plan::block_thread(threadIdx.x, threads_log, tiles_log, kInterleave, tile_in_block, f);
+        if (CUZK_NTT_TILE_KEY) key = plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave);
+    }
     const size_t v = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
     const size_t tile = kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
@@ -727,7 +765,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             __syncthreads();  // the previous group's stores are visible
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j)) ^ key;
 #pragma unroll
                 for (unsigned l = 0; l < Fr::N; ++l) x[j].l[l] = sh[l * elems + slot];
             }
@@ -799,7 +837,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             if (step > 0) __syncthreads();  // every thread has read this group's values
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
-                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j));
+                const unsigned slot = plan::smem_slot(plan::group_element(rb, e0, j)) ^ key;
 #pragma unroll
                 for (unsigned l = 0; l < Fr::N; ++l) sh[l * elems + slot] = x[j].l[l];
             }

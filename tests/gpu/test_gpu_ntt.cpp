@@ -442,6 +442,92 @@ TEST(GpuNttPlan, TwiddlePositionsInEitherLayout) {
     check_twiddle_positions<true>();
 }
 
+// The shared-memory layout of the register passes' tiles, as reg_pass_kernel lays them out
+// (plan::block_thread, plan::smem_slot, plan::smem_tile_key), for blocks of 128 and 256
+// threads (launch_reg_pass: 2^7 narrow, 2^8 wide):
+// - every block thread is one thread of one tile;
+// - the keyed slots are a permutation of the tile;
+// - the worst bank conflict of an exchange is no worse than with the natural order and no
+//   key. An exchange is one 64-bit limb of element j by every thread of a half warp, on 16
+//   banks of 8 bytes.
+// The sizes (the first passes of 2^24 and 2^27, gathering) have none at all.
+unsigned worst_bank_conflict(const gntt::plan::Pass& p, unsigned tiles_log, bool interleave, bool keyed) {
+    namespace plan = gntt::plan;
+    const unsigned threads_log = plan::tile_log(p) - plan::kRegLog;
+    const unsigned elems = 1u << plan::tile_log(p), block = 1u << (threads_log + tiles_log);
+    unsigned worst = 1;
+    for (unsigned g = 0; g < plan::group_count(p); ++g) {
+        const plan::RegBits rb = plan::group_bits(p, g);
+        for (unsigned j = 0; j < plan::kRegElems; ++j)
+            for (unsigned half = 0; half < std::max(1u, block / 16); ++half) {
+                std::vector<std::vector<unsigned>> on_bank(16);
+                for (unsigned tid = half * 16; tid < std::min(block, half * 16 + 16); ++tid) {
+                    unsigned tile = 0, f = 0;
+                    plan::block_thread(tid, threads_log, tiles_log, interleave, tile, f);
+                    const unsigned e = plan::group_element(rb, plan::thread_base(p, rb, f), j);
+                    const unsigned key = keyed ? plan::smem_tile_key(tile, threads_log, tiles_log, interleave) : 0;
+                    const unsigned word = tile * Fr::N * elems + (plan::smem_slot(e) ^ key);
+                    auto& b = on_bank[word % 16];
+                    if (std::find(b.begin(), b.end(), word) == b.end()) b.push_back(word);
+                }
+                for (const auto& b : on_bank) worst = std::max(worst, unsigned(b.size()));
+            }
+    }
+    return worst;
+}
+
+TEST(GpuNttPlan, SharedTilesSpreadOverTheBanks) {
+    namespace plan = gntt::plan;
+    for (unsigned log_n = plan::kRegMinLogN; log_n <= 27; ++log_n) {
+        plan::Pass passes[plan::kMaxPasses];
+        const unsigned np = plan::make_passes(log_n, passes);
+        for (unsigned k = 0; k < np; ++k) {
+            const plan::Pass& p = passes[k];
+            const unsigned threads_log = plan::tile_log(p) - plan::kRegLog;
+            const unsigned elems = 1u << plan::tile_log(p);
+            const unsigned tiles_max_log = log_n - plan::tile_log(p);
+            for (unsigned block_log : {7u, 8u}) {
+                const unsigned tiles_log =
+                    std::min(tiles_max_log, block_log > threads_log ? block_log - threads_log : 0);
+                for (bool interleave : {false, true}) {
+                    if (interleave && k != 0) continue;  // only a first pass gathers
+                    const std::string at = "log_n " + std::to_string(log_n) + " pass " + std::to_string(k) +
+                                           " block 2^" + std::to_string(block_log) + (interleave ? " interleaved" : "");
+                    std::vector<unsigned> seen(size_t(1) << (threads_log + tiles_log), 0);
+                    for (unsigned tid = 0; tid < seen.size(); ++tid) {
+                        unsigned tile = 0, f = 0;
+                        plan::block_thread(tid, threads_log, tiles_log, interleave, tile, f);
+                        ASSERT_LT(tile, 1u << tiles_log) << at;
+                        ASSERT_LT(f, 1u << threads_log) << at;
+                        ++seen[(size_t(tile) << threads_log) | f];
+                    }
+                    for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], 1u) << at << " tile thread " << i;
+                    for (unsigned tile = 0; tile < (1u << tiles_log); ++tile) {
+                        std::vector<bool> used(elems, false);
+                        const unsigned key = plan::smem_tile_key(tile, threads_log, tiles_log, interleave);
+                        for (unsigned e = 0; e < elems; ++e) {
+                            const unsigned slot = plan::smem_slot(e) ^ key;
+                            ASSERT_LT(slot, elems) << at;
+                            ASSERT_FALSE(used[slot]) << at << " slot " << slot;
+                            used[slot] = true;
+                        }
+                    }
+                    const unsigned before = worst_bank_conflict(p, tiles_log, false, false);
+                    const unsigned now = worst_bank_conflict(p, tiles_log, interleave, true);
+                    EXPECT_LE(now, before) << at;
+                    if (k == 0 && interleave && (log_n == 24 || log_n == 27)) {
+                        EXPECT_EQ(now, 1u) << at;
+                    }
+                }
+            }
+        }
+    }
+    // What the key is for: 2^24's first pass (tiles of 8 threads) had a 2-way conflict.
+    plan::Pass passes[plan::kMaxPasses];
+    plan::make_passes(24, passes);
+    EXPECT_EQ(worst_bank_conflict(passes[0], 4, false, false), 2u);
+}
+
 TEST(GpuNttPlan, ReverseBits) {
     EXPECT_EQ(gntt::plan::reverse_bits(1, 1), 1u);
     EXPECT_EQ(gntt::plan::reverse_bits(1, 3), 4u);

@@ -218,6 +218,47 @@ CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, u
 // mostly hit distinct 8-byte banks (limb-major layout, one 64-bit limb per access).
 CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
 
+// Tiles that share a block (launch_reg_pass in src/gpu/ntt.cu): 2^tiles_log tiles of
+// 2^threads_log threads each. block_thread gives block thread tid's tile and its thread f
+// in that tile.
+//   Natural order: tile = tid >> threads_log.
+//   Interleaved (a gathering pass, CUZK_NTT_GATHER_INTERLEAVE; tiles of 16 to 64
+//   threads): f's low 3 bits are tid's low 3 bits, then come tiles_log bits of tile, then
+//   the rest of f. (Tiles of 128 threads, 2^20's first pass, stay natural: with the key
+//   below their exchanges would have more 2-way bank conflicts, not fewer.)
+// Why interleave: each warp then holds runs of 8 threads from 2 or 4 tiles. For each tile
+// element, a gathering pass reads the block's tiles from consecutive addresses
+// (plan::gather_tile), so a warp's load covers 8 rows of 64 or 128 B. Without it, the
+// warp's 32 threads sit in one tile and the load covers 32 rows of 32 B (2^27's first
+// pass).
+// Tiles of 8 threads come out interleaved either way.
+CUZK_HD inline bool interleaved_tiles(unsigned threads_log, unsigned tiles_log, bool interleave) {
+    return interleave && threads_log > 3 && threads_log <= 6 && tiles_log > 0;
+}
+CUZK_HD inline void block_thread(unsigned tid, unsigned threads_log, unsigned tiles_log, bool interleave,
+                                 unsigned& tile, unsigned& f) {
+    if (!interleaved_tiles(threads_log, tiles_log, interleave)) {
+        tile = tid >> threads_log;
+        f = tid & ((1u << threads_log) - 1);
+        return;
+    }
+    tile = (tid >> 3) & ((1u << tiles_log) - 1);
+    f = (tid & 7u) | ((tid >> (3 + tiles_log)) << 3);
+}
+// The XOR key applied to a tile's shared-memory slots (smem_slot(e) ^ key, a permutation
+// of its 2^(threads_log + 3) >= 64 slots).
+// Where it matters: when a half warp holds 8 threads of each of two tiles (tiles of 8
+// threads, or interleaved ones), both tiles' regions start on bank 0. Within a tile, the
+// 8 threads' slots then leave one slot bit fixed: bit 2 in a group of stage bits {0, 1,
+// 2}, bit 3 in groups of higher stage bits. So the two tiles hit the same 8 of the 16
+// 8-byte banks, a 2-way conflict on every access.
+// Key 12 (slot bits 2 and 3) for the odd tile moves it onto the other 8 banks.
+// GpuNttPlan.SharedTilesSpreadOverTheBanks counts the conflicts.
+CUZK_HD inline unsigned smem_tile_key(unsigned tile, unsigned threads_log, unsigned tiles_log, bool interleave) {
+    const bool pairs = (tiles_log > 0 && threads_log == 3) || interleaved_tiles(threads_log, tiles_log, interleave);
+    return pairs && (tile & 1u) ? 12u : 0u;
+}
+
 // Plain radix-2 stage (the reference kernel): butterfly q < n/2 of stage log_h.
 CUZK_HD inline void stage_butterfly(unsigned log_n, unsigned log_h, size_t q, size_t& x, size_t& y, size_t& tw) {
     const size_t k = q & ((size_t(1) << log_h) - 1);
