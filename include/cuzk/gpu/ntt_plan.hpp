@@ -216,6 +216,12 @@ CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, u
 // Shared-memory slot of tile element e: its low 4 bits XOR the next 4 (a bijection on any
 // tile), so that the 16 threads of a half warp, which differ in the lowest free bits of e,
 // mostly hit distinct 8-byte banks (limb-major layout, one 64-bit limb per access).
+// Still 2-way in the stores of each later pass's first group (stage bits {1, 2, 3}). A
+// swizzle with no conflict in any exchange of 2^12 and up (bits 4, 5, 6 of e flipping
+// slot bits {0, 1}, {0, 2}, {2, 3}; tile key 9) was measured slower. ptxas spilled more
+// with it (forward all-full DIT kernel 76 -> 92 B a thread). H100 side by side, 2026-12-06:
+// forward 2^24 3.400 / 3.404 -> 3.444 / 3.438 ms, 2^27 30.21 / 30.27 -> 30.67 / 30.70;
+// compute_h 2^27 +0.4% (bench/RESULTS.md).
 CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
 
 // Tiles that share a block (launch_reg_pass in src/gpu/ntt.cu): 2^tiles_log tiles of
