@@ -725,8 +725,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     extern __shared__ uint64_t shared_tiles[];
     const unsigned elems = 1u << plan::tile_log(p);
     // Tiles under 1024 elements come several to a block (launch_reg_pass), thread f of
-    // the tile being thread f + k 2^(tile_log - 3) of the block, each tile in its own
-    // part of shared memory.
+    // tile k being thread f + k 2^(tile_log - 3) of the block (but where interleaved, below),
+    // each tile in its own part of shared memory.
     // The DIT kernels key their tiles' slots (plan::smem_tile_key, CUZK_NTT_TILE_KEY) and,
     // in the all-full gathering kernel, interleave their threads (plan::block_thread,
     // CUZK_NTT_GATHER_INTERLEAVE). The DIF kernels keep the plain layout, though their pass

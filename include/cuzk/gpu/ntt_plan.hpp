@@ -228,8 +228,8 @@ CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
 // 2^threads_log threads each. block_thread gives block thread tid's tile and its thread f
 // in that tile.
 //   Natural order: tile = tid >> threads_log.
-//   Interleaved (a gathering pass, CUZK_NTT_GATHER_INTERLEAVE; tiles of 16 to 64
-//   threads): f's low 3 bits are tid's low 3 bits, then come tiles_log bits of tile, then
+//   Interleaved (the all-full gathering kernel, CUZK_NTT_GATHER_INTERLEAVE; tiles of 16 to
+//   64 threads): f's low 3 bits are tid's low 3 bits, then come tiles_log bits of tile, then
 //   the rest of f. (Tiles of 128 threads, 2^20's first pass, stay natural: with the key
 //   below their exchanges would have more 2-way bank conflicts, not fewer.)
 // Why interleave: each warp then holds runs of 8 threads from 2 or 4 tiles. For each tile
