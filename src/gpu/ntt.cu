@@ -734,16 +734,14 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     // instead of 136 B a thread in the inverse all-full DIF kernel, and compute_h 2^27 lost
     // 0.7% (H100). In the DIT all-full kernels the key also lowered the spills, 84 -> 76 B
     // (forward) and 120 -> 84 B (inverse).
-    const unsigned tile_threads = elems >> plan::kRegLog;
-    unsigned f = threadIdx.x & (tile_threads - 1), tile_in_block = threadIdx.x / tile_threads, key = 0;
-    if constexpr (!kDif) {
-        constexpr bool kInterleave = kGather && kAllFull && CUZK_NTT_GATHER_INTERLEAVE;
-        const unsigned threads_log = plan::tile_log(p) - plan::kRegLog;
-        const unsigned tiles_log = unsigned(__ffs(int(blockDim.x))) - 1 - threads_log;
-        plan::block_thread(threadIdx.x, threads_log, tiles_log, kInterleave, tile_in_block, f);
-        if (CUZK_NTT_TILE_KEY) key = plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave);
-    }
-    const size_t v = size_t(blockIdx.x) * (blockDim.x / tile_threads) + tile_in_block;
+    constexpr bool kInterleave = kGather && kAllFull && CUZK_NTT_GATHER_INTERLEAVE;
+    const unsigned threads_log = plan::tile_log(p) - plan::kRegLog;
+    const unsigned tiles_log = unsigned(__ffs(int(blockDim.x))) - 1 - threads_log;
+    unsigned f, tile_in_block;
+    plan::block_thread(threadIdx.x, threads_log, tiles_log, kInterleave, tile_in_block, f);
+    const unsigned key =
+        !kDif && CUZK_NTT_TILE_KEY ? plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave) : 0;
+    const size_t v = (size_t(blockIdx.x) << tiles_log) + tile_in_block;
     const size_t tile = kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
