@@ -5,14 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <bit>
-#include <cmath>
 #include <random>
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
-#include "cuzk/ff/shoup_fp64.hpp"
 #include "cuzk/ff/shoup_ptx.hpp"
 #include "gpu/field_edges.hpp"
 #include "support/seed.hpp"
@@ -58,34 +55,6 @@ struct EmulatedIsa {
         return lo(t);
     }
     uint32_t subc(uint32_t a, uint32_t b) { return lo(uint64_t(a) - b - cf); }  // the borrow mask idiom
-
-    // FP64 (shoup_fp64.hpp), over integer-valued doubles only, evaluated exactly in 128-bit
-    // integers: fma_rz rounds toward zero to 53 bits (the device's __fma_rz); fma_rn and
-    // add_rn are used only where the algorithm claims the result exact, so an inexact one
-    // is recorded (`inexact`) instead of rounded.
-    int inexact = 0;
-    static __int128 integer(double d) {
-        EXPECT_EQ(d, std::trunc(d)) << "not an integer: " << d;
-        return static_cast<__int128>(d);
-    }
-    static double to_double_rz(__int128 v) {
-        const bool neg = v < 0;
-        unsigned __int128 m = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-        int shift = 0;
-        while ((m >> shift) >= (static_cast<unsigned __int128>(1) << 53)) ++shift;
-        const double d = std::ldexp(static_cast<double>(static_cast<uint64_t>(m >> shift)), shift);
-        return neg ? -d : d;
-    }
-    double exact(__int128 v) {
-        const double d = to_double_rz(v);
-        inexact += integer(d) != v;
-        return d;
-    }
-    double fma_rz(double a, double b, double c) { return to_double_rz(integer(a) * integer(b) + integer(c)); }
-    double fma_rn(double a, double b, double c) { return exact(integer(a) * integer(b) + integer(c)); }
-    double add_rn(double a, double b) { return exact(integer(a) + integer(b)); }
-    static uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
-    static double from_bits(uint64_t b) { return std::bit_cast<double>(b); }
 };
 
 template <class F>
@@ -321,28 +290,16 @@ void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t see
     ASSERT_EQ(uint64_t(c), 0u);
     ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x2.l, w_std.l, wq.l, p.l, k.np.l);
     ASSERT_EQ(r, x * w) << "Fr shoup_mul of x~ + p " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
-    // Without the final subtraction (the lazy butterflies): x~ and x~ + p, below 2p out;
-    // with the quotient by 32-bit words and on the FP64 pipe (shoup_fp64.hpp).
+    // Without the final subtraction (the lazy butterflies): x~ and x~ + p, below 2p out.
     for (unsigned j = 0; j < 2; ++j) {
         const Fr::Big xj = plus_multiple(limbs_of(x), j);
-        Fr::Big lazy, lazy_fp64, reduced_fp64;
-        ff_detail::ptx::shoup_mul<Fr::N, kZero, false, false, false>(isa, lazy.l, xj.l, w_std.l, wq.l, p.l, k.np.l);
+        Fr::Big lazy;
+        ff_detail::ptx::shoup_mul<Fr::N, kZero, false, false>(isa, lazy.l, xj.l, w_std.l, wq.l, p.l, k.np.l);
         ASSERT_LT(lazy, twice(p)) << "lazy shoup_mul of x~ + " << j << " p not below 2p, " << x.to_hex() << " "
                                   << w.to_hex() << " seed " << seed;
         ASSERT_EQ(residue(lazy), x * w) << "lazy shoup_mul of x~ + " << j << " p, " << x.to_hex() << " " << w.to_hex()
                                         << " seed " << seed;
-        ff_detail::ptx::shoup_mul<Fr::N, kZero, false, false, true>(isa, lazy_fp64.l, xj.l, w_std.l, wq.l, p.l, k.np.l);
-        ASSERT_LT(lazy_fp64, twice(p)) << "lazy shoup_mul (FP64 quotient) of x~ + " << j << " p not below 2p, "
-                                       << x.to_hex() << " " << w.to_hex() << " seed " << seed;
-        ASSERT_EQ(residue(lazy_fp64), x * w) << "lazy shoup_mul (FP64 quotient) of x~ + " << j << " p, " << x.to_hex()
-                                             << " " << w.to_hex() << " seed " << seed;
-        ff_detail::ptx::shoup_mul<Fr::N, kZero, false, true, true>(isa, reduced_fp64.l, xj.l, w_std.l, wq.l, p.l,
-                                                                   k.np.l);
-        ASSERT_EQ(Fr::from_raw_montgomery(reduced_fp64), x * w) << "shoup_mul (FP64 quotient) of x~ + " << j << " p, "
-                                                                << x.to_hex() << " " << w.to_hex() << " seed " << seed;
     }
-    ASSERT_EQ(isa.inexact, 0) << "shoup_mul: an FP64 result claimed exact was not, " << x.to_hex() << " " << w.to_hex()
-                              << " seed " << seed;
     ASSERT_EQ(isa.lost, 0) << "shoup_mul: a carry claimed impossible happened, " << x.to_hex() << " " << w.to_hex()
                            << " seed " << seed;
 }
@@ -375,70 +332,6 @@ TEST(PtxEmulated, FrShoupMatchesHost) {
         check_shoup(k, x, edges[size_t(i) % edges.size()], seed);
         if (::testing::Test::HasFatalFailure()) return;
     }
-}
-
-// The quotient on the FP64 pipe (shoup_fp64.hpp) for any x, wq < 2^256 (its bound needs
-// no more): q* = floor(x wq / 2^256) or q* - 1, and q* - 1 only when x wq mod 2^256 is
-// below 2^211 (the part it leaves out). Random values, values with long runs of ones or
-// zeros (carries through every column, limbs at 2^52 - 1) and the extremes.
-TEST(PtxEmulated, Fp64QuotientIsShoupsQuotient) {
-    const uint64_t seed = test::seed();
-    std::mt19937_64 rng(seed);
-    const auto word = [&](unsigned kind) -> uint64_t {
-        switch (kind) {
-            case 0:
-                return rng();
-            case 1:
-                return ~uint64_t(0);
-            case 2:
-                return 0;
-            case 3:
-                return rng() | 0xfffffff000000000ull;
-            default:
-                return rng() & 0x0000000fffffffffull;
-        }
-    };
-    std::vector<std::pair<Fr::Big, Fr::Big>> cases;
-    Fr::Big ones, zero = Fr::Big::zero(), one = Fr::Big::from_u64(1);
-    for (auto& l : ones.l) l = ~uint64_t(0);
-    for (const auto& a : {ones, zero, one, Fr::Big(Fr::kP)})
-        for (const auto& b : {ones, zero, one, Fr::Big(Fr::kP)}) cases.emplace_back(a, b);
-    for (int i = 0; i < 50000; ++i) {
-        Fr::Big a, b;
-        const bool runs = i >= 40000;
-        for (size_t l = 0; l < Fr::N; ++l) {
-            a.l[l] = word(runs ? unsigned(rng() % 5) : 0);
-            b.l[l] = word(runs ? unsigned(rng() % 5) : 0);
-        }
-        cases.emplace_back(a, b);
-    }
-    int below = 0;
-    for (const auto& [a, b] : cases) {
-        EmulatedIsa isa;
-        uint32_t x32[8], wq32[8], q32[8];
-        ff_detail::ptx::split<Fr::N>(x32, a.l);
-        ff_detail::ptx::split<Fr::N>(wq32, b.l);
-        ff_detail::ptx::shoup_quotient_fp64(isa, q32, x32, wq32);
-        Fr::Big q;
-        ff_detail::ptx::join<Fr::N>(q.l, q32);
-        const auto ab = wide_product(a.l, b.l);
-        Fr::Big want, low;
-        for (size_t l = 0; l < Fr::N; ++l) {
-            want.l[l] = ab[Fr::N + l];
-            low.l[l] = ab[l];
-        }
-        ASSERT_EQ(isa.inexact, 0) << "an FP64 result claimed exact was not; seed " << seed;
-        if (q == want) continue;
-        Fr::Big q1;
-        Fr::Big::add(q1, q, Fr::Big::from_u64(1));
-        ASSERT_EQ(q1, want) << "FP64 quotient neither q* nor q* - 1; seed " << seed;
-        // low < 2^211 = 2^(192 + 19).
-        ASSERT_EQ(low.l[3] >> 19, 0u) << "q* - 1 with x wq mod 2^256 >= 2^211; seed " << seed;
-        ++below;
-    }
-    // Random products land within 2^-45 of an integer almost never; the runs of zeros do.
-    std::printf("FP64 quotient: %d of %zu cases were q* - 1 (seed %llu)\n", below, cases.size(),
-                static_cast<unsigned long long>(seed));
 }
 
 // The lazy butterflies (shoup_ptx.hpp; the device NTT's register passes): inputs x~ + i p,

@@ -133,12 +133,6 @@ struct DeviceIsa {
     CUZK_PTX_OP2(sub_cc, "sub.cc.u32")
     CUZK_PTX_OP2(subc_cc, "subc.cc.u32")
     CUZK_PTX_OP2(subc, "subc.u32")
-    // FP64 (the double-precision pipe, beside the IMAD one; shoup_fp64.hpp).
-    __device__ __forceinline__ double fma_rz(double a, double b, double c) { return __fma_rz(a, b, c); }
-    __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
-    __device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
-    __device__ __forceinline__ uint64_t bits(double d) { return uint64_t(__double_as_longlong(d)); }
-    __device__ __forceinline__ double from_bits(uint64_t b) { return __longlong_as_double((long long)b); }
 #undef CUZK_PTX_OP3
 #undef CUZK_PTX_OP2
 };

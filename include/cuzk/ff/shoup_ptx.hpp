@@ -35,13 +35,6 @@
 #include "cuzk/ff/bigint.hpp"
 #include "cuzk/ff/mont_portable.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
-#include "cuzk/ff/shoup_fp64.hpp"
-
-// CUZK_SHOUP_FP64_QUOTIENT (0): 1 computes the quotient of shoup_mul32 (256-bit values) on
-// the FP64 pipe (shoup_fp64.hpp) instead of by 32-bit wide multiply-adds.
-#ifndef CUZK_SHOUP_FP64_QUOTIENT
-#define CUZK_SHOUP_FP64_QUOTIENT 0
-#endif
 
 namespace cuzk::ff_detail::ptx {
 
@@ -135,18 +128,12 @@ CUZK_HD_INLINE void shoup_quotient32(Isa& isa, uint32_t* q, const uint32_t* x, c
 // kNpWord0Ones: np's word 0 is 2^32 - 1 (np_word0_ones), so its row q (2^32 - 1) =
 // (q << 32) - q is added and subtracted on the integer ALU instead of multiplied.
 // kReduce = false: no final subtraction, r < 2p (the lazy butterflies below).
-// kFp64: the quotient on the FP64 pipe (shoup_quotient_fp64; 256-bit values only).
-template <size_t n, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, bool kReduce = true,
-          bool kFp64 = CUZK_SHOUP_FP64_QUOTIENT != 0 && n == 8, class Isa>
+template <size_t n, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const uint32_t* w, const uint32_t* wq,
                                 const uint32_t* p, const uint32_t* np) {
     static_assert(n % 2 == 0 && n >= 4, "whole 64-bit limbs, at least two");
-    static_assert(!kFp64 || n == 8, "the FP64 quotient is for 256-bit values");
     uint32_t q[n];
-    if constexpr (kFp64)
-        shoup_quotient_fp64(isa, q, x, wq);
-    else
-        shoup_quotient32<n>(isa, q, x, wq);
+    shoup_quotient32<n>(isa, q, x, wq);
     uint32_t E[n], O[n - 1];
     CUZK_UNROLL
     for (size_t k = 0; k < n; ++k) E[k] = 0;
@@ -199,8 +186,7 @@ constexpr bool np_word0_ones(const BigInt<N>& p) {
 }
 
 // The same on N 64-bit limbs (Field storage; no instruction on the device).
-template <size_t N, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, bool kReduce = true,
-          bool kFp64 = CUZK_SHOUP_FP64_QUOTIENT != 0 && N == 4, class Isa>
+template <size_t N, uint32_t kNpZeroWords = 0, bool kNpWord0Ones = false, bool kReduce = true, class Isa>
 CUZK_HD_INLINE void shoup_mul(Isa& isa, uint64_t* r, const uint64_t* x, const uint64_t* w, const uint64_t* wq,
                               const uint64_t* p, const uint64_t* np) {
     uint32_t x32[2 * N], w32[2 * N], wq32[2 * N], p32[2 * N], np32[2 * N], r32[2 * N];
@@ -209,7 +195,7 @@ CUZK_HD_INLINE void shoup_mul(Isa& isa, uint64_t* r, const uint64_t* x, const ui
     split<N>(wq32, wq);
     split<N>(p32, p);
     split<N>(np32, np);
-    shoup_mul32<2 * N, kNpZeroWords, kNpWord0Ones, kReduce, kFp64>(isa, r32, x32, w32, wq32, p32, np32);
+    shoup_mul32<2 * N, kNpZeroWords, kNpWord0Ones, kReduce>(isa, r32, x32, w32, wq32, p32, np32);
     join<N>(r, r32);
 }
 
