@@ -91,6 +91,11 @@
 // 4.04 / 35.0 ms (3.93 / 34.6 without the register cap); persistent passes that copy the
 // next tile into shared memory with cp.async during the last group: 4.45 / 39.1 ms. Both
 // passed the NTT tests (the second also racecheck and memcheck).
+// 2026-12-06 (thirty-sixth session), tried and removed: the twiddle products' quotient on
+// the FP64 pipe (exact 52-bit products by DFMA.RZ, acd72a7; H100 side by side forward 2^24
+// 3.40 -> 3.99 ms, 2^27 30.2 -> 35.9): the IMAD pipe went from 78 to 46% busy, but the
+// quotient took ~140 instructions instead of ~60 on the product's critical path, and at 4
+// warps a scheduler the passes are bound by latency and issue as much as by that pipe.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -216,7 +221,9 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
 // (q << 32) - q on the integer ALU instead of 8 wide multiply-adds (shoup_ptx.hpp). H200
 // side by side (2026-12-02, on top of NP0): the product alone gains (76.4 -> 79.2 G/s), the
 // NTT does not (forward 2^24 4.03 / 4.07 -> 4.06 / 4.06 ms, 2^27 35.48 / 35.52 -> 35.40 /
-// 35.43; coset_forward 2^24 4.63 -> 4.68; compute_h 2^27 270.6 -> 269.7): off.
+// 35.43; coset_forward 2^24 4.63 -> 4.68; compute_h 2^27 270.6 -> 269.7): off. Again on
+// today's kernels (H100, 2026-12-06, two rounds): forward 2^24 3.41 -> 3.54 ms, 2^27 30.19 ->
+// 31.96, compute_h 2^27 210.1 -> 218.6 (DIT all-full spills 76 -> 104 B a thread): off.
 #ifndef CUZK_NTT_SHOUP_NP_ONES
 #define CUZK_NTT_SHOUP_NP_ONES 0
 #endif
