@@ -29,7 +29,9 @@ namespace cuzk::gpu::ntt::plan {
 // blocks a SM. H200 side by side (2026-12-01), 10 / 11 / 12: forward 2^24 4.42 / 4.61 /
 // 5.06 ms, 2^27 38.45 / 38.17 / 42.82; compute_h 2^24 32.2 / 33.3 / 36.7, 2^27 288.4 /
 // 277.3 / 312.7. What 11 gained at 2^27 came from its wider blocks, not from its tiles
-// (ncu per pass; src/gpu/ntt.cu, CUZK_NTT_WIDE_BLOCKS_FROM).
+// (ncu per pass; src/gpu/ntt.cu, CUZK_NTT_WIDE_BLOCKS_FROM). Again with the all-full kernels
+// (H100, 2026-12-06, 12 with CUZK_NTT_REG_PASS_MIN_BLOCKS=1, two rounds): forward 2^24 3.40
+// -> 4.24 ms (12 + 12 stages), 2^27 30.2 -> 34.5, compute_h 2^27 210.4 -> 235.8.
 #ifndef CUZK_NTT_TILE_LOG
 #define CUZK_NTT_TILE_LOG 10
 #endif
