@@ -96,6 +96,9 @@
 // 3.40 -> 3.99 ms, 2^27 30.2 -> 35.9): the IMAD pipe went from 78 to 46% busy, but the
 // quotient took ~140 instructions instead of ~60 on the product's critical path, and at 4
 // warps a scheduler the passes are bound by latency and issue as much as by that pipe.
+// Also measured slower that day (H100): twiddle loads that bypass L1 (ld.global.nc
+// .L1::no_allocate): forward 2^24 3.40 -> 4.91 ms, 2^27 30.2 -> 35.7; the tiles of a block
+// and the blocks of an SM reuse the pairs through L1.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
