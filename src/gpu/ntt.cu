@@ -692,34 +692,6 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
 #ifndef CUZK_NTT_TILE_KEY
 #define CUZK_NTT_TILE_KEY 1
 #endif
-// CUZK_NTT_TWIDDLE_BULK_PREFETCH (0): in a DIT pass whose tiles' twiddles are nearly all
-// distinct (lh0 >= CUZK_NTT_TWIDDLE_PREFETCH_MIN_LH0: the last pass of 2^24 and 2^27, whose
-// stage-u twiddles per tile column are one run of 2^u pairs, plan::tile_twiddle_run, read
-// from DRAM), as a group starts a few threads of each tile ask the L2 for the next group's
-// runs, one cp.async.bulk.prefetch.L2 (sm_90) a stage and column: 3 C instructions a group
-// instead of the per-pair prefetches measured slower in the thirty-fourth session.
-#ifndef CUZK_NTT_TWIDDLE_BULK_PREFETCH
-#define CUZK_NTT_TWIDDLE_BULK_PREFETCH 0
-#endif
-// CUZK_NTT_GATHER_BULK_PREFETCH (0): in the gathering pass (tile element e of the block's
-// consecutive tiles v0 .. v0 + 2^tiles_log - 1 read from one run of consecutive input
-// elements, rev_s(e) 2^(log n - s) + v0, plan::gather_tile), as the block's last group
-// starts, threads e < 2^s ask the L2 for those runs of the block `ahead` blocks later (the
-// blocks resident at once, launch_reg_pass), so that its loads, all issued before its
-// first group, find them there.
-#ifndef CUZK_NTT_GATHER_BULK_PREFETCH
-#define CUZK_NTT_GATHER_BULK_PREFETCH 0
-#endif
-#ifndef CUZK_NTT_TWIDDLE_PREFETCH_MIN_LH0
-#define CUZK_NTT_TWIDDLE_PREFETCH_MIN_LH0 12
-#endif
-#if CUZK_NTT_TWIDDLE_BULK_PREFETCH || CUZK_NTT_GATHER_BULK_PREFETCH
-__device__ __forceinline__ void prefetch_l2_bulk([[maybe_unused]] const void* p, [[maybe_unused]] uint32_t bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
-#endif
-}
-#endif
 constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
 constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
 constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
@@ -751,8 +723,7 @@ enum class Remap { kNone, kGather };
 // no generic path (CUZK_NTT_ALL_FULL_KERNELS).
 template <bool kInverse, bool kDif, Remap kRemap = Remap::kNone, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
-                                                     const Fr* __restrict__ tw, Scale pre, Scale post,
-                                                     [[maybe_unused]] unsigned ahead) {
+                                                     const Fr* __restrict__ tw, Scale pre, Scale post) {
     constexpr bool kGather = kRemap == Remap::kGather;
     // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path
     // only: in the generic ones ptxas spilled 250-1200 B a thread with them (against 12-36
@@ -791,27 +762,6 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         const unsigned g = kDif ? ng - 1 - step : step;
         const plan::RegBits rb = plan::group_bits(p, g);
         const unsigned e0 = plan::thread_base(p, rb, f);
-#if CUZK_NTT_GATHER_BULK_PREFETCH
-        if (kGather && step + 1 == ng && ahead != 0 && blockIdx.x + ahead < gridDim.x) {
-            for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) {  // tile element e's run
-                const size_t start =
-                    (size_t(plan::reverse_bits(e, p.s)) << (log_n - p.s)) + (size_t(blockIdx.x + ahead) << tiles_log);
-                prefetch_l2_bulk(src + start, uint32_t(sizeof(Fr)) << tiles_log);
-            }
-        }
-#endif
-#if CUZK_NTT_TWIDDLE_BULK_PREFETCH && CUZK_NTT_TWIDDLE_BITREV
-        if (!kDif && !kGather && p.lh0 >= CUZK_NTT_TWIDDLE_PREFETCH_MIN_LH0 && step + 1 < ng) {
-            unsigned un, rn;
-            plan::group_stages(p, step + 1, un, rn);
-            if (f < (rn << p.log_c)) {  // run f: stage un + f / C, column f mod C
-                const unsigned u = un + (f >> p.log_c);
-                const uint32_t col = uint32_t(r0) + (f & ((1u << p.log_c) - 1));
-                prefetch_l2_bulk(tw + 2 * size_t(plan::tile_twiddle_run<kInverse>(p, col, u)), uint32_t(2 * sizeof(Fr))
-                                                                                                   << u);
-            }
-        }
-#endif
         if (step == 0) {
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
@@ -1255,18 +1205,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         if (smem > 48 * 1024)
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
                   "cudaFuncSetAttribute (reg_pass_kernel shared memory)");
-        unsigned ahead = 0;
-#if CUZK_NTT_GATHER_BULK_PREFETCH
-        if (remap == Remap::kGather) {  // the blocks resident at once
-            int dev = 0, sms = 0, per_sm = 0;
-            check(cudaGetDevice(&dev), "cudaGetDevice");
-            check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), smem),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-            ahead = unsigned(std::max(1, sms * per_sm));
-        }
-#endif
-        kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post, ahead);
+        kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
         check_launch("reg_pass_kernel");
     };
     const bool all_full = p.s % plan::kRegLog == 0;  // s / 3 groups of 3 stages: every group full

@@ -328,16 +328,6 @@ CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsi
         return I(reverse_bits(v, bits));
     }
 }
-// In the bit-reversed layout, the twiddles that stage u of a tile reads for its column col
-// = r0 + c (c < 2^log_c) are one run of 2^u positions from this one: the slot bits are
-// col + 2^lh0 m (m < 2^u), reversed over lh0 + u bits rev(col) 2^u + rev(m) (the inverse's
-// -col and 2^u - 1 - m with a borrow, or n/2 for slot 0). The DIT passes prefetch those
-// runs (CUZK_NTT_TWIDDLE_BULK_PREFETCH in src/gpu/ntt.cu).
-template <bool kInverse>
-CUZK_HD inline uint32_t tile_twiddle_run(const Pass& p, uint32_t col, unsigned u) {
-    const uint32_t mask = (uint32_t(1) << p.lh0) - 1;
-    return reverse_bits((kInverse ? 0u - col : col) & mask, p.lh0) << u;
-}
 
 // Gathering first pass (natural -> natural transforms, src/gpu/ntt.cu): instead of a
 // bit-reversal pass, the first DIT pass (lh0 = 0, log_c = 0: tile t holds the permuted
