@@ -99,6 +99,11 @@
 // Also measured slower that day (H100): twiddle loads that bypass L1 (ld.global.nc
 // .L1::no_allocate): forward 2^24 3.40 -> 4.91 ms, 2^27 30.2 -> 35.7; the tiles of a block
 // and the blocks of an SM reuse the pairs through L1.
+// 2026-12-06 (thirty-seventh session), tried and removed (eb0f710, H100 side by side, two
+// rounds): L2 bulk prefetches (cp.async.bulk.prefetch.L2, a few per tile): of the last DIT
+// pass's next-group twiddle runs (one contiguous run a stage and column in the bit-reversed
+// table), forward 2^24 3.38 -> 3.47 ms, 2^27 30.0 -> 30.6; of the gathering pass's input
+// runs for the block resident-blocks later, forward 2^24 3.38 -> 3.45, 2^27 30.0 -> 30.4.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
