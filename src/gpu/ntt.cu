@@ -700,11 +700,7 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
 // CUZK_NTT_SHARED_COLUMN_TILES (0): where a block holds several tiles of a pass that does
 // not gather (wide blocks, CUZK_NTT_WIDE_BLOCKS_FROM), they share their columns
 // (plan::column_shared_tile) and so their twiddles, read once into L1 for both instead of
-// each block's tiles reading their own; 2: the tiles in column-major order (every row
-// block of a column group, then the next group), so that the blocks resident at once read
-// one column group's twiddles (the middle passes': 64 KiB, within L1) instead of each its
-// own, at the price of lines half read by blocks a wave apart; 0: consecutive tiles
-// (adjacent columns) a block.
+// each block's tiles reading their own; 0: consecutive tiles (adjacent columns) a block.
 #ifndef CUZK_NTT_SHARED_COLUMN_TILES
 #define CUZK_NTT_SHARED_COLUMN_TILES 0
 #endif
@@ -768,10 +764,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     const unsigned key =
         !kDif && CUZK_NTT_TILE_KEY ? plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave) : 0;
     const size_t v = (size_t(blockIdx.x) << tiles_log) + tile_in_block;
-    // CUZK_NTT_SHARED_COLUMN_TILES 2: every row block of a column group in a row (column-major).
-    const unsigned share_log = CUZK_NTT_SHARED_COLUMN_TILES == 2 ? log_n - p.s - p.lh0 : tiles_log;
     const size_t tile = kRemap != Remap::kNone         ? plan::gather_tile(log_n, p, v)
-                        : CUZK_NTT_SHARED_COLUMN_TILES ? plan::column_shared_tile(log_n, p, v, share_log)
+                        : CUZK_NTT_SHARED_COLUMN_TILES ? plan::column_shared_tile(log_n, p, v, tiles_log)
                                                        : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
