@@ -697,13 +697,6 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
 #ifndef CUZK_NTT_TILE_KEY
 #define CUZK_NTT_TILE_KEY 1
 #endif
-// CUZK_NTT_SHARED_COLUMN_TILES (0): where a block holds several tiles of a pass that does
-// not gather (wide blocks, CUZK_NTT_WIDE_BLOCKS_FROM), they share their columns
-// (plan::column_shared_tile) and so their twiddles, read once into L1 for both instead of
-// each block's tiles reading their own; 0: consecutive tiles (adjacent columns) a block.
-#ifndef CUZK_NTT_SHARED_COLUMN_TILES
-#define CUZK_NTT_SHARED_COLUMN_TILES 0
-#endif
 constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
 constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
 constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
@@ -764,9 +757,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     const unsigned key =
         !kDif && CUZK_NTT_TILE_KEY ? plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave) : 0;
     const size_t v = (size_t(blockIdx.x) << tiles_log) + tile_in_block;
-    const size_t tile = kRemap != Remap::kNone         ? plan::gather_tile(log_n, p, v)
-                        : CUZK_NTT_SHARED_COLUMN_TILES ? plan::column_shared_tile(log_n, p, v, tiles_log)
-                                                       : v;
+    const size_t tile = kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
     const size_t base = plan::tile_base(p, tile);
     const size_t r0 = plan::tile_r0(p, tile);

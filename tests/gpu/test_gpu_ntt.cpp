@@ -288,41 +288,6 @@ TEST(GpuNttPlan, PassesCoverEveryStage) {
     for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(p[i].s, want22[i]) << "2^22, pass " << i;
 }
 
-// plan::column_shared_tile (CUZK_NTT_SHARED_COLUMN_TILES): for every pass up to 2^20 and
-// 1 to 8 tiles a block, a bijection on the pass's tiles; where the pass has enough row
-// blocks, a block's tiles share their columns (tile_r0) and lie in distinct row blocks.
-TEST(GpuNttPlan, ColumnSharedTilesAreAPermutation) {
-    namespace plan = gntt::plan;
-    for (unsigned log_n = plan::kRegMinLogN; log_n <= 20; ++log_n) {
-        plan::Pass passes[plan::kMaxPasses];
-        const unsigned np = plan::make_passes(log_n, passes);
-        for (unsigned k = 0; k < np; ++k) {
-            const plan::Pass& p = passes[k];
-            const size_t tiles = plan::tile_count(log_n, p);
-            for (unsigned tiles_log = 0; tiles_log <= 3 && (size_t(1) << tiles_log) <= tiles; ++tiles_log) {
-                std::vector<bool> seen(tiles, false);
-                const bool shares = tiles_log > 0 && log_n - p.s - p.lh0 >= tiles_log;
-                for (size_t v = 0; v < tiles; ++v) {
-                    const size_t t = plan::column_shared_tile(log_n, p, v, tiles_log);
-                    ASSERT_LT(t, tiles) << "log_n " << log_n << " pass " << k << " v " << v;
-                    ASSERT_FALSE(seen[t]) << "log_n " << log_n << " pass " << k << " tile " << t << " twice";
-                    seen[t] = true;
-                    const size_t first =
-                        plan::column_shared_tile(log_n, p, v & ~((size_t(1) << tiles_log) - 1), tiles_log);
-                    if (shares) {
-                        ASSERT_EQ(plan::tile_r0(p, t), plan::tile_r0(p, first)) << "log_n " << log_n << " v " << v;
-                        if (t != first) {
-                            ASSERT_NE(plan::tile_base(p, t), plan::tile_base(p, first));
-                        }
-                    } else {
-                        ASSERT_EQ(t, v);
-                    }
-                }
-            }
-        }
-    }
-}
-
 TEST(GpuNttPlan, RegisterPlanMatchesCpu) {
     std::mt19937_64 rng(test::seed());
     for (unsigned k : {3u, 4u, 5u, 6u, 7u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 19u}) {

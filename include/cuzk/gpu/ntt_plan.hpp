@@ -101,21 +101,6 @@ CUZK_HD inline size_t tile_base(const Pass& p, size_t tile) {
     return ((tile >> groups_log) << (p.lh0 + p.s)) + tile_r0(p, tile);
 }
 
-// The tile that block-local tile v (v = block 2^tiles_log + k, k < 2^tiles_log) runs in a
-// pass that does not gather (CUZK_NTT_SHARED_COLUMN_TILES in src/gpu/ntt.cu): the
-// 2^tiles_log tiles of one thread block share their columns (r0; tile bits below lh0 -
-// log_c), in consecutive row blocks, so that they read the same twiddles at about the same
-// time, and consecutive thread blocks take consecutive column groups. Where the pass has
-// fewer row blocks than 2^tiles_log, v itself. A bijection on the pass's tiles either way.
-CUZK_HD inline size_t column_shared_tile(unsigned log_n, const Pass& p, size_t v, unsigned tiles_log) {
-    const unsigned groups_log = p.lh0 - p.log_c;
-    const unsigned row_blocks_log = log_n - p.s - p.lh0;
-    if (tiles_log == 0 || row_blocks_log < tiles_log) return v;
-    const size_t b = v >> tiles_log, k = v & ((size_t(1) << tiles_log) - 1);
-    const size_t groups = size_t(1) << groups_log;
-    return ((b >> groups_log) << (tiles_log + groups_log)) | (k << groups_log) | (b & (groups - 1));
-}
-
 // Global index (relative to tile_base) of the tile's element e = t C + c.
 CUZK_HD inline size_t tile_offset(const Pass& p, unsigned e) {
     const unsigned t = e >> p.log_c;
