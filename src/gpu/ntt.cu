@@ -104,6 +104,10 @@
 // pass's next-group twiddle runs (one contiguous run a stage and column in the bit-reversed
 // table), forward 2^24 3.38 -> 3.47 ms, 2^27 30.0 -> 30.6; of the gathering pass's input
 // runs for the block resident-blocks later, forward 2^24 3.38 -> 3.45, 2^27 30.0 -> 30.4.
+// Also slower that day (3d723ef, c91e293): tiles in column-major order, so that the blocks
+// resident at once share one column group's twiddles, forward 2^24 3.40 -> 3.57 ms, 2^27
+// 30.2 -> 31.2; 256-thread blocks at every size 3.64 / 31.9, with a block's two tiles
+// sharing their columns 3.65 / 32.0.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
