@@ -339,6 +339,42 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
     q[1] = make_ulonglong2(x.l[2], x.l[3]);
 }
 
+// CUZK_NTT_DATA_CACHE: the cache policy of the register passes' data loads and stores
+// (each element is read and written once a pass, while the twiddle pairs are reused through
+// L1 and L2: bypassing L1 for them cost 44% at 2^24, bench/RESULTS.md, thirty-sixth
+// session). 0: default policy; 1: loads and stores .cs (evict first in L1 and L2); 2: loads
+// .L1::no_allocate; 3: loads .cs; 4: stores .cs; 5: loads .L1::no_allocate, stores .cs.
+#ifndef CUZK_NTT_DATA_CACHE
+#define CUZK_NTT_DATA_CACHE 0
+#endif
+__device__ __forceinline__ Fr load_fr_data(const Fr* p) {
+#if CUZK_NTT_DATA_CACHE == 1 || CUZK_NTT_DATA_CACHE == 3
+#define CUZK_NTT_DATA_LOAD "ld.global.cs.v2.u64 {%0,%1}, [%2];"
+#elif CUZK_NTT_DATA_CACHE == 2 || CUZK_NTT_DATA_CACHE == 5
+#define CUZK_NTT_DATA_LOAD "ld.global.L1::no_allocate.v2.u64 {%0,%1}, [%2];"
+#endif
+#ifdef CUZK_NTT_DATA_LOAD
+    // Not volatile: the loads may move among the butterflies as plain loads do.
+    Fr x;
+    asm(CUZK_NTT_DATA_LOAD : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p));
+    asm(CUZK_NTT_DATA_LOAD : "=l"(x.l[2]), "=l"(x.l[3]) : "l"(reinterpret_cast<const char*>(p) + 16));
+    return x;
+#undef CUZK_NTT_DATA_LOAD
+#else
+    return load_fr(p);
+#endif
+}
+__device__ __forceinline__ void store_fr_data(Fr* p, const Fr& x) {
+#if CUZK_NTT_DATA_CACHE == 1 || CUZK_NTT_DATA_CACHE == 4 || CUZK_NTT_DATA_CACHE == 5
+    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
+    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]),
+                 "l"(x.l[3])
+                 : "memory");
+#else
+    store_fr(p, x);
+#endif
+}
+
 // Bit-reversal permutation with an optional scaling by c s^i of the element that starts
 // at index i (i.e. the coset shift happens before the permutation, as on the CPU).
 __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
@@ -776,7 +812,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
-                x[j] = pass_scaled(pre, si, load_fr(src + si));
+                x[j] = pass_scaled(pre, si, load_fr_data(src + si));
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
@@ -848,7 +884,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
-                store_fr(dst + gi, pass_scaled(post, gi, x[j]));
+                store_fr_data(dst + gi, pass_scaled(post, gi, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
