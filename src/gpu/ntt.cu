@@ -217,11 +217,28 @@ struct Twiddle {
     Fr wq;
 #endif
 };
+// CUZK_NTT_TWIDDLE_CACHE: 0, the twiddle loads through the read-only path with the default
+// policy; 1, with .L1::evict_last (kept in L1 before the streaming data).
+#ifndef CUZK_NTT_TWIDDLE_CACHE
+#define CUZK_NTT_TWIDDLE_CACHE 0
+#endif
+__device__ __forceinline__ Fr load_twiddle_fr(const Fr* __restrict__ p) {
+#if CUZK_NTT_TWIDDLE_CACHE == 1
+    Fr x;
+    asm("ld.global.nc.L1::evict_last.v2.u64 {%0,%1}, [%2];" : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p));
+    asm("ld.global.nc.L1::evict_last.v2.u64 {%0,%1}, [%2];"
+        : "=l"(x.l[2]), "=l"(x.l[3])
+        : "l"(reinterpret_cast<const char*>(p) + 16));
+    return x;
+#else
+    return load_fr(p);
+#endif
+}
 __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_t j) {
 #if CUZK_NTT_SHOUP
-    return Twiddle{load_fr(tw + 2 * j), load_fr(tw + 2 * j + 1)};
+    return Twiddle{load_twiddle_fr(tw + 2 * j), load_twiddle_fr(tw + 2 * j + 1)};
 #else
-    return Twiddle{load_fr(tw + j)};
+    return Twiddle{load_twiddle_fr(tw + j)};
 #endif
 }
 // CUZK_NTT_SHOUP_NP0 (1, the default): the Shoup products skip the row of q (2^256 - r)
