@@ -370,7 +370,17 @@ __device__ __forceinline__ Fr load_fr_data(const Fr* p) {
 #elif CUZK_NTT_DATA_CACHE == 2 || CUZK_NTT_DATA_CACHE == 5
 #define CUZK_NTT_DATA_LOAD "ld.global.L1::no_allocate.v2.u64 {%0,%1}, [%2];"
 #endif
-#ifdef CUZK_NTT_DATA_LOAD
+#if CUZK_NTT_DATA_CACHE == 6
+    // L1 as usual (the two 16-byte halves of an element share a sector), evict first in L2.
+    uint64_t policy;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    Fr x;
+    asm("ld.global.L2::cache_hint.v2.u64 {%0,%1}, [%2], %3;" : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p), "l"(policy));
+    asm("ld.global.L2::cache_hint.v2.u64 {%0,%1}, [%2], %3;"
+        : "=l"(x.l[2]), "=l"(x.l[3])
+        : "l"(reinterpret_cast<const char*>(p) + 16), "l"(policy));
+    return x;
+#elif defined(CUZK_NTT_DATA_LOAD)
     // Not volatile: the loads may move among the butterflies as plain loads do.
     Fr x;
     asm(CUZK_NTT_DATA_LOAD : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p));
@@ -382,7 +392,7 @@ __device__ __forceinline__ Fr load_fr_data(const Fr* p) {
 #endif
 }
 __device__ __forceinline__ void store_fr_data(Fr* p, const Fr& x) {
-#if CUZK_NTT_DATA_CACHE == 1 || CUZK_NTT_DATA_CACHE == 4 || CUZK_NTT_DATA_CACHE == 5
+#if CUZK_NTT_DATA_CACHE == 1 || CUZK_NTT_DATA_CACHE >= 4
     asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
     asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]),
                  "l"(x.l[3])
