@@ -217,28 +217,11 @@ struct Twiddle {
     Fr wq;
 #endif
 };
-// CUZK_NTT_TWIDDLE_CACHE: 0, the twiddle loads through the read-only path with the default
-// policy; 1, with .L1::evict_last (kept in L1 before the streaming data).
-#ifndef CUZK_NTT_TWIDDLE_CACHE
-#define CUZK_NTT_TWIDDLE_CACHE 0
-#endif
-__device__ __forceinline__ Fr load_twiddle_fr(const Fr* __restrict__ p) {
-#if CUZK_NTT_TWIDDLE_CACHE == 1
-    Fr x;
-    asm("ld.global.nc.L1::evict_last.v2.u64 {%0,%1}, [%2];" : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p));
-    asm("ld.global.nc.L1::evict_last.v2.u64 {%0,%1}, [%2];"
-        : "=l"(x.l[2]), "=l"(x.l[3])
-        : "l"(reinterpret_cast<const char*>(p) + 16));
-    return x;
-#else
-    return load_fr(p);
-#endif
-}
 __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_t j) {
 #if CUZK_NTT_SHOUP
-    return Twiddle{load_twiddle_fr(tw + 2 * j), load_twiddle_fr(tw + 2 * j + 1)};
+    return Twiddle{load_fr(tw + 2 * j), load_fr(tw + 2 * j + 1)};
 #else
-    return Twiddle{load_twiddle_fr(tw + j)};
+    return Twiddle{load_fr(tw + j)};
 #endif
 }
 // CUZK_NTT_SHOUP_NP0 (1, the default): the Shoup products skip the row of q (2^256 - r)
@@ -356,50 +339,39 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
     q[1] = make_ulonglong2(x.l[2], x.l[3]);
 }
 
-// CUZK_NTT_DATA_CACHE: the cache policy of the register passes' data loads and stores
-// (each element is read and written once a pass, while the twiddle pairs are reused through
-// L1 and L2: bypassing L1 for them cost 44% at 2^24, bench/RESULTS.md, thirty-sixth
-// session). 0: default policy; 1: loads and stores .cs (evict first in L1 and L2); 2: loads
-// .L1::no_allocate; 3: loads .cs; 4: stores .cs; 5: loads .L1::no_allocate, stores .cs.
-#ifndef CUZK_NTT_DATA_CACHE
-#define CUZK_NTT_DATA_CACHE 0
+// CUZK_NTT_STREAM_STORES (1): from n = 2^CUZK_NTT_STREAM_STORES_FROM = 2^22 on (a pass's data 128 MiB, over twice the L2),
+// the register passes store their elements with st.global.cs (evict first in L2: the data
+// cannot stay there for the next pass anyway), likely leaving more of the L2 to the
+// twiddle pairs; below, and with 0, plain stores. H100 side by side (2026-12-06, median of
+// 5, two rounds, two machines; bench/RESULTS.md), plain -> .cs at every size: forward 2^24
+// 3.401 / 3.401 -> 3.380 / 3.383 ms and 3.399 / 3.400 -> 3.399 / 3.382, 2^27 30.17 / 30.19 ->
+// 30.03 / 30.05 and 30.24 / 30.19 -> 30.07 / 30.12; coset_inverse 2^27 34.19 -> 34.10;
+// compute_h 2^27 210.4 -> 209.8 (sizes below 2^24 not measured, hence the threshold).
+// Measured there too and not kept: the loads .cs (evict first in L1 and L2; forward 2^24
+// +0.8%), the loads .L1::no_allocate (+1.8%: an element's two 16-byte halves share a
+// sector through L1), both .cs (flat), the loads evict-first in L2 only (createpolicy, with
+// .cs stores: as the stores alone), the twiddle loads .L1::evict_last (flat, alone or with
+// .cs stores).
+#ifndef CUZK_NTT_STREAM_STORES
+#define CUZK_NTT_STREAM_STORES 1
 #endif
-__device__ __forceinline__ Fr load_fr_data(const Fr* p) {
-#if CUZK_NTT_DATA_CACHE == 1 || CUZK_NTT_DATA_CACHE == 3
-#define CUZK_NTT_DATA_LOAD "ld.global.cs.v2.u64 {%0,%1}, [%2];"
-#elif CUZK_NTT_DATA_CACHE == 2 || CUZK_NTT_DATA_CACHE == 5
-#define CUZK_NTT_DATA_LOAD "ld.global.L1::no_allocate.v2.u64 {%0,%1}, [%2];"
+#ifndef CUZK_NTT_STREAM_STORES_FROM
+#define CUZK_NTT_STREAM_STORES_FROM 22
 #endif
-#if CUZK_NTT_DATA_CACHE == 6
-    // L1 as usual (the two 16-byte halves of an element share a sector), evict first in L2.
-    uint64_t policy;
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-    Fr x;
-    asm("ld.global.L2::cache_hint.v2.u64 {%0,%1}, [%2], %3;" : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p), "l"(policy));
-    asm("ld.global.L2::cache_hint.v2.u64 {%0,%1}, [%2], %3;"
-        : "=l"(x.l[2]), "=l"(x.l[3])
-        : "l"(reinterpret_cast<const char*>(p) + 16), "l"(policy));
-    return x;
-#elif defined(CUZK_NTT_DATA_LOAD)
-    // Not volatile: the loads may move among the butterflies as plain loads do.
-    Fr x;
-    asm(CUZK_NTT_DATA_LOAD : "=l"(x.l[0]), "=l"(x.l[1]) : "l"(p));
-    asm(CUZK_NTT_DATA_LOAD : "=l"(x.l[2]), "=l"(x.l[3]) : "l"(reinterpret_cast<const char*>(p) + 16));
-    return x;
-#undef CUZK_NTT_DATA_LOAD
+constexpr unsigned kStreamStoresFromLog = CUZK_NTT_STREAM_STORES_FROM;
+__device__ __forceinline__ void store_fr_pass(Fr* p, const Fr& x, bool stream) {
+#if CUZK_NTT_STREAM_STORES
+    if (stream) {
+        asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
+        asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]),
+                     "l"(x.l[3])
+                     : "memory");
+        return;
+    }
 #else
-    return load_fr(p);
+    (void)stream;
 #endif
-}
-__device__ __forceinline__ void store_fr_data(Fr* p, const Fr& x) {
-#if CUZK_NTT_DATA_CACHE == 1 || CUZK_NTT_DATA_CACHE >= 4
-    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
-    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]),
-                 "l"(x.l[3])
-                 : "memory");
-#else
     store_fr(p, x);
-#endif
 }
 
 // Bit-reversal permutation with an optional scaling by c s^i of the element that starts
@@ -839,7 +811,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
-                x[j] = pass_scaled(pre, si, load_fr_data(src + si));
+                x[j] = pass_scaled(pre, si, load_fr(src + si));
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
@@ -911,7 +883,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
-                store_fr_data(dst + gi, pass_scaled(post, gi, x[j]));
+                store_fr_pass(dst + gi, pass_scaled(post, gi, x[j]), log_n >= kStreamStoresFromLog);
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
