@@ -108,6 +108,9 @@
 // resident at once share one column group's twiddles, forward 2^24 3.40 -> 3.57 ms, 2^27
 // 30.2 -> 31.2; 256-thread blocks at every size 3.64 / 31.9, with a block's two tiles
 // sharing their columns 3.65 / 32.0.
+// 2026-12-06 (thirty-eighth session): the register passes' stores st.global.cs
+// (CUZK_NTT_STREAM_STORES), H100 side by side: forward 2^24 3.40 -> 3.38 ms, 2^27 30.2 ->
+// 30.05, 2^20-2^23 -3 to -4%; the other cache policies tried that day were flat or slower.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -339,14 +342,17 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
     q[1] = make_ulonglong2(x.l[2], x.l[3]);
 }
 
-// CUZK_NTT_STREAM_STORES (1): from n = 2^CUZK_NTT_STREAM_STORES_FROM = 2^22 on (a pass's data 128 MiB, over twice the L2),
-// the register passes store their elements with st.global.cs (evict first in L2: the data
-// cannot stay there for the next pass anyway), likely leaving more of the L2 to the
-// twiddle pairs; below, and with 0, plain stores. H100 side by side (2026-12-06, median of
-// 5, two rounds, two machines; bench/RESULTS.md), plain -> .cs at every size: forward 2^24
-// 3.401 / 3.401 -> 3.380 / 3.383 ms and 3.399 / 3.400 -> 3.399 / 3.382, 2^27 30.17 / 30.19 ->
-// 30.03 / 30.05 and 30.24 / 30.19 -> 30.07 / 30.12; coset_inverse 2^27 34.19 -> 34.10;
-// compute_h 2^27 210.4 -> 209.8 (sizes below 2^24 not measured, hence the threshold).
+// CUZK_NTT_STREAM_STORES (1): the register passes store their elements with st.global.cs
+// (evict first in L2), likely leaving more of the L2 to the twiddle pairs, which are reused
+// (the elements are read once by the next pass); 0: plain stores. H100 side by side
+// (2026-12-06, median of 5, two rounds each, three machines; bench/RESULTS.md), 0 -> 1:
+// forward 2^20 0.278 / 0.280 -> 0.267 / 0.267 ms, 2^22 0.983 / 0.984 -> 0.953 / 0.957, 2^23
+// 1.921 / 1.921 -> 1.852 / 1.846, 2^24 3.401 / 3.401 -> 3.380 / 3.383 (and 3.409 / 3.409 ->
+// 3.398 / 3.388), 2^27 30.17 / 30.19 -> 30.03 / 30.05 (and 30.19 / 30.24 -> 30.06 / 30.06);
+// coset_inverse 2^20 0.319 -> 0.306, 2^27 34.19 -> 34.10; compute_h 2^27 210.4 -> 209.8.
+// The same stores only from 2^22 on (a uniform branch a store) ran 2^20 as fast as these
+// with plain stores there (0.267 ms), so part of the small sizes' gain may be the build
+// (base is the full build of 887130a, the variants were staged), and 2^27 0.2% slower.
 // Measured there too and not kept: the loads .cs (evict first in L1 and L2; forward 2^24
 // +0.8%), the loads .L1::no_allocate (+1.8%: an element's two 16-byte halves share a
 // sector through L1), both .cs (flat), the loads evict-first in L2 only (createpolicy, with
@@ -355,23 +361,14 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
 #ifndef CUZK_NTT_STREAM_STORES
 #define CUZK_NTT_STREAM_STORES 1
 #endif
-#ifndef CUZK_NTT_STREAM_STORES_FROM
-#define CUZK_NTT_STREAM_STORES_FROM 22
-#endif
-constexpr unsigned kStreamStoresFromLog = CUZK_NTT_STREAM_STORES_FROM;
-__device__ __forceinline__ void store_fr_pass(Fr* p, const Fr& x, bool stream) {
+__device__ __forceinline__ void store_fr_pass(Fr* p, const Fr& x) {
 #if CUZK_NTT_STREAM_STORES
-    if (stream) {
-        asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
-        asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]),
-                     "l"(x.l[3])
-                     : "memory");
-        return;
-    }
+    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
+    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]), "l"(x.l[3])
+                 : "memory");
 #else
-    (void)stream;
-#endif
     store_fr(p, x);
+#endif
 }
 
 // Bit-reversal permutation with an optional scaling by c s^i of the element that starts
@@ -883,7 +880,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
-                store_fr_pass(dst + gi, pass_scaled(post, gi, x[j]), log_n >= kStreamStoresFromLog);
+                store_fr_pass(dst + gi, pass_scaled(post, gi, x[j]));
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
