@@ -110,7 +110,8 @@
 // sharing their columns 3.65 / 32.0.
 // 2026-12-06 (thirty-eighth session): the register passes' stores st.global.cs
 // (CUZK_NTT_STREAM_STORES), H100 side by side: forward 2^24 3.40 -> 3.38 ms, 2^27 30.2 ->
-// 30.05, 2^20-2^23 -3 to -4%; the other cache policies tried that day were flat or slower.
+// 30.05, 2^20-2^23 -3 to -4% (partly the build, perhaps: see the macro); the other cache
+// policies tried that day were flat or slower.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
