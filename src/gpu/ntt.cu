@@ -364,9 +364,9 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
 #endif
 __device__ __forceinline__ void store_fr_pass(Fr* p, const Fr& x) {
 #if CUZK_NTT_STREAM_STORES
-    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(x.l[0]), "l"(x.l[1]) : "memory");
-    asm volatile("st.global.cs.v2.u64 [%0], {%1,%2};" ::"l"(reinterpret_cast<char*>(p) + 16), "l"(x.l[2]), "l"(x.l[3])
-                 : "memory");
+    ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
+    __stcs(q, make_ulonglong2(x.l[0], x.l[1]));
+    __stcs(q + 1, make_ulonglong2(x.l[2], x.l[3]));
 #else
     store_fr(p, x);
 #endif
