@@ -112,6 +112,12 @@
 // (CUZK_NTT_STREAM_STORES), H100 side by side: forward 2^24 3.40 -> 3.38 ms, 2^27 30.2 ->
 // 30.05, 2^20-2^23 -3 to -4% (partly the build, perhaps: see the macro); the other cache
 // policies tried that day were flat or slower.
+// 2026-12-06 (thirty-ninth session), tried and removed (H100 side by side, two rounds):
+// the lazy twiddle product as one __noinline__ function a kernel (one copy of its ~190
+// instructions instead of ~20 inlined, against the passes' no-instruction stalls): each
+// call moved its 24 argument words through IMAD.MOV and the callee spilled 40 B; forward
+// 2^24 3.387 -> 4.252 ms, 2^27 30.08 -> 38.44. And x w's first row written without a carry
+// chain (shoup_ptx.hpp, mul_low_add32): 3.385 -> 3.405, 30.06 -> 30.33.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -352,8 +358,13 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
 // 3.398 / 3.388), 2^27 30.17 / 30.19 -> 30.03 / 30.05 (and 30.19 / 30.24 -> 30.06 / 30.06);
 // coset_inverse 2^20 0.319 -> 0.306, 2^27 34.19 -> 34.10; compute_h 2^27 210.4 -> 209.8.
 // The same stores only from 2^22 on (a uniform branch a store) ran 2^20 as fast as these
-// with plain stores there (0.267 ms), so part of the small sizes' gain may be the build
-// (base is the full build of 887130a, the variants were staged), and 2^27 0.2% slower.
+// with plain stores there (0.267 ms), so part of the small sizes' gain might have been the
+// build (base was the full build of 887130a, the variants staged). Settled a session later,
+// the full build of 8594b19 against the same tree staged with plain stores (two rounds):
+// forward 2^20 0.267 / 0.267 against 0.270 / 0.272 ms, 2^22 0.955 / 0.954 against 0.980 /
+// 0.982, 2^23 1.840 / 1.849 against 1.918 / 1.917, 2^24 3.385 / 3.387 against 3.405 /
+// 3.403, 2^27 30.07 / 30.05 against 30.20 / 30.20 (and a staged build beside them ran as
+// fast as the full one), so the stores do give the small sizes 1-4%.
 // Measured there too and not kept: the loads .cs (evict first in L1 and L2; forward 2^24
 // +0.8%), the loads .L1::no_allocate (+1.8%: an element's two 16-byte halves share a
 // sector through L1), both .cs (flat), the loads evict-first in L2 only (createpolicy, with

@@ -46,7 +46,10 @@ namespace cuzk::ff_detail::ptx {
 // are the mod: each chain ends on a .cc form whose flag the next chain's first
 // instruction (no carry in) ignores. kZeroWords: bit i set says b[i] is 0 (a constant's
 // known zero word): row i adds nothing and is left out (its chains start without carry in,
-// so no other row depends on it).
+// so no other row depends on it). Tried and removed (H100 side by side, 2026-12-06): x w's
+// first row written by plain multiplies into the zeroed accumulators, without a carry chain
+// between them: the DIT all-full kernel's spills rose 76 -> 128 B a thread and its register
+// copies 280 -> 365; forward 2^24 3.385 -> 3.405 ms, 2^27 30.06 -> 30.33.
 template <size_t n, uint32_t kZeroWords = 0, class Isa>
 CUZK_HD_INLINE void mul_low_add32(Isa& isa, uint32_t* E, uint32_t* O, const uint32_t* a, const uint32_t* b) {
     CUZK_UNROLL
