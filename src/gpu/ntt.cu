@@ -110,7 +110,7 @@
 // sharing their columns 3.65 / 32.0.
 // 2026-12-06 (thirty-eighth session): the register passes' stores st.global.cs
 // (CUZK_NTT_STREAM_STORES), H100 side by side: forward 2^24 3.40 -> 3.38 ms, 2^27 30.2 ->
-// 30.05, 2^20-2^23 -3 to -4% (partly the build, perhaps: see the macro); the other cache
+// 30.05, 2^20-2^23 -1 to -4% (not the build: see the macro); the other cache
 // policies tried that day were flat or slower.
 // 2026-12-06 (thirty-ninth session), tried and removed (H100 side by side, two rounds):
 // the lazy twiddle product as one __noinline__ function a kernel (one copy of its ~190
