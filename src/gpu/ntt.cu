@@ -217,6 +217,14 @@ __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 // 2p as immediates in the sums and differences (as Field's sums take p).
 constexpr cuzk::BigInt<Fr::N> kTwiceModulus = Fr::kP2;
 #endif
+// CUZK_NTT_LAZY_BETWEEN_PASSES (0): 1 lets a lazy pass store its values below 2p, not made
+// canonical, where the next pass of the same transform is lazy too (an all-full kernel:
+// its butterflies take inputs below 2p); the transform's last pass still stores canonical
+// values. It saves each such pass lazy_canonical's 17 instructions an element (~1.4% of a
+// 9-stage pass's). Not yet measured on a GPU: off until it is.
+#ifndef CUZK_NTT_LAZY_BETWEEN_PASSES
+#define CUZK_NTT_LAZY_BETWEEN_PASSES 0
+#endif
 
 // Twiddle j of a register pass's table (see CUZK_NTT_SHOUP), loaded once for the
 // butterflies that share it, and the product by it.
@@ -776,7 +784,7 @@ enum class Remap { kNone, kGather };
 // no generic path (CUZK_NTT_ALL_FULL_KERNELS).
 template <bool kInverse, bool kDif, Remap kRemap = Remap::kNone, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
-                                                     const Fr* __restrict__ tw, Scale pre, Scale post) {
+                                                     const Fr* __restrict__ tw, Scale pre, Scale post, bool lazy_out) {
     constexpr bool kGather = kRemap == Remap::kGather;
     // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path
     // only: in the generic ones ptxas spilled 250-1200 B a thread with them (against 12-36
@@ -887,7 +895,8 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
 #pragma unroll
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
-                if constexpr (kLazy) {  // canonical between passes: passes of either kind follow
+                // Canonical unless the next pass is lazy too (lazy_out, uniform; launch_reg_pass).
+                if (kLazy && !(CUZK_NTT_LAZY_BETWEEN_PASSES && lazy_out)) {
                     ff_detail::ptx::DeviceIsa isa;
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
@@ -1218,6 +1227,12 @@ constexpr bool all_full_kind(bool inverse, bool dif) {
     return mode >= (dif ? 3 : inverse ? 2 : 1);
 }
 
+// Whether a pass of this kind runs lazy butterflies (an all-full kernel with CUZK_NTT_LAZY):
+// its inputs may be below 2p, and it may store such values (CUZK_NTT_LAZY_BETWEEN_PASSES).
+constexpr bool lazy_pass(bool inverse, bool dif, const plan::Pass& p) {
+    return CUZK_NTT_LAZY && all_full_kind(inverse, dif) && p.s % plan::kRegLog == 0;
+}
+
 // Launches the reg_pass_kernel of this kind: the all-full one where the pass's groups are
 // all full and the kind has one.
 template <bool kInverse, bool kDif, Remap kRemap, class Launch>
@@ -1230,8 +1245,10 @@ void launch_kind(bool all_full, const Launch& launch) {
 
 // One register pass from src to dst (the same buffer, or with a Remap the first DIT pass of
 // a natural -> natural transform between two buffers; reg_pass_kernel).
+// lazy_out: the pass may leave its values below 2p (the next pass is lazy; ignored by the
+// kernels that are not).
 void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p, const Fr* tw, bool inverse, bool dif,
-                     Remap remap, const Scale& pre, const Scale& post, cudaStream_t stream) {
+                     Remap remap, const Scale& pre, const Scale& post, bool lazy_out, cudaStream_t stream) {
     if (remap != Remap::kNone && (dif || p.lh0 != 0 || p.log_c != 0 || src == dst))
         throw std::logic_error("gpu::ntt: a gathering pass is the first DIT pass, out of place");  // internal use
     const size_t tiles = plan::tile_count(log_n, p);
@@ -1258,7 +1275,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         if (smem > 48 * 1024)
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
                   "cudaFuncSetAttribute (reg_pass_kernel shared memory)");
-        kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post);
+        kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post, lazy_out);
         check_launch("reg_pass_kernel");
     };
     const bool all_full = p.s % plan::kRegLog == 0;  // s / 3 groups of 3 stages: every group full
@@ -1337,8 +1354,10 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
             const plan::Pass& p = passes[dif ? np - 1 - k : k];
             const bool first = k == 0, last = k + 1 == np;
             const Remap r = first ? remap : Remap::kNone;
+            const bool lazy_out = CUZK_NTT_LAZY_BETWEEN_PASSES && !last && lazy_pass(inverse, dif, p) &&
+                                  lazy_pass(inverse, dif, passes[dif ? np - 2 - k : k + 1]);
             launch_reg_pass(first ? a : work, last ? a : work, log_n, p, tw, inverse, dif, r, first ? pre : no_scale(),
-                            last ? post : no_scale(), stream);
+                            last ? post : no_scale(), lazy_out, stream);
         }
         return;
     }
