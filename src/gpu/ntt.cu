@@ -770,6 +770,13 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 #else
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
 #endif
+// CUZK_NTT_DIAG_NO_DATA (0): a diagnostic build only, its transforms wrong: 1 makes the
+// register passes compute on values made from the element index instead of loading their
+// elements, and store (almost) nothing, so that a pass's time without its data traffic
+// can be set beside the real one (the bench with CUZK_BENCH_NO_CHECK=1).
+#ifndef CUZK_NTT_DIAG_NO_DATA
+#define CUZK_NTT_DIAG_NO_DATA 0
+#endif
 // How a pass maps its tiles' elements to memory: in place, or for the natural -> natural
 // transforms without a bit-reversal pass, through the bit reversal as it loads.
 //   kGather: the first DIT pass loads permuted element g from src[rev(g)]
@@ -828,7 +835,13 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
+#if CUZK_NTT_DIAG_NO_DATA
+                x[j] = Fr{};  // diagnostic: no data loaded (see the macro)
+                x[j].l[0] = si;
+                (void)src, (void)pre;
+#else
                 x[j] = pass_scaled(pre, si, load_fr(src + si));
+#endif
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
@@ -901,7 +914,12 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
+#if CUZK_NTT_DIAG_NO_DATA
+                if (x[j].l[0] == 0x0123456789abcdefull) store_fr_pass(dst + gi, x[j]);  // ~never: keeps the work
+                (void)post;
+#else
                 store_fr_pass(dst + gi, pass_scaled(post, gi, x[j]));
+#endif
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
