@@ -118,6 +118,10 @@
 // call moved its 24 argument words through IMAD.MOV and the callee spilled 40 B; forward
 // 2^24 3.387 -> 4.252 ms, 2^27 30.08 -> 38.44. And x w's first row written without a carry
 // chain (shoup_ptx.hpp, mul_low_add32): 3.385 -> 3.405, 30.06 -> 30.33.
+// 2026-12-07 (fortieth session): intermediate passes store lazy values below 2p
+// (CUZK_NTT_LAZY_BETWEEN_PASSES), H100 side by side: forward 2^24 3.39 -> 3.37 ms, 2^27 30.1
+// -> 29.85. A build whose passes load and store no data (CUZK_NTT_DIAG_NO_DATA) ran forward
+// 2^24 in 3.25 ms and 2^27 in 28.75 (H100): the data traffic is ~4% of the transform.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -217,13 +221,17 @@ __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 // 2p as immediates in the sums and differences (as Field's sums take p).
 constexpr cuzk::BigInt<Fr::N> kTwiceModulus = Fr::kP2;
 #endif
-// CUZK_NTT_LAZY_BETWEEN_PASSES (0): 1 lets a lazy pass store its values below 2p, not made
+// CUZK_NTT_LAZY_BETWEEN_PASSES (1): a lazy pass stores its values below 2p, not made
 // canonical, where the next pass of the same transform is lazy too (an all-full kernel:
 // its butterflies take inputs below 2p); the transform's last pass still stores canonical
 // values. It saves each such pass lazy_canonical's 17 instructions an element (~1.4% of a
-// 9-stage pass's). Not yet measured on a GPU: off until it is.
+// 9-stage pass's). 0: every pass stores canonical values. H100 side by side (2026-12-07,
+// median of 5, two rounds; bench/RESULTS.md), 0 -> 1: forward 2^24 3.396 / 3.388 -> 3.367 /
+// 3.367 ms, 2^27 30.06 / 30.13 -> 29.81 / 29.88; coset_inverse 2^24 3.995 / 3.954 -> 3.927 /
+// 3.901, 2^27 flat (34.11 / 34.13 -> 34.08 / 34.15); compute_h 2^24 flat (23.89 / 23.81 ->
+// 23.80 / 23.81).
 #ifndef CUZK_NTT_LAZY_BETWEEN_PASSES
-#define CUZK_NTT_LAZY_BETWEEN_PASSES 0
+#define CUZK_NTT_LAZY_BETWEEN_PASSES 1
 #endif
 
 // Twiddle j of a register pass's table (see CUZK_NTT_SHOUP), loaded once for the
@@ -773,7 +781,10 @@ static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registe
 // CUZK_NTT_DIAG_NO_DATA (0): a diagnostic build only, its transforms wrong: 1 makes the
 // register passes compute on values made from the element index instead of loading their
 // elements, and store (almost) nothing, so that a pass's time without its data traffic
-// can be set beside the real one (the bench with CUZK_BENCH_NO_CHECK=1).
+// can be set beside the real one (the bench with CUZK_BENCH_NO_CHECK=1). H100 (2026-12-07,
+// two rounds, against the build without it in the same call): forward 2^24 3.25 / 3.26 ms
+// against 3.40 / 3.39, 2^27 28.8 / 28.7 against 30.1 / 30.1: loading and storing the
+// elements costs the transform ~4%; the rest is the arithmetic and the twiddles.
 #ifndef CUZK_NTT_DIAG_NO_DATA
 #define CUZK_NTT_DIAG_NO_DATA 0
 #endif
