@@ -206,11 +206,12 @@ __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
 
 // CUZK_NTT_LAZY (1): the butterflies of the all-full register passes keep their values in
 // [0, 2p) instead of [0, p) (shoup_ptx.hpp, the lazy butterflies): the product without its
-// final subtraction, the sum and the difference modulo 2p; each such pass makes its values
-// canonical as it stores them. 0: canonical values throughout. Needs the Shoup products
-// (their form without the final subtraction). H200 side by side (2026-12-04, two rounds):
-// forward 2^27 31.97 / 31.96 -> 31.66 / 31.66 ms, coset_inverse 2^27 36.24 / 36.08 -> 35.07
-// / 34.99, compute_h 2^27 213.7 -> 213.1; 2^24 within 0.5% (bench/RESULTS.md).
+// final subtraction, the sum and the difference modulo 2p; the last such pass of a
+// transform makes its values canonical as it stores them (CUZK_NTT_LAZY_BETWEEN_PASSES).
+// 0: canonical values throughout. Needs the Shoup products (their form without the final
+// subtraction). H200 side by side (2026-12-04, two rounds): forward 2^27 31.97 / 31.96 ->
+// 31.66 / 31.66 ms, coset_inverse 2^27 36.24 / 36.08 -> 35.07 / 34.99, compute_h 2^27 213.7
+// -> 213.1; 2^24 within 0.5% (bench/RESULTS.md).
 #ifndef CUZK_NTT_LAZY
 #define CUZK_NTT_LAZY CUZK_NTT_SHOUP
 #endif
