@@ -1257,10 +1257,14 @@ constexpr bool all_full_kind(bool inverse, bool dif) {
     return mode >= (dif ? 3 : inverse ? 2 : 1);
 }
 
-// Whether a pass of this kind runs lazy butterflies (an all-full kernel with CUZK_NTT_LAZY):
-// its inputs may be below 2p, and it may store such values (CUZK_NTT_LAZY_BETWEEN_PASSES).
+// Whether every group of the pass is full (s / 3 groups of 3 stages).
+constexpr bool all_full_pass(const plan::Pass& p) { return p.s % plan::kRegLog == 0; }
+
+// Whether a pass of this kind runs lazy butterflies (an all-full kernel with CUZK_NTT_LAZY,
+// as launch_kind picks it): its inputs may be below 2p, and it may store such values
+// (CUZK_NTT_LAZY_BETWEEN_PASSES).
 constexpr bool lazy_pass(bool inverse, bool dif, const plan::Pass& p) {
-    return CUZK_NTT_LAZY && all_full_kind(inverse, dif) && p.s % plan::kRegLog == 0;
+    return CUZK_NTT_LAZY && all_full_kind(inverse, dif) && all_full_pass(p);
 }
 
 // Launches the reg_pass_kernel of this kind: the all-full one where the pass's groups are
@@ -1308,7 +1312,7 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
         kernel<<<grid, threads, smem, stream>>>(src, dst, log_n, p, tw, pre, post, lazy_out);
         check_launch("reg_pass_kernel");
     };
-    const bool all_full = p.s % plan::kRegLog == 0;  // s / 3 groups of 3 stages: every group full
+    const bool all_full = all_full_pass(p);
     if (remap == Remap::kGather && inverse)
         launch_kind<true, false, Remap::kGather>(all_full, launch);
     else if (remap == Remap::kGather)
