@@ -406,6 +406,34 @@ TEST(PtxEmulated, FrLazyButterfliesMatchHost) {
     }
 }
 
+// The w^0 DIT butterfly of a first pass on canonical inputs: (x + y, x - y) in [0, 2p).
+TEST(PtxEmulated, FrCanonicalStageZeroButterflyMatchesHost) {
+    const Fr::Big p = Fr::kP, p2 = twice(p);
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    const auto edges = test::field_edge_values<Fr>();
+    const auto check = [&](const Fr& x, const Fr& y) {
+        EmulatedIsa isa;
+        Fr::Big a = limbs_of(x), b = limbs_of(y);
+        ff_detail::ptx::canonical_one_dit_butterfly<Fr::N>(isa, a.l, b.l, p.l);
+        ASSERT_LT(a, p2) << "x out of range, x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
+        ASSERT_LT(b, p2) << "y out of range, x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
+        ASSERT_EQ(residue(a), x + y) << "x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
+        ASSERT_EQ(residue(b), x - y) << "x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
+        ASSERT_EQ(isa.lost, 0) << "a carry claimed impossible happened, x " << x.to_hex() << " y " << y.to_hex();
+    };
+    for (const Fr& x : edges)
+        for (const Fr& y : edges) {
+            check(x, y);
+            if (::testing::Test::HasFatalFailure()) return;
+        }
+    for (int i = 0; i < 20000; ++i) {
+        check(Fr::random(rng), Fr::random(rng));
+        check(edges[size_t(i) % edges.size()], Fr::random(rng));
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
 // The emulation itself: a carry that must be dropped is seen, a chain carries.
 TEST(PtxEmulated, CarryFlagSemantics) {
     EmulatedIsa isa;
