@@ -122,6 +122,9 @@
 // (CUZK_NTT_LAZY_BETWEEN_PASSES), H100 side by side: forward 2^24 3.39 -> 3.37 ms, 2^27 30.1
 // -> 29.85. A build whose passes load and store no data (CUZK_NTT_DIAG_NO_DATA) ran forward
 // 2^24 in 3.25 ms and 2^27 in 28.75 (H100): the data traffic is ~4% of the transform.
+// 2026-12-07 (forty-first session): stage 0 on the canonical loaded elements without
+// reductions (CUZK_NTT_CANONICAL_STAGE0), H100 side by side: forward 2^24 3.35 -> 3.32 ms,
+// 2^27 29.74 -> 29.52.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -657,10 +660,13 @@ using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>
 // so its sums and differences go to [0, 2p) without a comparison
 // (ff_detail::ptx::canonical_one_dit_butterfly): ~27 instructions fewer a butterfly, 4 a
 // thread in the first pass (static count of the forward gathering kernel 6178 -> 6051
-// SASS instructions, spills unchanged). 0 (default until measured): the lazy butterfly with
-// one = true.
+// SASS instructions, spills unchanged). 0: the lazy butterfly with one = true. H100 side by
+// side (2026-12-07, median of 5, two rounds), 0 -> 1: forward 2^24 3.352 / 3.351 -> 3.317 /
+// 3.317 ms, 2^27 29.74 / 29.74 -> 29.55 / 29.49; compute_h 2^24 23.74 / 23.73 -> 23.67 /
+// 23.65; coset_inverse 2^24 flat (3.880 -> 3.875). More than its ~2% of the first pass's
+// instructions suggested: ncu put that pass at 0.728 ms (0.776 in the thirty-sixth session).
 #ifndef CUZK_NTT_CANONICAL_STAGE0
-#define CUZK_NTT_CANONICAL_STAGE0 0
+#define CUZK_NTT_CANONICAL_STAGE0 1
 #endif
 #if CUZK_NTT_FULL_GROUP && (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3)
 #error "CUZK_NTT_FULL_GROUP needs the branch-free butterflies and 8 elements a thread"
