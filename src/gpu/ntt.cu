@@ -254,6 +254,30 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
     return Twiddle{load_fr(tw + j)};
 #endif
 }
+// CUZK_NTT_FIRST_GROUP_CONST (1): the twiddles of a transform's stages 1 and 2 (in the group
+// of stage 0: w_8^k, k = 1..3, the same field elements at every size) come from constant
+// memory, filled from the first Shoup table a device builds (shoup_twiddles), instead of
+// the table in global memory: no loads, and operands ptxas may take from the constant
+// bank. 2: in the DIT kernels only. 0 (default until measured): loaded like the others.
+#ifndef CUZK_NTT_FIRST_GROUP_CONST
+#define CUZK_NTT_FIRST_GROUP_CONST 0
+#endif
+#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
+__constant__ uint64_t first_group_pairs[3][2][Fr::N];  // w_8^k (standard form), w'
+// The pair of the forward twiddle w_8^k (the inverse's -w_8^-k = w_8^(4 - k), its outputs
+// swapped as for any inverse twiddle: plan::tile_twiddle_position).
+template <bool kInverse>
+__device__ __forceinline__ Twiddle first_group_twiddle(unsigned k) {
+    const unsigned at = (kInverse ? 4 - k : k) - 1;
+    Twiddle t;
+#pragma unroll
+    for (unsigned l = 0; l < Fr::N; ++l) {
+        t.w.l[l] = first_group_pairs[at][0][l];
+        t.wq.l[l] = first_group_pairs[at][1][l];
+    }
+    return t;
+}
+#endif
 // CUZK_NTT_SHOUP_NP0 (1, the default): the Shoup products skip the row of q (2^256 - r)
 // whose word is 0 (shoup_ptx.hpp, np_zero_words); 0: all rows.
 #ifndef CUZK_NTT_SHOUP_NP0
@@ -686,6 +710,21 @@ __device__ __forceinline__ void twiddle_butterflies(Fr (&x)[plan::kRegElems], un
     }
 }
 
+// The twiddle of stage u (register bit i) for the elements whose bits below i are jl; in the
+// group of stage 0 (kFirst: u = i) w_n^(jl n / 2^(i+1)) = w_8^(jl 2^(2-i)), from constant
+// memory (CUZK_NTT_FIRST_GROUP_CONST).
+template <bool kInverse, bool kDif, bool kFirst>
+__device__ __forceinline__ Twiddle group_twiddle(const Fr* __restrict__ tw, unsigned log_n, const plan::Pass& p,
+                                                 TwiddleIndex r0, unsigned u, unsigned i, unsigned jl,
+                                                 const plan::RegBits& rb, unsigned e0) {
+#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
+    if constexpr (kFirst && (CUZK_NTT_FIRST_GROUP_CONST == 1 || !kDif))
+        return first_group_twiddle<kInverse>(jl << (2 - i));
+#endif
+    (void)i;
+    return load_twiddle(tw, plan::tile_twiddle_position<kInverse>(log_n, p, r0, u, plan::group_element(rb, e0, jl)));
+}
+
 // The 3 stages u0, u0 + 1, u0 + 2 of a full group on a thread's 8 elements (register bit
 // i = stage u0 + i); kFirst: u0 = 0 in the first pass (lh0 = log_c = 0, r0 = 0), where
 // stage 0 and the jl = 0 butterflies of stages 1 and 2 have twiddle w^0.
@@ -712,9 +751,7 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
         for (unsigned jl = 0; jl < (1u << i); ++jl) {
             const bool one = kFirst && (i == 0 || (CUZK_NTT_FIRST_ONES && jl == 0));  // compile-time: w^0
             Twiddle t{};
-            if (!one)
-                t = load_twiddle(
-                    tw, plan::tile_twiddle_position<kInverse>(log_n, p, r0, u, plan::group_element(rb, e0, jl)));
+            if (!one) t = group_twiddle<kInverse, kDif, kFirst>(tw, log_n, p, r0, u, i, jl, rb, e0);
             twiddle_butterflies<kInverse, kDif, kLazy>(x, i, jl, one, t);
         }
     }
@@ -1020,6 +1057,7 @@ struct DeviceTables {
     PowTable g, g_inv;
     cudaMemPool_t scratch = nullptr;  // gathering passes' buffers (scratch_pool)
     cudaMemPool_t tables = nullptr;   // twiddles and shoup (table_pool)
+    bool first_group_pairs = false;   // CUZK_NTT_FIRST_GROUP_CONST's constants set
 };
 
 std::mutex& registry_mutex() {
@@ -1221,6 +1259,16 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
                                                                                    neg_inv, log_n);
             check_launch("shoup_table_kernel");
         }
+#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
+        if (log_n >= 3 && !t.first_group_pairs) {  // slots k n/8 hold w_8^k
+            for (size_t k = 1; k <= 3; ++k)
+                check(cudaMemcpyToSymbolAsync(
+                          first_group_pairs, table.ptr + 2 * plan::twiddle_position(k << (log_n - 3), log_n),
+                          2 * sizeof(Fr), (k - 1) * 2 * sizeof(Fr), cudaMemcpyDeviceToDevice, stream),
+                      "setting the first group's twiddles");
+            t.first_group_pairs = true;
+        }
+#endif
         check(cudaStreamSynchronize(stream), "building the twiddle table");
         t.shoup[log_n] = table.release();
     }
