@@ -124,7 +124,8 @@
 // 2^24 in 3.25 ms and 2^27 in 28.75 (H100): the data traffic is ~4% of the transform.
 // 2026-12-07 (forty-first session): stage 0 on the canonical loaded elements without
 // reductions (CUZK_NTT_CANONICAL_STAGE0), H100 side by side: forward 2^24 3.35 -> 3.32 ms,
-// 2^27 29.74 -> 29.52.
+// 2^27 29.74 -> 29.52. Tried the same day and left off: stages 1-2's twiddles (w_8^k) from
+// constant memory (CUZK_NTT_FIRST_GROUP_CONST): forward +0.3-0.8%, coset inverse -2%.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
