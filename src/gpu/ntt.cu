@@ -1067,7 +1067,9 @@ struct DeviceTables {
     PowTable g, g_inv;
     cudaMemPool_t scratch = nullptr;  // gathering passes' buffers (scratch_pool)
     cudaMemPool_t tables = nullptr;   // twiddles and shoup (table_pool)
-    bool first_group_pairs = false;   // CUZK_NTT_FIRST_GROUP_CONST's constants set
+#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
+    bool first_group_pairs = false;  // its constants set on this device
+#endif
 };
 
 std::mutex& registry_mutex() {
