@@ -259,7 +259,7 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
 // (in the group of stage 0: w_8^k, k = 1..3, the same field elements at every size) from
 // constant memory, filled from the first Shoup table a device builds (shoup_twiddles),
 // instead of the table in global memory: no loads, operands from the constant bank. 2: in
-// the DIT kernels only; 3: in the inverse kernels only. ptxas -v, spill stores a thread, base
+// the DIT kernels only; 3: in the inverse kernels only; 4: in the inverse DIT kernels only. ptxas -v, spill stores a thread, base
 // -> 1: forward DIT 32 -> 12 B, inverse DIT 76 -> 44, gathering inverse 16 -> 40, DIF 228 ->
 // 264 (forward) and 156 -> 188 (inverse); 2 keeps the DIF kernels as they were. H100 side by
 // side (2026-12-07, median of 5; bench/RESULTS.md), base -> 1 (-> 2), ms: forward 2^24 3.330
@@ -728,7 +728,8 @@ __device__ __forceinline__ Twiddle group_twiddle(const Fr* __restrict__ tw, unsi
                                                  const plan::RegBits& rb, unsigned e0) {
 #if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
     if constexpr (kFirst && (CUZK_NTT_FIRST_GROUP_CONST == 1 || (CUZK_NTT_FIRST_GROUP_CONST == 2 && !kDif) ||
-                             (CUZK_NTT_FIRST_GROUP_CONST == 3 && kInverse)))
+                             (CUZK_NTT_FIRST_GROUP_CONST == 3 && kInverse) ||
+                             (CUZK_NTT_FIRST_GROUP_CONST == 4 && kInverse && !kDif)))
         return first_group_twiddle<kInverse>(jl << (2 - i));
 #endif
     (void)i;
