@@ -255,21 +255,21 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
     return Twiddle{load_fr(tw + j)};
 #endif
 }
-// CUZK_NTT_FIRST_GROUP_CONST (0, off): 1 takes the twiddles of a transform's stages 1 and 2
-// (in the group of stage 0: w_8^k, k = 1..3, the same field elements at every size) from
-// constant memory, filled from the first Shoup table a device builds (shoup_twiddles),
-// instead of the table in global memory: no loads, operands from the constant bank. 2: in
-// the DIT kernels only; 3: in the inverse kernels only; 4: in the inverse DIT kernels only.
-// ptxas -v, spill stores a thread, base -> 1: forward DIT 32 -> 12 B, inverse DIT 76 -> 44,
-// gathering inverse 16 -> 40, DIF 228 -> 264 (forward) and 156 -> 188 (inverse); 2 keeps
-// the DIF kernels as they were. H100 side by side (2026-12-07, median of 5;
-// bench/RESULTS.md), base -> 1 (-> 2), ms: forward 2^24 3.330 -> 3.328 (3.356), then two rounds 3.313 / 3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63
-// (29.66), then 29.50 / 29.56 -> 29.75 / 29.70; coset_inverse 2^24 3.889 -> 3.813 (3.855),
-// 2^27 33.92 -> 33.25 (33.39); coset_forward 2^27 33.89 -> 34.00 (34.04); compute_h 2^27
-// 208.7 -> 208.4 (208.0). Slower for the forward transforms, so off; 3 (the inverse's gain
-// alone: the forward kernels are then the same code as base) is not yet measured, nor 4
-// (spills as 1 in the inverse DIT kernels, 76 -> 44 B and 16 -> 40 B gathering, every other
-// kernel as base; staged in the forty-second session, when no device machine came).
+// CUZK_NTT_FIRST_GROUP_CONST (0, off): 1 takes the twiddles of a transform's stages 1 and 2 (in the
+// group of stage 0: w_8^k, k = 1..3, the same field elements at every size) from constant memory,
+// filled from the first Shoup table a device builds (shoup_twiddles), instead of the table in
+// global memory: no loads, operands from the constant bank. 2: in the DIT kernels only; 3: in the
+// inverse kernels only; 4: in the inverse DIT kernels only. ptxas -v, spill stores a thread, base
+// -> 1: forward DIT 32 -> 12 B, inverse DIT 76 -> 44, gathering inverse 16 -> 40, DIF 228 -> 264
+// (forward) and 156 -> 188 (inverse); 2 keeps the DIF kernels as they were. H100 side by side
+// (2026-12-07, median of 5; bench/RESULTS.md), base -> 1 (-> 2), ms: forward 2^24 3.330 -> 3.328
+// (3.356), then two rounds 3.313 / 3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63 (29.66), then 29.50
+// / 29.56 -> 29.75 / 29.70; coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27 33.92 -> 33.25 (33.39);
+// coset_forward 2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7 -> 208.4 (208.0). Slower for the
+// forward transforms, so off; 3 (the inverse's gain alone: the forward kernels are then the same
+// code as base) is not yet measured, nor 4 (spills as 1 in the inverse DIT kernels, 76 -> 44 B and
+// 16 -> 40 B gathering, every other kernel as base; staged in the forty-second session, when no
+// device machine came).
 #ifndef CUZK_NTT_FIRST_GROUP_CONST
 #define CUZK_NTT_FIRST_GROUP_CONST 0
 #endif
