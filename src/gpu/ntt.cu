@@ -275,6 +275,21 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
 #endif
 #if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
 __constant__ uint64_t first_group_pairs[3][2][Fr::N];  // w_8^k (standard form), w'
+// Whether the kernels of this kind take them (the setting's kernel kinds, above).
+constexpr bool first_group_const(bool inverse, bool dif) {
+    switch (CUZK_NTT_FIRST_GROUP_CONST) {
+        case 1:
+            return true;
+        case 2:
+            return !dif;
+        case 3:
+            return inverse;
+        case 4:
+            return inverse && !dif;
+        default:
+            return false;
+    }
+}
 // The pair of the forward twiddle w_8^k (the inverse's -w_8^-k = w_8^(4 - k), its outputs
 // swapped as for any inverse twiddle: plan::tile_twiddle_position).
 template <bool kInverse>
@@ -729,10 +744,7 @@ __device__ __forceinline__ Twiddle group_twiddle(const Fr* __restrict__ tw, unsi
                                                  TwiddleIndex r0, unsigned u, unsigned i, unsigned jl,
                                                  const plan::RegBits& rb, unsigned e0) {
 #if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
-    if constexpr (kFirst && (CUZK_NTT_FIRST_GROUP_CONST == 1 || (CUZK_NTT_FIRST_GROUP_CONST == 2 && !kDif) ||
-                             (CUZK_NTT_FIRST_GROUP_CONST == 3 && kInverse) ||
-                             (CUZK_NTT_FIRST_GROUP_CONST == 4 && kInverse && !kDif)))
-        return first_group_twiddle<kInverse>(jl << (2 - i));
+    if constexpr (kFirst && first_group_const(kInverse, kDif)) return first_group_twiddle<kInverse>(jl << (2 - i));
 #endif
     (void)i;
     return load_twiddle(tw, plan::tile_twiddle_position<kInverse>(log_n, p, r0, u, plan::group_element(rb, e0, jl)));
