@@ -124,8 +124,10 @@
 // 2^24 in 3.25 ms and 2^27 in 28.75 (H100): the data traffic is ~4% of the transform.
 // 2026-12-07 (forty-first session): stage 0 on the canonical loaded elements without
 // reductions (CUZK_NTT_CANONICAL_STAGE0), H100 side by side: forward 2^24 3.35 -> 3.32 ms,
-// 2^27 29.74 -> 29.52. Tried the same day and left off: stages 1-2's twiddles (w_8^k) from
-// constant memory (CUZK_NTT_FIRST_GROUP_CONST): forward +0.3-0.8%, coset inverse -2%.
+// 2^27 29.74 -> 29.52. Tried the same day: stages 1-2's twiddles (w_8^k) from constant memory
+// (CUZK_NTT_FIRST_GROUP_CONST) in every kernel: forward +0.3-0.8%, coset inverse -2%. In the
+// inverse DIT kernels only (setting 4, forty-third session, H100 side by side): coset_inverse
+// 2^24 3.87 -> 3.82 ms, 2^27 33.8 -> 33.2; compute_h 2^27 208.4 -> 207.6; forward unchanged.
 // What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
 // forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
 // the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
@@ -255,7 +257,7 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
     return Twiddle{load_fr(tw + j)};
 #endif
 }
-// CUZK_NTT_FIRST_GROUP_CONST (0, off): 1 takes the twiddles of a transform's stages 1 and 2 (in the
+// CUZK_NTT_FIRST_GROUP_CONST (4, the default; 0 off): 1 takes the twiddles of a transform's stages 1 and 2 (in the
 // group of stage 0: w_8^k, k = 1..3, the same field elements at every size) from constant memory,
 // filled from the first Shoup table a device builds (shoup_twiddles), instead of the table in
 // global memory: no loads, operands from the constant bank. 2: in the DIT kernels only; 3: in the
@@ -266,12 +268,16 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
 // (3.356), then two rounds 3.313 / 3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63 (29.66), then 29.50
 // / 29.56 -> 29.75 / 29.70; coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27 33.92 -> 33.25 (33.39);
 // coset_forward 2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7 -> 208.4 (208.0). Slower for the
-// forward transforms, so off; 3 (the inverse's gain alone: the forward kernels are then the same
-// code as base) is not yet measured, nor 4 (spills as 1 in the inverse DIT kernels, 76 -> 44 B and
-// 16 -> 40 B gathering, every other kernel as base; staged in the forty-second session, when no
-// device machine came).
+// forward transforms, so not 1; 3 and 4 keep the forward kernels the same code as base. 4: spills
+// as 1 in the inverse DIT kernels (76 -> 44 B, gathering 16 -> 40 B), every other kernel as base.
+// H100 side by side (2026-12-07, forty-third session, median of 5, two rounds), base -> 3 -> 4,
+// ms: coset_inverse 2^24 3.870 / 3.867 -> 3.958 / 3.817 -> 3.820 / 3.818, 2^27 33.83 / 33.80 ->
+// 33.28 / 33.31 -> 33.25 / 33.21; compute_h 2^24 23.69 / 23.66 -> 23.63 / 23.64 -> 23.57 /
+// 23.57, 2^27 208.5 / 208.4 -> 208.2 / 208.2 -> 207.6 / 207.6; forward 2^24 3.315 / 3.309 ->
+// 3.313 / 3.313 -> 3.313 / 3.313, 2^27 29.52 / 29.51 -> 29.54 / 29.50 -> 29.48 / 29.50;
+// coset_forward within 0.1%. So 4.
 #ifndef CUZK_NTT_FIRST_GROUP_CONST
-#define CUZK_NTT_FIRST_GROUP_CONST 0
+#define CUZK_NTT_FIRST_GROUP_CONST 4
 #endif
 #if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
 __constant__ uint64_t first_group_pairs[3][2][Fr::N];  // w_8^k (standard form), w'
