@@ -257,25 +257,24 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
     return Twiddle{load_fr(tw + j)};
 #endif
 }
-// CUZK_NTT_FIRST_GROUP_CONST (4, the default; 0 off): 1 takes the twiddles of a transform's stages 1 and 2 (in the
-// group of stage 0: w_8^k, k = 1..3, the same field elements at every size) from constant memory,
+// CUZK_NTT_FIRST_GROUP_CONST: the twiddles of a transform's stages 1 and 2 (in the group of
+// stage 0: w_8^k, k = 1..3, the same field elements at every size) from constant memory,
 // filled from the first Shoup table a device builds (shoup_twiddles), instead of the table in
-// global memory: no loads, operands from the constant bank. 2: in the DIT kernels only; 3: in the
-// inverse kernels only; 4: in the inverse DIT kernels only. ptxas -v, spill stores a thread, base
-// -> 1: forward DIT 32 -> 12 B, inverse DIT 76 -> 44, gathering inverse 16 -> 40, DIF 228 -> 264
-// (forward) and 156 -> 188 (inverse); 2 keeps the DIF kernels as they were. H100 side by side
-// (2026-12-07, median of 5; bench/RESULTS.md), base -> 1 (-> 2), ms: forward 2^24 3.330 -> 3.328
-// (3.356), then two rounds 3.313 / 3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63 (29.66), then 29.50
-// / 29.56 -> 29.75 / 29.70; coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27 33.92 -> 33.25 (33.39);
-// coset_forward 2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7 -> 208.4 (208.0). Slower for the
-// forward transforms, so not 1; 3 and 4 keep the forward kernels the same code as base. 4: spills
-// as 1 in the inverse DIT kernels (76 -> 44 B, gathering 16 -> 40 B), every other kernel as base.
-// H100 side by side (2026-12-07, forty-third session, median of 5, two rounds), base -> 3 -> 4,
-// ms: coset_inverse 2^24 3.870 / 3.867 -> 3.958 / 3.817 -> 3.820 / 3.818, 2^27 33.83 / 33.80 ->
-// 33.28 / 33.31 -> 33.25 / 33.21; compute_h 2^24 23.69 / 23.66 -> 23.63 / 23.64 -> 23.57 /
-// 23.57, 2^27 208.5 / 208.4 -> 208.2 / 208.2 -> 207.6 / 207.6; forward 2^24 3.315 / 3.309 ->
-// 3.313 / 3.313 -> 3.313 / 3.313, 2^27 29.52 / 29.51 -> 29.54 / 29.50 -> 29.48 / 29.50;
-// coset_forward within 0.1%. So 4.
+// global memory: no loads, operands from the constant bank. Which kernels (first_group_const):
+// 0 none, 1 all, 2 the DIT kernels, 3 the inverse kernels, 4 (default) the inverse DIT kernels.
+// ptxas -v, spill stores a thread, 0 -> 1: forward DIT 32 -> 12 B, inverse DIT 76 -> 44,
+// gathering inverse 16 -> 40, DIF 228 -> 264 (forward) and 156 -> 188 (inverse); 4 changes only
+// the inverse DIT kernels (76 -> 44 B, gathering 16 -> 40). H100 side by side (median of 5;
+// bench/RESULTS.md), ms:
+//   2026-12-07, 0 -> 1 (-> 2): forward 2^24 3.330 -> 3.328 (3.356), then two rounds 3.313 /
+//   3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63 (29.66), then 29.50 / 29.56 -> 29.75 / 29.70;
+//   coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27
+//   33.92 -> 33.25 (33.39); coset_forward 2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7
+//   -> 208.4 (208.0): slower for the forward transforms.
+//   2026-12-07 (forty-third session), two rounds, 0 -> 3 -> 4: coset_inverse 2^24 3.870 /
+//   3.867 -> 3.958 / 3.817 -> 3.820 / 3.818, 2^27 33.83 / 33.80 -> 33.28 / 33.31 -> 33.25 /
+//   33.21; compute_h 2^24 23.69 / 23.66 -> 23.63 / 23.64 -> 23.57 / 23.57, 2^27 208.5 / 208.4
+//   -> 208.2 / 208.2 -> 207.6 / 207.6; forward and coset_forward within 0.1% (the same code).
 #ifndef CUZK_NTT_FIRST_GROUP_CONST
 #define CUZK_NTT_FIRST_GROUP_CONST 4
 #endif
