@@ -268,9 +268,9 @@ __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_
 // bench/RESULTS.md), ms:
 //   2026-12-07, 0 -> 1 (-> 2): forward 2^24 3.330 -> 3.328 (3.356), then two rounds 3.313 /
 //   3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63 (29.66), then 29.50 / 29.56 -> 29.75 / 29.70;
-//   coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27
-//   33.92 -> 33.25 (33.39); coset_forward 2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7
-//   -> 208.4 (208.0): slower for the forward transforms.
+//   coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27 33.92 -> 33.25 (33.39); coset_forward
+//   2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7 -> 208.4 (208.0): slower for the
+//   forward transforms.
 //   2026-12-07 (forty-third session), two rounds, 0 -> 3 -> 4: coset_inverse 2^24 3.870 /
 //   3.867 -> 3.958 / 3.817 -> 3.820 / 3.818, 2^27 33.83 / 33.80 -> 33.28 / 33.31 -> 33.25 /
 //   33.21; compute_h 2^24 23.69 / 23.66 -> 23.63 / 23.64 -> 23.57 / 23.57, 2^27 208.5 / 208.4
