@@ -12,9 +12,9 @@
 //                               on every thread, as a partition's witness runs) into storage
 //                               from the previous iteration, as the engine's buffer pool and
 //                               the sector pipeline hand it back: m = 1 cleared first (the
-//                               vectors zero-filled again as they grow: the code before
-//                               2026-12-02), m = 2 as it is (stale entries overwritten in
-//                               place); the steady state of a sector's partitions.
+//                               vectors zero-filled again as they grow), m = 2 as it is
+//                               (stale entries overwritten in place); the steady state of a
+//                               sector's partitions.
 // Counters: constraints, inputs (ONE included), aux, constraints/s. One thread (Reused: all).
 // Run: build/cpu/bench/cuzk_bench_porep  (--benchmark_filter=32GiB for the production size).
 #include <benchmark/benchmark.h>

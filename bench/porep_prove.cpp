@@ -26,7 +26,7 @@
 // reads the host a, b, c (it uploads them), so every proof reuses the one synthesized
 // witness (a sampled fingerprint of a, b, c and aux is checked after every proof); the CPU
 // backend consumes a, b, c, so it refills them from a copy (outside the timed region).
-// Measured on the dev machine (2 shared cores, CPU build, 2026-11-29), partition 0:
+// Measured on the dev machine (2 shared cores, CPU build), partition 0:
 //   32 GiB: 130,278,869 constraints (328 input constraints included), 130,169,893 aux, domain
 //     2^27; densities a_aux 129,753,292, b_input 1, b_aux 33,112,281, so queries h 134.2M,
 //     l 130.2M, a 129.8M, b 33.1M: timing-only keys 47.55 GiB (G1 104 B, G2 200 B a point),
@@ -35,12 +35,10 @@
 //   512 MiB: 4,423,473 constraints, domain 2^23; counts and densities 4.1 s; witness 1.4 s,
 //     0.53 GiB of values. 2 KiB: 2,687,961, 2^22; 2.4 s; witness 1.0 s, 0.32 GiB; the
 //     densities equal the full shape's (--check-density 1).
-// H200 + 16 cores (2026-11-29, scripts/gpu-porep): a 32 GiB sector, 10 partitions, in 32.3 s
-//   wall: witness 2.94-3.17 s a partition, proof 1.61-1.63 s, so witness (CPU)-bound.
-// 2026-12-02, --sector-compare 1 (witness storage overwritten in place, not zero-filled
-//   first; proofs by then 1.40 s): buffers cleared 33.9 s wall, witness 2.9-3.6 s a partition;
-//   kept 16.4 s wall, witness 0.66-0.86 s (3.1 s for the first use of the fresh second set),
-//   so proof (GPU)-bound, the prover busy 86% of the wall.
+// H200 + 16 cores (`scripts/gpu bench porep`, bench/RESULTS.md): a 32 GiB sector, 10
+//   partitions, in 12.4 s wall, proof 1.16 s a partition, witness 0.66-0.97 s: proof
+//   (GPU)-bound. --sector-compare 1 (buffers cleared before each witness against storage
+//   overwritten in place): 33.9 against 16.4 s wall with 1.40 s proofs.
 // A failure of one size is reported and the next one runs; --max-seconds stops starting new
 // sizes (and new proofs) once spent; the JSON (--out) is rewritten after each size.
 #include <algorithm>
@@ -119,8 +117,8 @@ size_t g_device_memory_held = 0;
                  "--sector 1 then proves every partition of the sector, the witness of partition\n"
                  "k+1 synthesized while partition k is proved (two page-locked buffer sets), and reports the\n"
                  "sector's wall time. --sector-compare 1 runs the sector twice: first with each buffer set\n"
-                 "cleared before its witness (the witness then zero-fills its vectors as they grow, as it did\n"
-                 "before 2026-12-02), then as the engine does (stale entries overwritten in place).\n"
+                 "cleared before its witness (the witness then zero-fills its vectors as they grow),\n"
+                 "then as the engine does (stale entries overwritten in place).\n"
                  "--copy-ahead-compare 1 runs the sector first with the CUDA backend's copies ahead off (each\n"
                  "proof copies its own a, b, c and z when it needs them), then with z's only (under the H MSM),\n"
                  "then as the engine does (also the next partition's a and c under this one's other MSMs).\n"

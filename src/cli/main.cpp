@@ -1,5 +1,5 @@
-// cuzk command line. Subcommands grow with the project: today the arithmetic
-// self-check and benchmark; setup/prove/verify arrive with the Groth16 layer.
+// cuzk command line: the demo, self-check and benchmark, setup / prove / verify, PoRep
+// sealing, and the daemon's client commands.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>

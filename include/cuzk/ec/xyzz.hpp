@@ -104,7 +104,7 @@ struct XYZZ {
     // Always inlined: over Fp2 nvcc made it a call, which put the GPU MSM's bucket
     // accumulator in local memory (src/gpu/msm.cu has the register counts). The P = 0
     // test stays between the formulas: after them (q = -this then falls out as ZZ3 = 0,
-    // only q = this needs a test) the GPU accumulation was 0.3% slower (H200, 2026-12-01).
+    // only q = this needs a test) the GPU accumulation was 0.3% slower (H200).
     CUZK_HD_INLINE XYZZ add(const AffinePoint& q) const {
         if (q.infinity) return *this;
         if (is_identity()) return from_affine(q);

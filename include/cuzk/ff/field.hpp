@@ -31,7 +31,7 @@ namespace ff_detail {
 // square. As compile-time constants, ptxas folds Fr's m = E_0 (-p^-1) (that inverse is 2^32
 // - 1: m = -E_0) and then compiles every m p product to an unfused IMAD.X + IMAD.HI.U32.X
 // pair instead of one IMAD.WIDE.U32.X (SASS, H200): read from constant memory they stay
-// fused. H200, four chains a thread (2026-12-01): Fr mul 52.9 -> 60.6 G/s (sppark 60.0), Fp
+// fused. H200, four chains a thread: Fr mul 52.9 -> 60.6 G/s (sppark 60.0), Fp
 // 27.45 either way. Static: each translation unit's device code has its own copy (no
 // relocatable device code), as with any constant of a header.
 template <class Traits>

@@ -375,9 +375,9 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
     // lengths: storage reused from an earlier witness (WitnessBuffers) keeps its length, and
     // its entries are overwritten as they are counted. Growing a std::vector with resize()
     // zero-fills it first, one thread: at a 32 GiB PoRep partition 16.7 GB, all overwritten.
-    // H200 host, 16 cores, 2026-12-02 (bench/RESULTS.md): witness 2.9-3.6 s -> 0.66-0.86 s a
-    // partition, a whole 32 GiB sector 33.9 -> 16.4 s wall (now GPU-bound). Fresh storage
-    // no longer zero-fills either (WitnessVector).
+    // H200 host, 16 cores (bench/RESULTS.md): witness 2.9-3.6 s -> 0.66-0.86 s a partition,
+    // a whole 32 GiB sector 33.9 -> 16.4 s wall (GPU-bound). Fresh storage does not
+    // zero-fill either (WitnessVector).
     size_t num_aux_ = 0;
     size_t num_constraints_ = 0;
     std::vector<std::string> ns_;
