@@ -26,11 +26,11 @@
 // 0.18 ms. Target: <= 5 ms.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 
@@ -242,14 +242,27 @@ void paired(int rounds, int64_t constraints) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        if (std::strncmp(argv[i], "--paired", 8) != 0) continue;
-        const int rounds = argv[i][8] == '=' ? std::atoi(argv[i] + 9) : 100;
+    CLI::App app(
+        "What the daemon costs over calling the prover directly. Google Benchmark flags "
+        "(--benchmark_*) pass through.",
+        "cuzk_bench_daemon_overhead");
+    int rounds = 0;
+    app.add_flag("--paired{100}", rounds,
+                 "N rounds that each take every path once, in rotating order; medians of the per-round "
+                 "differences (--paired alone: 100)")
+        ->type_name("N");
+    app.allow_extras();
+    CLI11_PARSE(app, argc, argv);
+    if (app.count("--paired") > 0) {
         for (int64_t c : {1, 64}) paired(std::max(rounds, 1), c);
         return 0;
     }
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    std::vector<std::string> rest = app.remaining();
+    std::vector<char*> bench_argv{argv[0]};
+    for (std::string& a : rest) bench_argv.push_back(a.data());
+    int bench_argc = int(bench_argv.size());
+    benchmark::Initialize(&bench_argc, bench_argv.data());
+    if (benchmark::ReportUnrecognizedArguments(bench_argc, bench_argv.data())) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -15,11 +15,11 @@
 // (layer "gpu", or "cpu" for the CPU backend) inside that window over its length. The
 // line "witness keeps up" compares witness capacity (workers / witness time) with the
 // device's rate (1 / device time per partition).
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -40,15 +40,6 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-int usage(const char* why) {
-    std::fprintf(stderr,
-                 "cuzk_bench_engine_stream: %s\nusage: cuzk_bench_engine_stream [--backend auto|cpu|cuda] [--circuit "
-                 "NAME] [--size N] [--jobs N] [--partitions N] [--witness-workers N] [--prove-workers N] "
-                 "[--devices LIST] [--param-cache DIR] [--trace FILE]\n",
-                 why);
-    return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -64,43 +55,23 @@ int main(int argc, char** argv) {
     cfg.log = [](int level, const std::string& line) {
         if (level >= 1) std::fprintf(stderr, "%s\n", line.c_str());
     };
-    for (int i = 1; i < argc; ++i) {
-        auto arg = [&](const char* name) -> const char* {
-            if (std::strcmp(argv[i], name) != 0) return nullptr;
-            if (i + 1 >= argc) return nullptr;
-            return argv[++i];
-        };
-        const char* v;
-        if ((v = arg("--backend")))
-            cfg.backend = v;
-        else if ((v = arg("--circuit")))
-            spec.circuit = v;
-        else if ((v = arg("--size")))
-            spec.size = std::strtoull(v, nullptr, 10);
-        else if ((v = arg("--jobs")))
-            jobs = unsigned(std::strtoul(v, nullptr, 10));
-        else if ((v = arg("--partitions")))
-            spec.partitions = uint32_t(std::strtoul(v, nullptr, 10));
-        else if ((v = arg("--witness-workers")))
-            cfg.witness_workers = unsigned(std::strtoul(v, nullptr, 10));
-        else if ((v = arg("--prove-workers")))
-            cfg.prove_workers_per_device = cfg.cpu_prove_workers = unsigned(std::strtoul(v, nullptr, 10));
-        else if ((v = arg("--trace")))
-            trace_file = v;
-        else if ((v = arg("--param-cache")))
-            cfg.param_cache = v;
-        else if ((v = arg("--devices"))) {
-            cfg.devices.clear();
-            for (const char* p = v; *p;) {
-                char* end = nullptr;
-                cfg.devices.push_back(int(std::strtol(p, &end, 10)));
-                if (end == p) return usage("--devices takes a comma-separated list of GPU ordinals");
-                p = *end == ',' ? end + 1 : end;
-            }
-        } else
-            return usage((std::string("unknown or incomplete argument: ") + argv[i]).c_str());
-    }
-    if (jobs == 0) return usage("--jobs must be at least 1");
+    CLI::App app("A stream of proving jobs through the engine: steady-state device busy time and throughput.",
+                 "cuzk_bench_engine_stream");
+    app.add_option("--backend", cfg.backend, "auto, cpu or cuda")->capture_default_str();
+    app.add_option("--circuit", spec.circuit, "built-in circuit")->capture_default_str();
+    app.add_option("--size", spec.size, "circuit size parameter")->capture_default_str();
+    app.add_option("--jobs", jobs, "jobs in the stream")->check(CLI::Range(1u, 1000000u))->capture_default_str();
+    app.add_option("--partitions", spec.partitions, "partitions a job")->capture_default_str();
+    app.add_option("--witness-workers", cfg.witness_workers, "witness threads")->capture_default_str();
+    app.add_option_function<unsigned>(
+        "--prove-workers", [&cfg](unsigned n) { cfg.prove_workers_per_device = cfg.cpu_prove_workers = n; },
+        "prove workers a device (and on the CPU)");
+    app.add_option("--devices", cfg.devices, "comma-separated GPU ordinals (default: every GPU)")
+        ->delimiter(',')
+        ->type_name("LIST");
+    app.add_option("--param-cache", cfg.param_cache, "parameter cache folder");
+    app.add_option("--trace", trace_file, "Chrome trace JSON output");
+    CLI11_PARSE(app, argc, argv);
 
     try {
         engine::Engine e(cfg);

@@ -100,109 +100,111 @@ struct Args : RunArgs {
 // Device memory that --device-memory holds back (reported memory use leaves it out).
 size_t g_device_memory_held = 0;
 
+const char* const kDescription =
+    "One PoRep partition per sector size, per phase (timing-only keys).\n"
+    "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
+    "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
+    "constraints) to check the densities. --witness-only 1 stops after the witness (no keys, no\n"
+    "proofs). --shape replicate takes the counts and densities from the header and two\n"
+    "challenges (checked shift-invariant), both runs full and replicate and compares them.\n"
+    "--sector 1 then proves every partition of the sector, the witness of partition\n"
+    "k+1 synthesized while partition k is proved (two page-locked buffer sets), and reports the\n"
+    "sector's wall time. --sector-compare 1 runs the sector twice: first with each buffer set\n"
+    "cleared before its witness (the witness then zero-fills its vectors as they grow),\n"
+    "then as the engine does (stale entries overwritten in place).\n"
+    "--copy-ahead-compare 1 runs the sector first with the CUDA backend's copies ahead off (each\n"
+    "proof copies its own a, b, c and z when it needs them), then with z's only (under the H MSM),\n"
+    "then as the engine does (also the next partition's a and c under this one's other MSMs).\n"
+    "--device-memory SIZE (e.g. 24G) proves as on a card of that much memory: all of the device's\n"
+    "memory but what such a card would have free is held by one allocation, so that the backend\n"
+    "plans with what is free and any allocation beyond it fails (CUZK_GPU_MEMORY is not set: it\n"
+    "would count the held memory against the limit a second time).\n"
+    "--device-sweep 24G:2,24G:3,32G,48G:first-come then proves the sector once per entry (with\n"
+    "--sector 1), each with a new CUDA backend within SIZE as --device-memory holds it and, after :2\n"
+    "or :3, that many of a, b, c on the device in the H step (CUZK_GPU_H_VECTORS), after :first-come\n"
+    "its base sets resident first come (the residency plan off), after :lend or :keep-twiddles the H\n"
+    "step's twiddles lent to the MSMs between H steps or kept (CUZK_GPU_LEND_TWIDDLES; else by the\n"
+    "budget), after one proof to warm it: one process, one set of parameters, configurations side by\n"
+    "side.\n"
+    "Google Benchmark flags are not taken.";
+
 [[noreturn]] void usage(const std::string& why) {
-    std::fprintf(stderr,
-                 "%s\nusage: cuzk_bench_porep_prove [--sizes 2KiB,512MiB,32GiB] [--reps 3] [--backend cuda|cpu]\n"
-                 "       [--device 0] [--pinned 1|0] [--partition 0] [--check-density 0|1] [--witness-only 0|1]\n"
-                 "       [--shape full|replicate|both] [--sector 0|1] [--sector-compare 0|1]\n"
-                 "       [--copy-ahead-compare 0|1] [--device-memory SIZE] [--device-sweep "
-                 "SIZE[:2|3][:first-come][:lend|:keep-twiddles],...]\n"
-                 "       [--out FILE.json]\n"
-                 "       [--max-seconds S] [--seed N]\n"
-                 "Sizes are sector sizes of registered StackedDrg<size>V1_1 proofs (2KiB, 8MiB, 512MiB, 32GiB,\n"
-                 "64GiB), run in the order given. --check-density 1 also records the full shape (<= 2^22\n"
-                 "constraints) to check the densities. --witness-only 1 stops after the witness (no keys, no\n"
-                 "proofs). --shape replicate takes the counts and densities from the header and two\n"
-                 "challenges (checked shift-invariant), both runs full and replicate and compares them.\n"
-                 "--sector 1 then proves every partition of the sector, the witness of partition\n"
-                 "k+1 synthesized while partition k is proved (two page-locked buffer sets), and reports the\n"
-                 "sector's wall time. --sector-compare 1 runs the sector twice: first with each buffer set\n"
-                 "cleared before its witness (the witness then zero-fills its vectors as they grow),\n"
-                 "then as the engine does (stale entries overwritten in place).\n"
-                 "--copy-ahead-compare 1 runs the sector first with the CUDA backend's copies ahead off (each\n"
-                 "proof copies its own a, b, c and z when it needs them), then with z's only (under the H MSM),\n"
-                 "then as the engine does (also the next partition's a and c under this one's other MSMs).\n"
-                 "--device-memory SIZE (e.g. 24G) proves as on a card of that much memory: all of the device's\n"
-                 "memory but what such a card would have free is held by one allocation, so that the backend\n"
-                 "plans with what is free and any allocation beyond it fails (CUZK_GPU_MEMORY is not set: it\n"
-                 "would count the held memory against the limit a second time).\n"
-                 "--device-sweep 24G:2,24G:3,32G,48G:first-come then proves the sector once per entry (with\n"
-                 "--sector 1), each with a new CUDA backend within SIZE as --device-memory holds it and, after :2\n"
-                 "or :3, that many of a, b, c on the device in the H step (CUZK_GPU_H_VECTORS), after :first-come\n"
-                 "its base sets resident first come (the residency plan off), after :lend or :keep-twiddles the H\n"
-                 "step's twiddles lent to the MSMs between H steps or kept (CUZK_GPU_LEND_TWIDDLES; else by the\n"
-                 "budget), after one proof to warm it: one process, one set of parameters, configurations side by\n"
-                 "side.\n"
-                 "Google Benchmark flags are not taken.\n",
-                 why.c_str());
+    std::fprintf(stderr, "cuzk_bench_porep_prove: %s (--help for usage)\n", why.c_str());
     std::exit(2);
+}
+
+// "24G:2:first-come" -> a sweep point; std::invalid_argument on anything else.
+Args::SweepPoint parse_sweep_point(const std::string& item) {
+    Args::SweepPoint pt;
+    pt.text = item;
+    const size_t colon = item.find(':');
+    for (size_t at = colon; at != std::string::npos;) {
+        const size_t next = item.find(':', at + 1);
+        const std::string opt = item.substr(at + 1, next == std::string::npos ? next : next - at - 1);
+        if (opt == "2" || opt == "3")
+            pt.h_vectors = unsigned(opt[0] - '0');
+        else if (opt == "first-come")
+            pt.first_come = true;
+        else if (opt == "lend")
+            pt.lend = true;
+        else if (opt == "keep-twiddles")
+            pt.lend = false;
+        else
+            throw std::invalid_argument(item);
+        at = next;
+    }
+    const std::optional<size_t> n = gpu::parse_byte_size(item.substr(0, colon));
+    if (!n) throw std::invalid_argument(item);
+    pt.bytes = *n;
+    return pt;
 }
 
 Args parse(int argc, char** argv) {
     Args a;
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        if (k == "-h" || k == "--help") usage("One PoRep partition per sector size, per phase (timing-only keys).");
-        if (i + 1 >= argc) usage("missing value after " + k);
-        const std::string v = argv[++i];
-        try {
-            if (parse_run_option(k, v, a)) {
-            } else if (k == "--sizes") {
-                a.sizes = split_list(v);
-            } else if (k == "--check-density") {
-                a.check_density = parse_flag(v);
-            } else if (k == "--sector") {
-                a.sector = parse_flag(v);
-            } else if (k == "--sector-compare") {
-                a.sector_compare = parse_flag(v);
-            } else if (k == "--copy-ahead-compare") {
-                a.copy_ahead_compare = parse_flag(v);
-            } else if (k == "--witness-only") {
-                a.witness_only = parse_flag(v);
-            } else if (k == "--shape") {
-                if (v != "full" && v != "replicate" && v != "both") throw std::invalid_argument(v);
-                a.shape = v;
-            } else if (k == "--device-memory") {
-                const std::optional<size_t> n = gpu::parse_byte_size(v);
-                if (!n) throw std::invalid_argument(v);
-                a.device_memory = *n;
-                a.device_memory_text = v;
-            } else if (k == "--device-sweep") {
-                for (const std::string& item : split_list(v)) {
-                    Args::SweepPoint pt;
-                    pt.text = item;
-                    const size_t colon = item.find(':');
-                    for (size_t at = colon; at != std::string::npos;) {
-                        const size_t next = item.find(':', at + 1);
-                        const std::string opt = item.substr(at + 1, next == std::string::npos ? next : next - at - 1);
-                        if (opt == "2" || opt == "3")
-                            pt.h_vectors = unsigned(opt[0] - '0');
-                        else if (opt == "first-come")
-                            pt.first_come = true;
-                        else if (opt == "lend")
-                            pt.lend = true;
-                        else if (opt == "keep-twiddles")
-                            pt.lend = false;
-                        else
-                            throw std::invalid_argument(item);
-                        at = next;
-                    }
-                    const std::optional<size_t> n = gpu::parse_byte_size(item.substr(0, colon));
-                    if (!n) throw std::invalid_argument(item);
-                    pt.bytes = *n;
-                    a.sweep.push_back(pt);
-                }
-            } else if (k == "--partition") {
-                a.partition = unsigned(std::stoul(v));
-            } else {
-                usage("unknown option " + k);
-            }
-        } catch (const std::logic_error&) {
-            usage("bad value for " + k + ": " + v);
-        }
+    CLI::App app(kDescription, "cuzk_bench_porep_prove");
+    app.get_formatter()->column_width(34);
+    add_run_options(app, a);
+    app.add_option_function<std::string>(
+           "--sizes", [&a](const std::string& v) { a.sizes = split_list(v); },
+           "comma-separated sector sizes (default 2KiB,512MiB,32GiB)")
+        ->type_name("LIST");
+    app.add_option("--partition", a.partition, "partition index")->capture_default_str();
+    add_flag01(app, "--check-density", a.check_density, "check the densities against the full shape");
+    add_flag01(app, "--witness-only", a.witness_only, "stop after the witness");
+    app.add_option("--shape", a.shape, "counts and densities: full, replicate or both")
+        ->check(CLI::IsMember({"full", "replicate", "both"}))
+        ->capture_default_str();
+    add_flag01(app, "--sector", a.sector, "then the whole sector, witness k+1 beside proof k");
+    add_flag01(app, "--sector-compare", a.sector_compare, "the sector with buffers cleared, then reused");
+    add_flag01(app, "--copy-ahead-compare", a.copy_ahead_compare, "the sector without, then with copies ahead");
+    app.add_option_function<std::string>(
+           "--device-memory",
+           [&a](const std::string& v) {
+               const std::optional<size_t> n = gpu::parse_byte_size(v);
+               if (!n) throw CLI::ValidationError("--device-memory", "not a size: " + v);
+               a.device_memory = *n;
+               a.device_memory_text = v;
+           },
+           "prove as on a card of this much memory (e.g. 24G)")
+        ->type_name("SIZE");
+    app.add_option_function<std::string>(
+           "--device-sweep",
+           [&a](const std::string& v) {
+               for (const std::string& item : split_list(v)) {
+                   try {
+                       a.sweep.push_back(parse_sweep_point(item));
+                   } catch (const std::logic_error&) {
+                       throw CLI::ValidationError("--device-sweep", "bad entry: " + item);
+                   }
+               }
+           },
+           "SIZE[:2|3][:first-come][:lend|:keep-twiddles],...")
+        ->type_name("LIST");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        std::exit(app.exit(e));
     }
-    if (a.backend != "cuda" && a.backend != "cpu") usage("--backend must be cuda or cpu");
-    if (a.reps < 0) usage("--reps must be >= 0");
     if (a.sector && a.witness_only) usage("--sector 1 proves: not with --witness-only 1");
     if (a.sector_compare && !a.sector) usage("--sector-compare 1 needs --sector 1");
     if (a.copy_ahead_compare && !a.sector) usage("--copy-ahead-compare 1 needs --sector 1");

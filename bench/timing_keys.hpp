@@ -12,6 +12,7 @@
 
 #include <sys/resource.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -80,6 +81,29 @@ inline bool parse_run_option(const std::string& k, const std::string& v, RunArgs
     else
         return false;
     return true;
+}
+
+// A 0|1 option, as the benches have always spelled their switches (--pinned 1).
+inline CLI::Option* add_flag01(CLI::App& app, const std::string& name, bool& value, const std::string& what) {
+    return app
+        .add_option_function<std::string>(
+            name, [&value](const std::string& v) { value = v == "1"; }, what)
+        ->check(CLI::IsMember({"0", "1"}));
+}
+
+// RunArgs' options on a CLI11 parser, with the same names and checks as parse_run_option.
+inline void add_run_options(CLI::App& app, RunArgs& a) {
+    app.add_option("--reps", a.reps, "proofs timed after the first")
+        ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    app.add_option("--backend", a.backend, "prover backend")
+        ->check(CLI::IsMember({"cuda", "cpu"}))
+        ->capture_default_str();
+    app.add_option("--device", a.device, "GPU ordinal")->capture_default_str();
+    add_flag01(app, "--pinned", a.pinned, "page-lock the witness buffers, as the engine's pool does (default 1)");
+    app.add_option("--out", a.out, "JSON results file, rewritten after each size");
+    app.add_option("--max-seconds", a.max_seconds, "start nothing new past this many seconds (0: no bound)");
+    app.add_option("--seed", a.seed, "random seed")->capture_default_str();
 }
 
 using Clock = std::chrono::steady_clock;

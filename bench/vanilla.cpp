@@ -9,10 +9,11 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -127,22 +128,17 @@ bool run_forked(const Case& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::vector<std::string> names, wanted;
+    for (const Case& c : cases()) names.push_back(c.name);
+    CLI::App app("Vanilla proofs: make, full check and JSON write of each case in a forked process.",
+                 "cuzk_bench_vanilla");
+    app.add_option("cases", wanted, "cases to run (default: all)")->check(CLI::IsMember(names));
+    CLI11_PARSE(app, argc, argv);
     std::printf("%-18s %10s %4s %10s %10s %12s %13s %10s\n", "case", "make_s", "reps", "check_s", "json_s",
                 "json_bytes", "peak_pre_MiB", "peak_MiB");
     std::fflush(stdout);
-    bool ok = true, any = false;
-    for (const Case& c : cases()) {
-        bool selected = argc < 2;
-        for (int i = 1; i < argc; ++i) selected |= std::strcmp(argv[i], c.name) == 0;
-        if (!selected) continue;
-        any = true;
-        ok &= run_forked(c);
-    }
-    if (!any) {
-        std::fprintf(stderr, "no such case; cases:");
-        for (const Case& c : cases()) std::fprintf(stderr, " %s", c.name);
-        std::fprintf(stderr, "\n");
-        return 2;
-    }
+    bool ok = true;
+    for (const Case& c : cases())
+        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), c.name) != wanted.end()) ok &= run_forked(c);
     return ok ? 0 : 1;
 }
