@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <sys/wait.h>
+
 namespace {
 
 // Runs a shell command; its exit status and what it printed (stdout and stderr).
