@@ -1,6 +1,6 @@
 // cuzk-daemon's configuration: a TOML file (toml++) whose every key is optional.
 // `cuzk.example.toml` at the repository root lists every key with its default; keep the
-// two in step (tests/server/config_test.cpp parses the example and checks it equals the
+// two in step (tests/server/test_config.cpp parses the example and checks it equals the
 // defaults).
 //
 //   [daemon]  where to listen, request-size limit, HTTP status address, logging, shutdown
