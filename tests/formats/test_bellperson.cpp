@@ -251,6 +251,36 @@ TEST_F(ParamsFile, PointAtInfinity) {
     expect_error([&] { params_to_bytes(p); }, {"b_g1[2]", "infinity"});
 }
 
+// An identity L or IC point means a variable in no constraint: the writer says so.
+TEST_F(ParamsFile, InfinityInLOrIcNamesTheUnusedVariable) {
+    Parameters p = params;
+    p.l[1] = G1Affine::identity();
+    expect_error([&] { params_to_bytes(p); }, {"l[1]", "aux variable 1 appears in no constraint", "L point"});
+    p = params;
+    p.vk.ic[1] = G1Affine::identity();
+    expect_error([&] { params_to_bytes(p); }, {"ic[1]", "public input 1 appears in no constraint", "IC point"});
+}
+
+// Files of snarkjs/circom (and cuzk's shape file) are named for what they look like.
+TEST(OtherFormats, RecognisedByTheirMagic) {
+    auto head = [](std::string_view s) {
+        Bytes b(s.begin(), s.end());
+        b.resize(2000, 0);
+        return b;
+    };
+    EXPECT_NE(other_format(head("zkey")).find("snarkjs/circom .zkey"), std::string::npos);
+    EXPECT_NE(other_format(head("wtns")).find(".wtns"), std::string::npos);
+    EXPECT_NE(other_format(head("r1cs")).find("circom .r1cs"), std::string::npos);
+    EXPECT_NE(other_format(head("CUZKR1CS")).find("cuzk shape file"), std::string::npos);
+    EXPECT_NE(other_format(head(" {\"protocol\"")).find("JSON"), std::string::npos);
+    EXPECT_EQ(other_format(head("zke")), "");
+    EXPECT_EQ(other_format({}), "");
+    expect_error([&] { read_params_from_bytes(head("zkey"), {}, "x.zkey"); },
+                 {"x.zkey", "not a bellperson .params file", "snarkjs/circom .zkey"});
+    expect_error([&] { read_vk_from_bytes(head("wtns"), {}, "x.wtns"); }, {"x.wtns", "not a bellperson .vk file"});
+    expect_error([&] { inspect_params_bytes(head("r1cs"), "x.r1cs"); }, {"x.r1cs", "circom .r1cs"});
+}
+
 TEST_F(ParamsFile, BadFlags) {
     bytes[kIc] |= 0x80;  // compressed flag on an uncompressed point
     expect_error([&] { read_params_from_bytes(bytes); }, {"ic[0]", "compression flag"});
