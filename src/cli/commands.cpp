@@ -87,10 +87,8 @@ std::vector<std::vector<Fr>> inputs_from_json(const fs::path& file, size_t per_p
         throw std::runtime_error(file.string() + ": expected a JSON array with one entry per proof, each " + want +
                                  "; found " + j.type_name());
     if (j.empty())
-        throw std::runtime_error(file.string() +
-                                 ": no public inputs (an empty array): expected one entry per proof, "
-                                 "each " +
-                                 want);
+        throw std::runtime_error(file.string() + ": no public inputs (an empty array): expected one entry per " +
+                                 "proof, each " + want);
     std::vector<std::vector<Fr>> out;
     for (size_t p = 0; p < j.size(); ++p) {
         const std::string at = file.string() + ": [" + std::to_string(p) + "]";
@@ -190,16 +188,16 @@ int run_prove(const fs::path& dir, size_t partitions, const fs::path& out, const
         // A proof is checked before it is written, as the engine does: keys that do not
         // match the circuit, or a fault, must not leave a proof that fails later.
         if (auto ok = groth16::verify(pvk, proofs.back(), inputs.back()); !ok) {
-            std::string why;
+            std::string cause;
             try {
                 formats::read_params(dir / "params");
-                why = "every point of the params is in its subgroup: the keys do not match the circuit";
+                cause = "every point of the params is in its subgroup: the keys do not match the circuit";
             } catch (const formats::FormatError& e) {
-                why = e.what();
+                cause = e.what();
             }
             throw std::runtime_error("partition " + std::to_string(k) +
                                      ": the proof does not verify against the params' own vk (" + ok.error +
-                                     "): " + why + "; nothing written");
+                                     "): " + cause + "; nothing written");
         }
         std::printf(
             "partition %zu: witness %.0f ms, H %.0f ms, MSM h %.0f / l %.0f / a %.0f / b_g1 %.0f / b_g2 %.0f ms, "

@@ -127,6 +127,12 @@ refuses_before "gen-vanilla --out in a missing directory" "$dir/no/c1.json: cann
 "$cuzk" gen-vanilla --sector-size 2KiB --out "$dir/c1.json" >/dev/null 2>&1 || fail "gen-vanilla"
 refuses_before "prove porep --out in a missing directory" "$dir/no/p.bin: cannot write the output there" \
     "$cuzk" prove porep --c1 "$dir/c1.json" --param-dir "$dir/empty" --out "$dir/no/p.bin"
+if "$cuzk" client --help >/dev/null 2>&1; then  # built with the daemon
+    expect 1 "client prove --out in a missing directory" "$dir/no/p.bin: cannot write the output there" \
+        "$cuzk" client --address "unix:$dir/no.sock" prove --circuit sha256-chain --size 1 --out "$dir/no/p.bin"
+    expect 1 "client await --vk in a missing directory" "$dir/no/vk: cannot write the output there" \
+        "$cuzk" client --address "unix:$dir/no.sock" await job-1 --vk "$dir/no/vk"
+fi
 
 # CUZK_THREADS: refused when not a count, warned about above the cores.
 expect 2 "CUZK_THREADS=lots" "CUZK_THREADS=\"lots\": expected a thread count in [1, 1024]" env CUZK_THREADS=lots "$cuzk" info
