@@ -52,8 +52,9 @@ expect 1 "public missing" "$dir/nope.json: cannot open" "$cuzk" "${v[@]}" --publ
 expect 1 "vk missing" "$dir/nope.vk: cannot open" "$cuzk" verify --vk "$dir/nope.vk" --proof "$dir/p.bin" --public "$dir/p.bin.public.json"
 
 # Params with a point on the curve but outside the prime-order subgroup (x = 4, the
-# smallest such x; a cofactor-order component) in place of h[0]: refused when read,
-# naming the point, and no proof written.
+# smallest x > 0 on the curve; tests/formats StrayPoint checks it) in place of h[0]: the
+# proof made with it fails its check, the params are then read with the subgroup check,
+# which names the point, and no proof is written.
 cp -r "$dir/keys" "$dir/bad"
 h=$("$cuzk" inspect "$dir/keys/params" | awk '$1 == "h" {print $3}')
 [ -n "$h" ] || fail "inspect: no h section"
