@@ -182,6 +182,18 @@ int run_prove(const fs::path& dir, size_t partitions, const fs::path& out, const
         t0 = Clock::now();
         groth16::Witness w = b.circuit->witness();
         double witness_ms = ms(t0);
+        if (w.inputs.size() != shape.num_inputs || w.aux.size() != shape.num_aux ||
+            w.a.size() != shape.num_constraints) {
+            auto counts = [](uint64_t c, uint64_t i, uint64_t a) {
+                return std::to_string(c) + " constraints, " + std::to_string(i) + " inputs, " + std::to_string(a) +
+                       " aux";
+            };
+            throw std::runtime_error((dir / "circuit.json").string() + " gives " + b.circuit->name() + " with " +
+                                     counts(w.a.size(), w.inputs.size(), w.aux.size()) + ", but " +
+                                     (dir / "shape.r1cs").string() + " has " +
+                                     counts(shape.num_constraints, shape.num_inputs, shape.num_aux) +
+                                     ": keys of another circuit or cuzk version; run `cuzk setup` again");
+        }
         groth16::ProofTimings t;
         proofs.push_back(groth16::prove(params, density, w, groth16::random_randomness(), *backend, &t));
         inputs.push_back(b.public_inputs);

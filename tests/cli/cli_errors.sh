@@ -111,6 +111,11 @@ cp -r "$dir/keys" "$dir/noshape" && rm "$dir/noshape/shape.r1cs"
 expect 1 "prove without shape" "$dir/noshape/shape.r1cs" "$cuzk" prove --keys "$dir/noshape" --out "$dir/q.bin"
 cp -r "$dir/keys" "$dir/badshape" && printf 'garbage' > "$dir/badshape/shape.r1cs"
 expect 1 "prove with a bad shape" "$dir/badshape/shape.r1cs: bad magic" "$cuzk" prove --keys "$dir/badshape" --out "$dir/q.bin"
+# Keys whose circuit.json no longer gives the circuit of shape.r1cs (another size).
+cp -r "$dir/keys" "$dir/other" && sed -i 's/"size": 20/"size": 21/' "$dir/other/circuit.json"
+grep -q '"size": 21' "$dir/other/circuit.json" || fail "test setup: circuit.json unchanged: $(cat "$dir/other/circuit.json")"
+expect 1 "prove with another circuit's keys" "but $dir/other/shape.r1cs has 20 constraints" \
+    "$cuzk" prove --keys "$dir/other" --out "$dir/q.bin"
 
 # Outputs that cannot be written: refused before any work.
 refuses_before "prove --out in a missing directory" "$dir/no/such/p.bin: cannot write the output there" \
