@@ -1,6 +1,7 @@
 // cuzk command line. Subcommands grow with the project: today the arithmetic
 // self-check and benchmark; setup/prove/verify arrive with the Groth16 layer.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -35,7 +36,7 @@ void print_info() {
 // any work, and the pool is started now so that its warning (a count above the cores)
 // comes first too.
 bool check_threads_env() {
-    if (const char* env = std::getenv("CUZK_THREADS")) {
+    if (const char* env = std::getenv("CUZK_THREADS"); env && *env) {  // empty: unset, as for the pool
         try {
             cuzk::parse_thread_count(env, std::max(1u, std::thread::hardware_concurrency()));
         } catch (const std::invalid_argument& e) {
