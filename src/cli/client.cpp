@@ -139,6 +139,10 @@ bool save_and_verify(const v1::AwaitBuiltinResponse& r, const Options& o) {
     const std::string& vkb = r.verifying_key();
     const groth16::PreparedVerifyingKey pvk(
         formats::read_vk_from_bytes({reinterpret_cast<const uint8_t*>(vkb.data()), vkb.size()}, {}, "verifying_key"));
+    // An expected count of 0 would mean any number of proofs, each then indexed into the
+    // (empty) public inputs.
+    if (r.public_inputs_size() == 0)
+        throw std::runtime_error("the daemon's answer has a proof but no public inputs to verify it against");
     const std::string& pb = res.proof();
     const auto proofs = formats::read_proofs_from_bytes({reinterpret_cast<const uint8_t*>(pb.data()), pb.size()},
                                                         size_t(r.public_inputs_size()), "proof");
