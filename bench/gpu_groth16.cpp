@@ -184,7 +184,7 @@ std::unique_ptr<groth16::ProverBackend> make_backend(const Args& args) {
 // within 2^log_n, so that the domain is 2^log_n.
 size_t size_param_for(const std::string& circuit, int log_n) {
     const size_t n = size_t(1) << log_n;
-    if (circuit == "random-dense") return n - 64;  // + inputs + 1 input constraints (inputs = 4)
+    if (circuit == "random-dense") return n - 64;  // its size is its constraint count, inputs included
     if (circuit == "sha256-chain") {
         // Constraints are affine in the block count: measure the fixed part and the per-block
         // part on 1 and 2 blocks (about 25.6k constraints a block), rather than guessing.

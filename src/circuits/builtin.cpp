@@ -1,5 +1,6 @@
 #include "cuzk/circuits/builtin.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "cuzk/r1cs/sha256_bytes.hpp"
@@ -31,9 +32,30 @@ size_t sha256_blocks_for(size_t constraints) { return std::max<size_t>(1, (const
 
 std::vector<std::string> builtin_names() { return {"sha256-chain", "random-dense"}; }
 
+size_t random_dense_min_size(size_t inputs) { return inputs + 1 + (inputs + 3) / 3; }
+
+void check_builtin(const std::string& name, size_t size, size_t inputs) {
+    const auto names = builtin_names();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        throw std::invalid_argument("unknown circuit '" + name + "' (known: " + known + ")");
+    }
+    if (size == 0 || size > kMaxBuiltinSize)
+        throw std::invalid_argument(name + " size must be in [1, 2^28], got " + std::to_string(size));
+    if (name == "random-dense" && (inputs >= size || size < random_dense_min_size(inputs))) {
+        // The input count is bounded by the size: nothing is allocated for it before here.
+        throw std::invalid_argument("random-dense with " + std::to_string(inputs) +
+                                    " public inputs needs a size (constraint count) of at "
+                                    "least " +
+                                    std::to_string(random_dense_min_size(inputs)) + ", got " + std::to_string(size) +
+                                    ": " + std::to_string(inputs + 1) +
+                                    " input constraints, and products that read every input once");
+    }
+}
+
 BuiltinCircuit make_builtin(const std::string& name, size_t size, uint64_t seed, size_t inputs) {
-    if (size == 0 || size > (size_t(1) << 28))
-        throw std::invalid_argument("circuit size must be in [1, 2^28], got " + std::to_string(size));
+    check_builtin(name, size, inputs);
     if (name == "sha256-chain") {
         Sha256Chain c;
         c.blocks = size;
@@ -42,17 +64,12 @@ BuiltinCircuit make_builtin(const std::string& name, size_t size, uint64_t seed,
         auto x = c.public_inputs();
         return {groth16::make_circuit(c, "sha256-chain(" + std::to_string(size) + ")"), std::move(x)};
     }
-    if (name == "random-dense") {
-        RandomDense c;
-        c.constraints = size;
-        c.inputs = inputs;
-        c.seed = seed;
-        auto x = c.public_inputs();
-        return {groth16::make_circuit(c, "random-dense(" + std::to_string(size) + ")"), std::move(x)};
-    }
-    std::string known;
-    for (const auto& n : builtin_names()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown circuit '" + name + "' (known: " + known + ")");
+    RandomDense c;
+    c.constraints = size;
+    c.inputs = inputs;
+    c.seed = seed;
+    auto x = c.public_inputs();
+    return {groth16::make_circuit(c, "random-dense(" + std::to_string(size) + ")"), std::move(x)};
 }
 
 }  // namespace cuzk::circuits

@@ -1,6 +1,8 @@
 #include "client.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #if CUZK_HAVE_SERVER
 
@@ -12,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli_util.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -69,9 +72,15 @@ v1::SubmitBuiltinRequest builtin_request(const Options& o) {
 }
 
 void write_bytes(const std::string& file, const std::string& bytes) {
-    std::ofstream out(file, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) throw std::runtime_error(file + ": cannot write");
+    formats::write_file_atomically(file, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+}
+
+// The files save_and_verify writes, checked before the job is submitted or awaited.
+void check_outputs(const Options& o) {
+    if (!o.out.empty()) check_writable(o.out);
+    if (!o.out.empty() && o.public_out.empty()) check_writable(o.out + ".public.json");
+    if (!o.public_out.empty()) check_writable(o.public_out);
+    if (!o.vk_out.empty()) check_writable(o.vk_out);
 }
 
 const char* status_name(v1::AwaitProofResponse::Status s) {
@@ -130,6 +139,10 @@ bool save_and_verify(const v1::AwaitBuiltinResponse& r, const Options& o) {
     const std::string& vkb = r.verifying_key();
     const groth16::PreparedVerifyingKey pvk(
         formats::read_vk_from_bytes({reinterpret_cast<const uint8_t*>(vkb.data()), vkb.size()}, {}, "verifying_key"));
+    // An expected count of 0 would mean any number of proofs, each then indexed into the
+    // (empty) public inputs.
+    if (r.public_inputs_size() == 0)
+        throw std::runtime_error("the daemon's answer has a proof but no public inputs to verify it against");
     const std::string& pb = res.proof();
     const auto proofs = formats::read_proofs_from_bytes({reinterpret_cast<const uint8_t*>(pb.data()), pb.size()},
                                                         size_t(r.public_inputs_size()), "proof");
@@ -178,7 +191,7 @@ int run_submit(const Options& o) {
         req.set_request_id(o.request_id);
         if (!o.vanilla.empty()) {
             std::ifstream in(o.vanilla, std::ios::binary);
-            if (!in) throw std::runtime_error(o.vanilla + ": cannot open");
+            if (!in) throw std::runtime_error(o.vanilla + ": cannot open: " + std::strerror(errno));
             std::ostringstream ss;
             ss << in.rdbuf();
             req.set_vanilla_proof(ss.str());
@@ -191,6 +204,7 @@ int run_submit(const Options& o) {
 }
 
 int run_await(const Options& o) {
+    check_outputs(o);
     auto s = stub(o);
     v1::AwaitProofRequest req;
     req.set_job_id(o.job_id);
@@ -208,6 +222,7 @@ int run_await(const Options& o) {
 }
 
 int run_prove(const Options& o) {
+    check_outputs(o);
     auto s = stub(o);
     v1::SubmitProofResponse sub;
     {
@@ -310,7 +325,8 @@ int run_evict(const Options& o) {
 
 void job_options(CLI::App* c, Options& o) {
     c->add_option("--circuit", o.circuit, "Built-in circuit: sha256-chain or random-dense")->capture_default_str();
-    c->add_option("--size", o.size, "SHA-256 blocks, or constraints for random-dense")->capture_default_str();
+    c->add_option("--size", o.size, "SHA-256 blocks, or random-dense's constraint count (inputs included)")
+        ->capture_default_str();
     c->add_option("--inputs", o.inputs, "Public inputs of random-dense")->capture_default_str();
     c->add_option("--seed", o.seed, "Witness seed (sha256-chain partition k uses seed + k)")->capture_default_str();
     c->add_option("--partitions", o.partitions, "Partitions (proofs) of the job")->capture_default_str();

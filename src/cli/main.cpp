@@ -1,12 +1,20 @@
 // cuzk command line: the demo, self-check and benchmark, setup / prove / verify, PoRep
 // sealing, and the daemon's client commands.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
+#include "cli_util.hpp"
 #include "client.hpp"
 #include "commands.hpp"
+#include "cuzk/circuits/builtin.hpp"
+#include "cuzk/common/parallel.hpp"
 #include "cuzk/ff/mont_x86_adx.hpp"
+#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "porep_commands.hpp"
 #include "prove_demo.hpp"
@@ -24,6 +32,22 @@ void print_info() {
     std::printf("  GPUs:           %d%s%s\n", gpus, gpus ? "" : " (", gpus ? "" : (why + ")").c_str());
 }
 
+// CUZK_THREADS is read when the thread pool starts: a bad value is refused here, before
+// any work, and the pool is started now so that its warning (a count above the cores)
+// comes first too.
+bool check_threads_env() {
+    if (const char* env = std::getenv("CUZK_THREADS"); env && *env) {  // empty: unset, as for the pool
+        try {
+            cuzk::parse_thread_count(env, std::max(1u, std::thread::hardware_concurrency()));
+        } catch (const std::invalid_argument& e) {
+            std::fprintf(stderr, "cuzk: %s\n", e.what());
+            return false;
+        }
+    }
+    (void)cuzk::num_threads();
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -34,17 +58,18 @@ int main(int argc, char** argv) {
     auto* info = app.add_subcommand("info", "Show how this binary was built and which devices it sees");
     auto* selfcheck = app.add_subcommand("selfcheck", "Known-answer checks of the field, curve and pairing arithmetic");
     auto* bench = app.add_subcommand("bench", "Short single-thread benchmark of the arithmetic");
-    bench->add_option("--seconds", bench_seconds, "Time spent on each operation")->check(CLI::PositiveNumber);
+    bench->add_option("--seconds", bench_seconds, "Time spent on each operation")->check(cuzk::cli::positive_seconds());
     std::string demo_circuit = "sha256-chain";
     size_t demo_size = 1, demo_proofs = 2;
     auto* demo = app.add_subcommand(
         "demo", "The default job: info, self-check, a short benchmark, then setup -> prove -> verify");
     demo->add_option("--seconds", bench_seconds, "Time spent on each benchmarked operation")
-        ->check(CLI::PositiveNumber);
+        ->check(cuzk::cli::positive_seconds());
     demo->add_option("--circuit", demo_circuit, "Built-in circuit: sha256-chain or random-dense");
-    demo->add_option("--size", demo_size, "Circuit size: SHA-256 blocks, or constraints for random-dense")
-        ->check(CLI::PositiveNumber);
-    demo->add_option("--proofs", demo_proofs, "Number of proofs to make")->check(CLI::PositiveNumber);
+    demo->add_option("--size", demo_size,
+                     "Circuit size: SHA-256 blocks, or random-dense's constraint count (its 4 inputs included)")
+        ->check(cuzk::cli::in_range(1, cuzk::circuits::kMaxBuiltinSize));
+    demo->add_option("--proofs", demo_proofs, "Number of proofs to make")->check(cuzk::cli::in_range(1, 1 << 16));
     std::string demo_backend = "auto";
     demo->add_option("--backend", demo_backend, "cpu, cuda or auto")->capture_default_str();
 
@@ -55,6 +80,7 @@ int main(int argc, char** argv) {
     cuzk::cli::add_porep_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
+    if (!check_threads_env()) return 2;
 
     for (auto& [cmd, run] : commands) {
         if (!*cmd) continue;
@@ -78,8 +104,15 @@ int main(int argc, char** argv) {
         cuzk::cli::run_arith_bench(bench_seconds);
         return 0;
     }
-    // demo, also the default with no subcommand
+    // demo, also the default with no subcommand: its arguments are checked before any work.
     (void)demo;
+    try {
+        cuzk::circuits::check_builtin(demo_circuit, demo_size);
+        cuzk::gpu::check_backend_name(demo_backend);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuzk demo: %s\n", e.what());
+        return 2;
+    }
     print_info();
     std::printf("\nself-check\n");
     int failed = cuzk::cli::run_selfcheck();

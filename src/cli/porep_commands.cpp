@@ -2,20 +2,24 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
 #include <stdexcept>
 
+#include "cli_util.hpp"
 #include "cuzk/circuits/porep.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/filecoin/c1.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/gpu/backend.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "seal_commands.hpp"
@@ -61,6 +65,9 @@ int run_setup_porep(const SetupOptions& o) {
     if (!o.force && (fs::exists(params_file, ec) || fs::exists(vk_file, ec)))
         throw std::runtime_error(params_file.string() +
                                  " (or its .vk) exists: these may be Filecoin's keys; remove them or pass --force");
+    check_writable_dir(dir);
+    check_writable(params_file);
+    check_writable(vk_file);
     auto t0 = Clock::now();
     std::fprintf(stderr, "%s: synthesizing the blank circuit (%llu-byte sectors, %u challenges a partition)\n",
                  key.id().c_str(), (unsigned long long)cfg.sector_size, cfg.challenges_per_partition);
@@ -77,7 +84,6 @@ int run_setup_porep(const SetupOptions& o) {
     });
     if (tty) std::fprintf(stderr, "\r%40s\r", "");
     std::fprintf(stderr, "  setup %.1f s\n", seconds(t0));
-    fs::create_directories(dir);
     formats::write_params(params, params_file);
     formats::write_vk(params.vk, vk_file);
     std::printf(
@@ -93,9 +99,12 @@ struct ProveOptions {
 };
 
 int run_prove_porep(const ProveOptions& o) {
+    gpu::check_backend_name(o.backend);
     std::ifstream in(o.c1, std::ios::binary);
-    if (!in) throw std::runtime_error(o.c1 + ": cannot open");
+    if (!in) throw std::runtime_error(o.c1 + ": cannot open: " + std::strerror(errno));
     std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw std::runtime_error(o.c1 + ": cannot read: " + std::strerror(errno));
+    check_writable(o.out);
     engine::EngineConfig ec;
     ec.backend = o.backend;
     ec.filecoin_param_dir = engine::filecoin_param_dir(o.param_dir);

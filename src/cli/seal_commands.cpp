@@ -2,16 +2,21 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 
+#include "cli_util.hpp"
 #include "cuzk/filecoin/c1.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/filecoin/seal.hpp"
+#include "cuzk/formats/bellperson.hpp"
 
 namespace cuzk::cli {
 
@@ -86,10 +91,7 @@ ProgressFn progress_printer() {
 void write_c1(const SealCommitPhase1Output& c1, const std::string& path, const ProgressFn& progress) {
     progress("writing " + path);
     const std::string text = write_c1_output(c1);
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw std::runtime_error("cannot open '" + path + "' for writing");
-    out.write(text.data(), std::streamsize(text.size()));
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    formats::write_file_atomically(path, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
     progress("wrote " + std::to_string(text.size()) + " bytes");
 }
 
@@ -112,6 +114,7 @@ int run_seal(const SealOptions& o) {
         throw std::invalid_argument(std::string(cfg.name) + ": synthetic PoRep is not supported");
     SealParams params;
     params.proof = cfg.proof;
+    check_writable(o.out);
     params.prover_id = hex_option(o.prover_id_hex, "--prover-id-hex");
     params.ticket = hex_option(o.ticket_hex, "--ticket-hex");
     params.sector_id = o.sector_id;
@@ -120,8 +123,14 @@ int run_seal(const SealOptions& o) {
 
     std::vector<uint8_t> data;
     if (!o.data_file.empty()) {
+        std::error_code ec;
+        const uint64_t size = std::filesystem::file_size(o.data_file, ec);
+        if (ec) throw std::runtime_error(o.data_file + ": cannot read the data file: " + ec.message());
+        if (size > cfg.sector_size)
+            throw std::runtime_error(o.data_file + ": " + std::to_string(size) + " bytes of data do not fit a " +
+                                     std::to_string(cfg.sector_size) + "-byte sector");
         std::ifstream in(o.data_file, std::ios::binary);
-        if (!in) throw std::runtime_error("cannot open data file '" + o.data_file + "'");
+        if (!in) throw std::runtime_error(o.data_file + ": cannot open the data file: " + std::strerror(errno));
         const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         data = sector_data_from_bytes(cfg, bytes);
         progress("data: " + std::to_string(bytes.size()) + " bytes from " + o.data_file +
@@ -145,6 +154,7 @@ int run_seal(const SealOptions& o) {
 
 int run_gen_vanilla(const GenOptions& o) {
     const PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
+    check_writable(o.out);
     const ProgressFn progress = progress_printer();
     const SealCommitPhase1Output c1 = synthetic_c1(cfg.proof, o.seed, progress);
     if (!o.no_check) {

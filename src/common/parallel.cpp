@@ -57,17 +57,18 @@ struct Job {
 };
 
 size_t default_threads() {
-    size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
+    const size_t hw = std::min(std::max<size_t>(1, std::thread::hardware_concurrency()), kMaxThreads);
     const char* env = std::getenv("CUZK_THREADS");
-    if (!env || !*env) return std::min(hw, kMaxThreads);
-    char* endp = nullptr;
-    unsigned long long v = std::strtoull(env, &endp, 10);
-    if (*endp != '\0' || env[0] == '-' || v > kMaxThreads) {
-        std::fprintf(stderr, "cuzk: ignoring CUZK_THREADS=\"%s\" (expected an integer 0..%zu); using %zu threads\n",
-                     env, kMaxThreads, std::min(hw, kMaxThreads));
-        return std::min(hw, kMaxThreads);
+    if (!env || !*env) return hw;
+    try {
+        std::string warning;
+        const size_t n = parse_thread_count(env, hw, &warning);
+        if (!warning.empty()) std::fprintf(stderr, "cuzk: warning: %s\n", warning.c_str());
+        return n;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "cuzk: ignoring %s; using %zu threads\n", e.what(), hw);
+        return hw;
     }
-    return v == 0 ? std::min(hw, kMaxThreads) : size_t(v);
 }
 
 class Pool {
@@ -172,6 +173,19 @@ Pool& pool() {
 }
 
 }  // namespace
+
+size_t parse_thread_count(const char* value, size_t cores, std::string* warning) {
+    if (warning) warning->clear();
+    const std::string v = value ? value : "";
+    const bool digits = !v.empty() && v.size() <= 9 && v.find_first_not_of("0123456789") == std::string::npos;
+    const unsigned long n = digits ? std::stoul(v) : 0;
+    if (n < 1 || n > kMaxThreads)
+        throw std::invalid_argument("CUZK_THREADS=\"" + v + "\": expected a thread count in [1, " +
+                                    std::to_string(kMaxThreads) + "]");
+    if (n > cores && warning)
+        *warning = "CUZK_THREADS=" + v + " is above the " + std::to_string(cores) + " cores of this machine";
+    return size_t(n);
+}
 
 size_t num_threads() { return pool().threads(); }
 

@@ -73,6 +73,9 @@ void store_u32_be(uint8_t* p, uint32_t v) {
 // section fits the bytes that remain and that nothing follows the last one. Nothing is
 // allocated in proportion to a count before this has passed.
 FileLayout parse_layout(std::span<const uint8_t> bytes, std::string_view file, bool params) {
+    if (const std::string other = other_format(bytes); !other.empty())
+        fail(file, "", FormatError::kNoOffset,
+             std::string("not a bellperson ") + (params ? ".params" : ".vk") + " file: it looks like " + other);
     FileLayout layout;
     layout.file_size = bytes.size();
     const uint64_t size = bytes.size();
@@ -268,8 +271,16 @@ void check_writable(std::string_view file, std::string_view section, std::span<c
              std::to_string(points.size()) + " points do not fit the u32 count");
     }
     for (size_t i = 0; i < points.size(); ++i) {
-        if (points[i].infinity)
-            fail(file, indexed(section, i), FormatError::kNoOffset, "point at infinity cannot be written");
+        if (!points[i].infinity) continue;
+        std::string why = "point at infinity cannot be written";
+        // ic[i] and l[i] are the identity exactly when variable i is in no constraint.
+        if (section == "ic")
+            why += ": public input " + std::to_string(i) +
+                   " appears in no constraint (not even its input constraint), so its IC point is the identity";
+        if (section == "l")
+            why += ": aux variable " + std::to_string(i) +
+                   " appears in no constraint, so its L point is the identity; the circuit must use every variable";
+        fail(file, indexed(section, i), FormatError::kNoOffset, why);
     }
 }
 template <class P>
@@ -420,6 +431,22 @@ std::string describe(const FileLayout& layout) {
     if (layout.find("h")) o << "; aux variables " << layout.num_aux() << "; domain size " << layout.domain_size();
     o << "\n";
     return o.str();
+}
+
+std::string other_format(std::span<const uint8_t> head) {
+    static constexpr std::pair<std::string_view, const char*> kMagics[] = {
+        {"zkey", "a snarkjs/circom .zkey (magic \"zkey\")"},
+        {"wtns", "a snarkjs/circom witness .wtns (magic \"wtns\")"},
+        {"r1cs", "a circom .r1cs constraint system (magic \"r1cs\")"},
+        {"CUZKR1CS", "a cuzk shape file (shape.r1cs, magic \"CUZKR1CS\")"},
+    };
+    const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+    for (const auto& [magic, what] : kMagics)
+        if (text.starts_with(magic)) return what;
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (text[first] == '{' || text[first] == '['))
+        return "JSON text (a snarkjs verification_key.json or proof.json?)";
+    return "";
 }
 
 // ---- .params ---------------------------------------------------------------------------

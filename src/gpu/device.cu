@@ -88,7 +88,7 @@ int device_count(std::string* why) {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
-        if (why) *why = std::string("no usable CUDA device: ") + cudaGetErrorString(e);
+        if (why) *why = no_device_reason(int(e), cudaGetErrorString(e), nvidia_driver_loaded());
         return 0;
     }
     if (n == 0 && why) *why = "no CUDA device";

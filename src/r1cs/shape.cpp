@@ -324,7 +324,13 @@ Shape read_shape(const std::filesystem::path& path) {
     f.seekg(0);
     f.read(reinterpret_cast<char*>(bytes.data()), size);
     if (!f) throw ShapeError("shape file: read of " + path.string() + " failed");
-    return Shape::deserialize(bytes);
+    try {
+        return Shape::deserialize(bytes);
+    } catch (const ShapeError& e) {
+        const std::string what = e.what();
+        const std::string prefix = "shape file: ";
+        throw ShapeError(path.string() + ": " + (what.starts_with(prefix) ? what.substr(prefix.size()) : what));
+    }
 }
 
 }  // namespace cuzk::r1cs

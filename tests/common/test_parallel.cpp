@@ -115,6 +115,29 @@ TEST(Parallel, EnvironmentVariable) {
     set_num_threads(before);
 }
 
+// CUZK_THREADS: a count in [1, kMaxThreads]; anything else is refused naming the value,
+// and a count above the cores gives a warning naming both.
+TEST(Parallel, ParseThreadCount) {
+    std::string warning = "stale";
+    EXPECT_EQ(parse_thread_count("3", 8, &warning), 3u);
+    EXPECT_EQ(warning, "");
+    EXPECT_EQ(parse_thread_count("8", 8, &warning), 8u);
+    EXPECT_EQ(warning, "");
+    EXPECT_EQ(parse_thread_count("64", 2, &warning), 64u);
+    EXPECT_NE(warning.find("CUZK_THREADS=64"), std::string::npos) << warning;
+    EXPECT_NE(warning.find("2 cores"), std::string::npos) << warning;
+    for (const char* bad : {"0", "lots", "", "-1", "+2", "2x", " 2", "1025", "99999999999999999999"}) {
+        try {
+            parse_thread_count(bad, 8, &warning);
+            ADD_FAILURE() << "accepted CUZK_THREADS=\"" << bad << "\"";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("CUZK_THREADS=\"" + std::string(bad) + "\""), std::string::npos)
+                << e.what();
+            EXPECT_NE(std::string(e.what()).find("[1, 1024]"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(Parallel, InParallelRegion) {
     ScopedNumThreads st(2);
     EXPECT_FALSE(in_parallel_region());

@@ -251,6 +251,56 @@ TEST_F(ParamsFile, PointAtInfinity) {
     expect_error([&] { params_to_bytes(p); }, {"b_g1[2]", "infinity"});
 }
 
+// An identity L or IC point means a variable in no constraint: the writer says so.
+TEST_F(ParamsFile, InfinityInLOrIcNamesTheUnusedVariable) {
+    Parameters p = params;
+    p.l[1] = G1Affine::identity();
+    expect_error([&] { params_to_bytes(p); }, {"l[1]", "aux variable 1 appears in no constraint", "L point"});
+    p = params;
+    p.vk.ic[1] = G1Affine::identity();
+    expect_error([&] { params_to_bytes(p); }, {"ic[1]", "public input 1 appears in no constraint", "IC point"});
+}
+
+// The point tests/cli/cli_errors.sh writes into a params file: x = 4, the smallest x > 0 of a
+// point of E(Fp), is on the curve and outside G1 (a cofactor component), so only the
+// subgroup check refuses it.
+TEST(StrayPoint, TheCliTestsPointIsOnTheCurveOutsideG1) {
+    const std::string hex =
+        "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000040a989badd40d62"
+        "12b33cffc3f3763e9bc760f988c9926b26da9dd85e928483446346b8ed00e1de5d5ea93e354abe706c";
+    Bytes b;
+    for (size_t i = 0; i < hex.size(); i += 2) b.push_back(uint8_t(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    ASSERT_EQ(b.size(), 96u);
+    const auto loose = decode_g1(b, Validation::kNoSubgroupCheck);
+    ASSERT_EQ(loose.error, DecodeError::kNone);
+    EXPECT_EQ(loose.point.x, Fp::from_u64(4));
+    EXPECT_TRUE(loose.point.is_on_curve());
+    EXPECT_FALSE(is_in_subgroup(loose.point));
+    EXPECT_EQ(decode_g1(b).error, DecodeError::kNotInSubgroup);
+    for (uint64_t x = 1; x < 4; ++x)  // x^3 + 4 is not a square for x = 1, 2, 3
+        EXPECT_FALSE((Fp::from_u64(x).square() * Fp::from_u64(x) + G1Curve::b()).sqrt()) << x;
+}
+
+// Files of snarkjs/circom (and cuzk's shape file) are named for what they look like.
+TEST(OtherFormats, RecognisedByTheirMagic) {
+    auto head = [](std::string_view s) {
+        Bytes b(s.begin(), s.end());
+        b.resize(2000, 0);
+        return b;
+    };
+    EXPECT_NE(other_format(head("zkey")).find("snarkjs/circom .zkey"), std::string::npos);
+    EXPECT_NE(other_format(head("wtns")).find(".wtns"), std::string::npos);
+    EXPECT_NE(other_format(head("r1cs")).find("circom .r1cs"), std::string::npos);
+    EXPECT_NE(other_format(head("CUZKR1CS")).find("cuzk shape file"), std::string::npos);
+    EXPECT_NE(other_format(head(" {\"protocol\"")).find("JSON"), std::string::npos);
+    EXPECT_EQ(other_format(head("zke")), "");
+    EXPECT_EQ(other_format({}), "");
+    expect_error([&] { read_params_from_bytes(head("zkey"), {}, "x.zkey"); },
+                 {"x.zkey", "not a bellperson .params file", "snarkjs/circom .zkey"});
+    expect_error([&] { read_vk_from_bytes(head("wtns"), {}, "x.wtns"); }, {"x.wtns", "not a bellperson .vk file"});
+    expect_error([&] { inspect_params_bytes(head("r1cs"), "x.r1cs"); }, {"x.r1cs", "circom .r1cs"});
+}
+
 TEST_F(ParamsFile, BadFlags) {
     bytes[kIc] |= 0x80;  // compressed flag on an uncompressed point
     expect_error([&] { read_params_from_bytes(bytes); }, {"ic[0]", "compression flag"});

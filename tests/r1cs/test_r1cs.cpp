@@ -291,6 +291,26 @@ TEST_F(ShapeFile, BadMagicVersionAndCountsRejected) {
     EXPECT_EQ(error_of(b), "shape file: no inputs (input 0 is ONE)");
 }
 
+// A file's errors name the file, not only "shape file".
+TEST_F(ShapeFile, ReadErrorsNameTheFile) {
+    auto path = std::filesystem::temp_directory_path() / ("cuzk_bad_shape_" + std::to_string(::getpid()) + ".r1cs");
+    auto b = bytes;
+    b[0] = 'X';
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        ASSERT_NE(f, nullptr);
+        ASSERT_EQ(std::fwrite(b.data(), 1, b.size(), f), b.size());
+        std::fclose(f);
+    }
+    try {
+        read_shape(path);
+        ADD_FAILURE() << "a bad magic accepted";
+    } catch (const ShapeError& e) {
+        EXPECT_EQ(std::string(e.what()), path.string() + ": bad magic (not a cuzk R1CS shape)");
+    }
+    std::filesystem::remove(path);
+}
+
 // ---- check mode --------------------------------------------------------------------------
 
 TEST(CheckMode, ReportsFirstUnsatisfiedConstraintByPath) {

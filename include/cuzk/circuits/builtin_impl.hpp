@@ -39,10 +39,11 @@ template <class CS>
 void RandomDense::synthesize(CS& cs) const {
     std::mt19937_64 rng(seed);
     using r1cs::Variable;
+    const size_t products = constraints - inputs - 1;  // the rest are the input constraints
     std::vector<Variable> vars;
     std::vector<Fr> vals;  // meaningful only where CS has values; cheap to keep anyway
-    vars.reserve(inputs + constraints + 2);
-    vals.reserve(inputs + constraints + 2);
+    vars.reserve(inputs + products + 2);
+    vals.reserve(inputs + products + 2);
     vars.push_back(Variable::one());
     vals.push_back(Fr::one());
     for (size_t i = 0; i < inputs; ++i) {
@@ -55,6 +56,11 @@ void RandomDense::synthesize(CS& cs) const {
         vars.push_back(cs.alloc([&] { return v; }));
         vals.push_back(v);
     }
+    // Variables 1..inputs + 1 (the inputs and the first private value) are read in turn by
+    // the first products, in place of their random draws; each later product has its
+    // output in C, so no variable is left out of every constraint.
+    const size_t first_free = inputs + 2;
+    size_t next_unread = 1;
     // Constraint k reads three earlier variables at random: at 2^26 the values are 2 GiB, so
     // each read is a cache miss (~55% of the time before). The draws of a block are made
     // first, in the same order as one at a time (the circuit does not change), so that the
@@ -65,14 +71,15 @@ void RandomDense::synthesize(CS& cs) const {
     };
     constexpr size_t kBlock = 64, kAhead = 8;
     Draw draws[kBlock];
-    for (size_t k0 = 0; k0 < constraints; k0 += kBlock) {
-        const size_t len = std::min(kBlock, constraints - k0);
+    for (size_t k0 = 0; k0 < products; k0 += kBlock) {
+        const size_t len = std::min(kBlock, products - k0);
         for (size_t d = 0; d < len; ++d) {
             const size_t n = vars.size() + d;  // variables before constraint k0 + d
             Draw& x = draws[d];
-            x.i = rng() % n;
-            x.j = rng() % n;
-            x.l = rng() % n;
+            for (size_t* idx : {&x.i, &x.j, &x.l}) {
+                *idx = rng() % n;
+                if (next_unread < first_free) *idx = next_unread++;
+            }
             x.ck = Fr::random(rng);
             x.dk = Fr::random(rng);
         }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -30,6 +31,13 @@ size_t num_threads();
 // Throws std::invalid_argument above kMaxThreads.
 void set_num_threads(size_t n);
 inline constexpr size_t kMaxThreads = 1024;
+
+// The thread count that CUZK_THREADS's `value` asks for: an integer in [1, kMaxThreads].
+// Throws std::invalid_argument naming the value and the range otherwise (0, a sign, any
+// other text). Sets *warning (when given) to a line naming the value and `cores` when it
+// is above them (more threads than cores only add switching), else clears it. The pool
+// warns and falls back to the hardware count; the command line refuses a bad value.
+size_t parse_thread_count(const char* value, size_t cores, std::string* warning = nullptr);
 
 // True while the current thread runs a parallel_for body.
 bool in_parallel_region();

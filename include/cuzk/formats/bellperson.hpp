@@ -81,6 +81,13 @@ FileLayout inspect_vk_bytes(std::span<const uint8_t> bytes, std::string_view nam
 // A human-readable table of the sections (name, count, offset, bytes) and derived figures.
 std::string describe(const FileLayout& layout);
 
+// What a file that is not bellperson's looks like, from its first bytes: "a snarkjs/circom
+// .zkey (magic \"zkey\")", a .wtns, a circom .r1cs, a cuzk shape file or JSON text; empty
+// when nothing is recognised. A bellperson key starts with an uncompressed point, whose
+// first byte has its top three bits clear, so it matches none of these. Every reader of
+// .params/.vk files refuses such a file with this description.
+std::string other_format(std::span<const uint8_t> head);
+
 // ---- .params ---------------------------------------------------------------------------
 
 groth16::Parameters read_params(const std::filesystem::path& file, const ReadOptions& opt = {});

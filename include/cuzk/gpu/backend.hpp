@@ -94,5 +94,7 @@ void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
 void set_twiddle_lending(groth16::ProverBackend& backend, std::optional<bool> on);
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
+// Throws std::invalid_argument for a name select_backend does not know (before any work).
+void check_backend_name(const std::string& name);
 
 }  // namespace cuzk::gpu

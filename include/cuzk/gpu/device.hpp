@@ -17,6 +17,15 @@ bool built_with_cuda();
 // says why ("built without CUDA", "no CUDA device", a driver error, ...).
 int device_count(std::string* why = nullptr);
 
+// The reason device_count gives when cudaGetDeviceCount fails: `error` is its cudaError_t
+// as a number and `error_text` cudaGetErrorString's text. With no NVIDIA driver loaded
+// (`driver_loaded` false: no /proc/driver/nvidia) the runtime says "CUDA driver version is
+// insufficient" (cudaErrorInsufficientDriver, 35) or "no CUDA-capable device" (100); the
+// reason then says that there is no NVIDIA driver rather than an old one.
+std::string no_device_reason(int error, const std::string& error_text, bool driver_loaded);
+// Whether the NVIDIA kernel driver is loaded (/proc/driver/nvidia/version exists).
+bool nvidia_driver_loaded();
+
 // Free and total bytes of a device's memory as the driver reports them (cudaMemGetInfo;
 // other processes' allocations count as used). Throws std::runtime_error without CUDA or
 // on a driver error.
