@@ -214,6 +214,8 @@ int run_prove(const Options& o) {
         grpc::ClientContext ctx;
         check(s->SubmitBuiltin(&ctx, builtin_request(o), &sub), o);
     }
+    // Before the wait: an operator whose client is killed can still await or cancel it.
+    std::fprintf(stderr, "submitted: job %s\n", sub.job_id().c_str());
     Options a = o;
     a.job_id = sub.job_id();
     return run_await(a);
