@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <atomic>
 #include <regex>
 
 #include "cuzk/common/echo.hpp"
@@ -84,8 +85,9 @@ TEST(DaemonHardening, SecondDaemonOnABusyPortFailsNamingThePort) {
         std::ofstream(cfg) << "[daemon]\nlisten = [\"" << (grpc_port ? busy : "127.0.0.1:0") << "\"]\nhttp_listen = \""
                            << (grpc_port ? "" : busy) << "\"\n[engine]\nbackend = \"cpu\"\nparam_cache = \""
                            << (tmp.path() / "params").string() << "\"\n";
-        auto [rc, out] = run_program({CUZK_DAEMON_PATH, "--config", cfg.string()}, tmp.path());
-        EXPECT_NE(rc, 0) << out;
+        // A second daemon that binds would serve until killed: `timeout` ends it (124).
+        auto [rc, out] = run_program({"timeout", "10", CUZK_DAEMON_PATH, "--config", cfg.string()}, tmp.path());
+        EXPECT_EQ(rc, 1) << out;
         EXPECT_NE(out.find(busy), std::string::npos) << out;
         EXPECT_NE(out.find("in use"), std::string::npos) << out;
     }
@@ -325,22 +327,14 @@ TEST(DaemonHardening, HttpRefusesBodiesAndMalformedRequestsAndServesHealthzPastI
     EXPECT_EQ(d.stop(), 0) << d.log();
 }
 
-// Every RPC outcome is counted by method and code, refusals included (those gRPC itself
-// makes before a handler runs too).
+// Every RPC outcome is counted by method and code, refusals included: those the handlers
+// make and those gRPC makes before a handler runs (every RPC thread taken).
 TEST(DaemonHardening, RefusedRpcsAreCounted) {
     TempDir tmp;
     DaemonOptions o;
-    o.daemon_toml = "max_request_bytes = \"1MiB\"";
+    o.daemon_toml = "max_rpc_threads = 4";
     Daemon d(tmp.path(), o);
     auto stub = d.stub();
-    {
-        v1::SubmitProofRequest req;
-        req.set_proof_kind(v1::POREP_SEAL_COMMIT);
-        req.set_vanilla_proof(std::string(2 << 20, 'x'));
-        v1::SubmitProofResponse r;
-        grpc::ClientContext ctx;
-        EXPECT_EQ(stub->SubmitProof(&ctx, req, &r).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-    }
     EXPECT_EQ(submit(*stub, builtin("nope", 1)).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     {
         v1::CancelProofRequest req;
@@ -349,11 +343,31 @@ TEST(DaemonHardening, RefusedRpcsAreCounted) {
         grpc::ClientContext ctx;
         EXPECT_EQ(stub->CancelProof(&ctx, req, &r).error_code(), grpc::StatusCode::NOT_FOUND);
     }
+    // More waiting awaits than RPC threads: gRPC refuses the rest itself.
+    std::string job;
+    ASSERT_TRUE(submit(*stub, builtin("random-dense", 512, 8), &job).ok());
+    std::vector<std::thread> awaiters;
+    std::atomic<int> refused{0};
+    for (int i = 0; i < 12; ++i)
+        awaiters.emplace_back([&] {
+            v1::AwaitProofRequest req;
+            req.set_job_id(job);
+            req.set_timeout_ms(300);
+            v1::AwaitProofResponse r;
+            grpc::ClientContext ctx;
+            if (!d.stub()->AwaitProof(&ctx, req, &r).ok()) ++refused;
+        });
+    for (auto& t : awaiters) t.join();
     const std::string m = metrics_text(d);
-    for (const char* want : {"cuzk_daemon_rpc_total{method=\"SubmitProof\",code=\"RESOURCE_EXHAUSTED\"} 1",
-                             "cuzk_daemon_rpc_total{method=\"SubmitBuiltin\",code=\"INVALID_ARGUMENT\"} 1",
+    for (const char* want : {"cuzk_daemon_rpc_total{method=\"SubmitBuiltin\",code=\"INVALID_ARGUMENT\"} 1",
                              "cuzk_daemon_rpc_total{method=\"CancelProof\",code=\"NOT_FOUND\"} 1"})
         EXPECT_NE(m.find(want), std::string::npos) << want << "\n" << m;
+    std::printf("%d of 12 awaits refused\n%s", refused.load(), m.substr(m.find("cuzk_daemon_rpc_total")).c_str());
+    EXPECT_GT(refused.load(), 0);
+    EXPECT_NE(m.find("cuzk_daemon_rpc_total{method=\"AwaitProof\",code=\"RESOURCE_EXHAUSTED\"} " +
+                     std::to_string(refused.load())),
+              std::string::npos)
+        << m;
     EXPECT_EQ(d.stop(), 0) << d.log();
 }
 
@@ -424,7 +438,8 @@ TEST(DaemonHardening, CheckConfigRefusesWhatStartRefuses) {
         SCOPED_TRACE(c.toml + (c.args.empty() ? "" : c.args.back()));
         std::ofstream(cfg) << c.toml;
         for (const bool check : {true, false}) {
-            std::vector<std::string> args = {CUZK_DAEMON_PATH, "--config", cfg.string()};
+            // A start that wrongly succeeds would serve until killed: `timeout` ends it.
+            std::vector<std::string> args = {"timeout", "10", CUZK_DAEMON_PATH, "--config", cfg.string()};
             args.insert(args.end(), c.args.begin(), c.args.end());
             if (check) args.push_back("--check-config");
             auto [rc, out] = run_program(args, tmp.path());
@@ -457,6 +472,30 @@ TEST(DaemonHardening, CliProvePrintsTheJobIdBeforeWaiting) {
     auto [rc, cancel] = run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "cancel", job}, tmp.path());
     EXPECT_EQ(rc, 0) << cancel;
     EXPECT_NE(cancel.find("job " + job + " cancelled"), std::string::npos) << cancel;
+    EXPECT_EQ(d.stop(), 0) << d.log();
+}
+
+// A short `cuzk client soak`: every request answered as its class expects, every accepted
+// job completed and verified, the daemon's peak RSS within its budget.
+TEST(DaemonHardening, ShortSoak) {
+    TempDir tmp;
+    DaemonOptions o;
+    o.engine_toml = "memory_budget = \"4GiB\"";
+    Daemon d(tmp.path(), o);
+    auto [rc, out] = run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "soak", "--duration", "15", "--rate",
+                                  "15", "--clients", "4", "--pid", std::to_string(d.pid())},
+                                 tmp.path());
+    std::printf("%s", out.c_str());
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("soak: ok"), std::string::npos) << out;
+    for (const char* cls : {"valid-prove", "valid-submit", "bad-kind", "oversize-string", "garbage-vanilla",
+                            "bad-size", "unknown-job", "duplicate-request-id"})
+        EXPECT_NE(out.find(cls), std::string::npos) << cls << " not sent\n" << out;
+    EXPECT_NE(out.find("peak VmRSS"), std::string::npos) << out;
+    // Pointed elsewhere than this machine, it refuses.
+    std::tie(rc, out) = run_program({CUZK_CLI_PATH, "client", "--address", "10.1.2.3:9820", "soak"}, tmp.path());
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("this machine only"), std::string::npos) << out;
     EXPECT_EQ(d.stop(), 0) << d.log();
 }
 
