@@ -63,8 +63,8 @@ Rss read_rss(int pid) {
 std::string verify(const v1::AwaitBuiltinResponse& r) {
     try {
         const auto& vkb = r.verifying_key();
-        const groth16::PreparedVerifyingKey pvk(
-            formats::read_vk_from_bytes({reinterpret_cast<const uint8_t*>(vkb.data()), vkb.size()}, {}, "verifying_key"));
+        const groth16::PreparedVerifyingKey pvk(formats::read_vk_from_bytes(
+            {reinterpret_cast<const uint8_t*>(vkb.data()), vkb.size()}, {}, "verifying_key"));
         const auto& pb = r.result().proof();
         const auto proofs = formats::read_proofs_from_bytes({reinterpret_cast<const uint8_t*>(pb.data()), pb.size()},
                                                             size_t(r.public_inputs_size()), "proof");
@@ -99,8 +99,10 @@ struct Tally {
     }
     void problem(const std::string& p) {
         std::lock_guard lock(mu);
-        if (problems.size() < 50) problems.push_back(p);
-        else if (problems.size() == 50) problems.push_back("(more problems not shown)");
+        if (problems.size() < 50)
+            problems.push_back(p);
+        else if (problems.size() == 50)
+            problems.push_back("(more problems not shown)");
     }
 };
 
@@ -303,7 +305,8 @@ int run_soak(SoakOptions o) {
         std::ifstream in(o.ready_file);
         if (!in) throw std::runtime_error(o.ready_file + ": cannot open");
         const auto j = nlohmann::json::parse(in, nullptr, false);
-        if (j.is_discarded() || !j.contains("pid")) throw std::runtime_error(o.ready_file + ": not a daemon ready file");
+        if (j.is_discarded() || !j.contains("pid"))
+            throw std::runtime_error(o.ready_file + ": not a daemon ready file");
         if (!o.pid) o.pid = j.at("pid").get<int>();
         if (o.address.empty()) o.address = j.at("grpc").at(0).get<std::string>();
     }
@@ -352,7 +355,7 @@ int run_soak(SoakOptions o) {
                 const uint64_t n = sent++;
                 if (n >= o.max_requests) return;
                 const auto at = t0 + std::chrono::duration_cast<Clock::duration>(interval * double(n));
-                if (at >= end) return;
+                if (at >= end || Clock::now() >= end) return;  // a client behind schedule stops too
                 std::this_thread::sleep_until(at);
                 w.one();
             }

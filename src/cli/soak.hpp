@@ -12,7 +12,7 @@ namespace cuzk::cli {
 
 struct SoakOptions {
     std::string address = "127.0.0.1:9820";
-    double duration_s = 600;       // stop sending after this long
+    double duration_s = 600;        // stop sending after this long
     uint64_t max_requests = 20000;  // and after this many requests
     double rate = 20;               // requests a second, all clients together
     unsigned clients = 4;           // concurrent clients, each its own channel

@@ -226,7 +226,7 @@ struct Job {
     uint64_t num = 0;
     std::string id;
     std::array<uint8_t, 32> digest{};  // request_digest() of what was submitted
-    JobSpec spec;  // a PoRep job's c1_json is dropped once parsed into c1
+    JobSpec spec;                      // a PoRep job's c1_json is dropped once parsed into c1
     CircuitKey key;
     std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;  // porep-seal-commit
     Clock::time_point submitted, ended;
@@ -667,8 +667,7 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
                 throw EngineError(Code::NotImplemented, "cuzk cannot prove " + spec.kind + " proofs yet");
         std::string known = "builtin";
         for (const char* k : kFilecoinKinds) known += std::string(", ") + k;
-        throw EngineError(Code::InvalidArgument,
-                          "unknown proof kind '" + echo(spec.kind) + "' (known: " + known + ")");
+        throw EngineError(Code::InvalidArgument, "unknown proof kind '" + echo(spec.kind) + "' (known: " + known + ")");
     }
     check_builtin(spec);
     return enqueue(spec, circuit_key(spec), nullptr, request_digest(spec));
@@ -687,8 +686,7 @@ void Engine::Impl::check_builtin(const JobSpec& spec) const {
     if (std::find(names.begin(), names.end(), spec.circuit) == names.end()) {
         std::string known;
         for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        throw EngineError(Code::InvalidArgument,
-                          "unknown circuit '" + echo(spec.circuit) + "' (known: " + known + ")");
+        throw EngineError(Code::InvalidArgument, "unknown circuit '" + echo(spec.circuit) + "' (known: " + known + ")");
     }
     if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
         throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
@@ -1277,7 +1275,7 @@ std::string Engine::metrics_prometheus() const {
         header(name, help, type);
         sample(name, "", v);
     };
-    // Curio cuzk's metric names (same meaning), then cuzk's own.
+    // Curio cuzk's metrics (same meaning; counters carry Prometheus' _total suffix), then cuzk's own.
     metric("cuzk_proofs_completed_total", "Jobs completed since start", "counter", double(s.proofs_completed));
     metric("cuzk_proofs_failed_total", "Jobs failed since start", "counter", double(s.proofs_failed));
     metric("cuzk_proofs_cancelled_total", "Jobs cancelled since start", "counter", double(s.proofs_cancelled));

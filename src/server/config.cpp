@@ -227,7 +227,8 @@ HostPort parse_host_port(const std::string& address, const std::string& key) {
 
 std::string check_http_address(const std::string& address, const std::string& key) {
     if (address.rfind("unix:", 0) == 0)
-        throw ConfigError(key + ": \"" + address + "\": the HTTP status listener takes \"host:port\" (no unix sockets)");
+        throw ConfigError(key + ": \"" + address +
+                          "\": the HTTP status listener takes \"host:port\" (no unix sockets)");
     parse_host_port(address, key);
     return address;
 }

@@ -136,8 +136,8 @@ class StatsInterceptor final : public grpc::experimental::Interceptor {
 
  private:
     static const char* method_label(const char* full) {
-        static const char* const known[] = {"SubmitProof", "AwaitProof",   "Prove",        "CancelProof",
-                                            "GetStatus",   "GetMetrics",   "PreloadSRS",   "EvictSRS",
+        static const char* const known[] = {"SubmitProof",   "AwaitProof",   "Prove",       "CancelProof",
+                                            "GetStatus",     "GetMetrics",   "PreloadSRS",  "EvictSRS",
                                             "SubmitBuiltin", "AwaitBuiltin", "ProveBuiltin"};
         const std::string_view prefix = "/cuzk.v1.ProvingEngine/";
         const std::string_view f = full ? full : "";

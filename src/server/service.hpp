@@ -7,8 +7,8 @@
 #include <mutex>
 #include <string>
 
-#include "cuzk/engine/engine.hpp"
 #include <grpcpp/support/server_interceptor.h>
+#include "cuzk/engine/engine.hpp"
 
 #include "cuzk/v1/proving.grpc.pb.h"
 

@@ -43,8 +43,8 @@ std::pair<std::string, double> raw_http(int port, const std::string& bytes, std:
     std::string out;
     double first = -1;
     for (;;) {
-        const auto left = timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::steady_clock::now() - t0);
+        const auto left =
+            timeout - std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
         pollfd p{fd, POLLIN, 0};
         if (left.count() <= 0 || poll(&p, 1, int(left.count())) <= 0) break;
         char buf[4096];
@@ -277,9 +277,9 @@ TEST(DaemonHardening, RequestIdWithADifferentRequestIsRefused) {
     ASSERT_TRUE(submit(*stub, a, &j1).ok());
     ASSERT_TRUE(submit(*stub, a, &j2).ok());
     EXPECT_EQ(j1, j2) << "an exact retry is the same job";
-    for (auto change : {+[](v1::SubmitBuiltinRequest& r) { r.set_seed(4); },
-                        +[](v1::SubmitBuiltinRequest& r) { r.set_size(65); },
-                        +[](v1::SubmitBuiltinRequest& r) { r.set_partitions(2); }}) {
+    for (auto change :
+         {+[](v1::SubmitBuiltinRequest& r) { r.set_seed(4); }, +[](v1::SubmitBuiltinRequest& r) { r.set_size(65); },
+          +[](v1::SubmitBuiltinRequest& r) { r.set_partitions(2); }}) {
         auto b = a;
         change(b);
         auto st = submit(*stub, b, &j3);
@@ -302,7 +302,8 @@ TEST(DaemonHardening, HttpRefusesBodiesAndMalformedRequestsAndServesHealthzPastI
     const int port = port_of(d.http());
     for (const char* path : {"/healthz", "/status", "/metrics", "/trace", "/nope"}) {
         SCOPED_TRACE(path);
-        auto [out, first] = raw_http(port, std::string("POST ") + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n");
+        auto [out, first] =
+            raw_http(port, std::string("POST ") + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n");
         EXPECT_EQ(out.substr(0, 12), "HTTP/1.1 413") << out;
         EXPECT_LT(first, 1.0) << "refused from the Content-Length, without waiting for the body";
     }
@@ -465,7 +466,8 @@ TEST(DaemonHardening, CliProvePrintsTheJobIdBeforeWaiting) {
     std::smatch m;
     const std::regex line("submitted: job (\\S+)\n");
     std::string text;
-    for (int i = 0; i < 500 && !std::regex_search(text = read_text(out), m, line); ++i) std::this_thread::sleep_for(10ms);
+    for (int i = 0; i < 500 && !std::regex_search(text = read_text(out), m, line); ++i)
+        std::this_thread::sleep_for(10ms);
     ::kill(pid, SIGKILL);
     ASSERT_TRUE(std::regex_search(text, m, line)) << text;
     const std::string job = m[1];
@@ -488,8 +490,8 @@ TEST(DaemonHardening, ShortSoak) {
     std::printf("%s", out.c_str());
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("soak: ok"), std::string::npos) << out;
-    for (const char* cls : {"valid-prove", "valid-submit", "bad-kind", "oversize-string", "garbage-vanilla",
-                            "bad-size", "unknown-job", "duplicate-request-id"})
+    for (const char* cls : {"valid-prove", "valid-submit", "bad-kind", "oversize-string", "garbage-vanilla", "bad-size",
+                            "unknown-job", "duplicate-request-id"})
         EXPECT_NE(out.find(cls), std::string::npos) << cls << " not sent\n" << out;
     EXPECT_NE(out.find("peak VmRSS"), std::string::npos) << out;
     // Pointed elsewhere than this machine, it refuses.

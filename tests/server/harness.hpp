@@ -74,7 +74,7 @@ struct DaemonOptions {
     std::string tcp = "127.0.0.1:0";   // the gRPC TCP address
     std::string http = "127.0.0.1:0";  // http_listen
     std::string daemon_toml;           // extra lines of [daemon]
-    std::string engine_toml;  // extra lines of [engine]
+    std::string engine_toml;           // extra lines of [engine]
     bool unix_socket = true;
     std::optional<fs::path> socket_path;  // default: <dir>/cuzk.sock
     std::optional<fs::path> param_cache;  // default: <dir>/params
