@@ -20,6 +20,7 @@
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/server/client.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "soak.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -229,6 +230,8 @@ int run_prove(const Options& o) {
         grpc::ClientContext ctx;
         check(s->SubmitBuiltin(&ctx, builtin_request(o), &sub), o);
     }
+    // Before the wait: an operator whose client is killed can still await or cancel it.
+    std::fprintf(stderr, "submitted: job %s\n", sub.job_id().c_str());
     Options a = o;
     a.job_id = sub.job_id();
     return run_await(a);
@@ -397,6 +400,28 @@ void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::fu
     auto* evict = client->add_subcommand("evict", "Drop a circuit's parameters from memory");
     evict->add_option("circuit_id", o.circuit_id, "e.g. sha256-chain-4")->required();
     add(evict, run_evict);
+
+    static SoakOptions so;
+    auto* soak = client->add_subcommand(
+        "soak", "Bounded mixed load (valid small proofs and malformed requests) against a daemon on this machine");
+    soak->add_option("--duration", so.duration_s, "Seconds to send for")->capture_default_str();
+    soak->add_option("--max-requests", so.max_requests, "Stop after this many requests")->capture_default_str();
+    soak->add_option("--rate", so.rate, "Requests a second, all clients together")->capture_default_str();
+    soak->add_option("--clients", so.clients, "Concurrent clients")->capture_default_str();
+    soak->add_option("--pid", so.pid, "The daemon's pid, for RSS samples from /proc/<pid>/status");
+    soak->add_option("--ready-file", so.ready_file, "cuzk-daemon's --ready-file: pid, and address unless --address");
+    soak->add_option("--rss-budget", so.rss_budget, "Peak RSS allowed, bytes (default: the daemon's memory budget)");
+    soak->add_option("--seed", so.seed, "Random seed (default: from the clock; printed)");
+    commands.push_back({soak, [client, soak] {
+                            try {
+                                SoakOptions run = so;
+                                run.address = client->count("--address") || so.ready_file.empty() ? o.address : "";
+                                return run_soak(run);
+                            } catch (const std::exception& e) {
+                                std::fprintf(stderr, "cuzk client %s: %s\n", soak->get_name().c_str(), e.what());
+                                return 1;
+                            }
+                        }});
 }
 
 }  // namespace cuzk::cli

@@ -1,4 +1,4 @@
-// `cuzk client submit|await|prove|cancel|status|metrics|preload|evict`: talks to
+// `cuzk client submit|await|prove|cancel|status|metrics|preload|evict|soak`: talks to
 // cuzk-daemon over gRPC. Without the daemon in the build (CUZK_SERVER), `cuzk client`
 // says so and fails.
 #pragma once

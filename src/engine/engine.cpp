@@ -23,11 +23,13 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <thread>
 
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/circuits/porep.hpp"
+#include "cuzk/common/echo.hpp"
 #include "cuzk/common/trace.hpp"
 #include "cuzk/engine/memory.hpp"
 #include "cuzk/engine/params.hpp"
@@ -40,6 +42,7 @@
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/r1cs/sha256_bytes.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -222,7 +225,8 @@ const char* job_state_name(JobState s) {
 struct Job {
     uint64_t num = 0;
     std::string id;
-    JobSpec spec;  // a PoRep job's c1_json is dropped once parsed into c1
+    std::array<uint8_t, 32> digest{};  // request_digest() of what was submitted
+    JobSpec spec;                      // a PoRep job's c1_json is dropped once parsed into c1
     CircuitKey key;
     std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;  // porep-seal-commit
     Clock::time_point submitted, ended;
@@ -259,6 +263,39 @@ struct Item {
 
 // The shape a job proves with: random-dense's depends on its seed and inputs, a SHA-256
 // chain's only on its length.
+// SHA-256 of everything a submission asks for but its request_id: a retry with the same
+// request_id must ask for the same thing. Each field is length-prefixed.
+std::array<uint8_t, 32> request_digest(const JobSpec& s) {
+    Sha256 h;
+    auto put = [&](std::string_view v) {
+        const uint64_t n = v.size();
+        h.update({reinterpret_cast<const uint8_t*>(&n), sizeof n});
+        h.update({reinterpret_cast<const uint8_t*>(v.data()), v.size()});
+    };
+    auto num = [&](uint64_t v) { put(std::to_string(v)); };
+    put(s.kind);
+    put(s.circuit);
+    num(s.size);
+    num(s.inputs);
+    num(s.seed);
+    num(s.partitions);
+    put(s.c1_json);
+    put(s.registered_proof);
+    num(s.sector_size);
+    num(uint64_t(s.priority));
+    return h.final();
+}
+
+// A job id prefix no other engine run is likely to use (48 random bits), so that an id
+// from before a restart is unknown to this run rather than naming another job.
+std::string job_id_prefix() {
+    std::random_device rd;
+    const uint64_t nonce = (uint64_t(rd()) << 16 ^ uint64_t(rd())) & 0xffffffffffffull;
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "job-%012llx-", (unsigned long long)nonce);
+    return buf;
+}
+
 CircuitKey circuit_key(const JobSpec& spec) {
     CircuitKey k;
     k.name = spec.circuit;
@@ -380,6 +417,7 @@ struct Engine::Impl {
     std::deque<std::string> ended_;
     std::set<PendingKey> pending_;
     uint64_t next_job_ = 1;
+    const std::string job_prefix_ = job_id_prefix();
     bool accepting_ = true, stopping_ = false, shut_down_ = false;
     std::atomic<bool> abort_{false};  // give up on every wait (shutdown without drain)
     uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0, recomputes_ = 0;
@@ -406,7 +444,12 @@ struct Engine::Impl {
     std::shared_ptr<Job> find_locked(const std::string& id) const;
     SubmitInfo submit(const JobSpec& spec);
     SubmitInfo enqueue(const JobSpec& spec, const CircuitKey& key,
-                       std::shared_ptr<const filecoin::SealCommitPhase1Output> c1);
+                       std::shared_ptr<const filecoin::SealCommitPhase1Output> c1,
+                       const std::array<uint8_t, 32>& digest);
+    void check_request_id(const std::string& id) const;
+    // What submit checks of a built-in job (name, partitions, size, inputs); preload checks
+    // a built-in circuit id with it too.
+    void check_builtin(const JobSpec& spec) const;
     void shutdown(std::optional<bool> drain);
 
     void logf(int level, const std::string& line) const {
@@ -513,7 +556,7 @@ Engine::Impl::Impl(EngineConfig c)
 
 std::shared_ptr<Job> Engine::Impl::find_locked(const std::string& id) const {
     auto it = jobs_.find(id);
-    if (it == jobs_.end()) throw EngineError(EngineError::Code::NotFound, "unknown job id '" + id + "'");
+    if (it == jobs_.end()) throw EngineError(EngineError::Code::NotFound, "unknown job id '" + echo(id) + "'");
     return it->second;
 }
 
@@ -596,6 +639,7 @@ JobResult Engine::Impl::result_locked(const Job& job) const {
 
 SubmitInfo Engine::Impl::submit(const JobSpec& in) {
     using Code = EngineError::Code;
+    check_request_id(in.request_id);
     const int prio = int(in.priority);
     if (prio < int(Priority::Low) || prio > int(Priority::Critical))
         throw EngineError(Code::InvalidArgument,
@@ -614,7 +658,7 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
             throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
                                                          "], got " + std::to_string(spec.partitions));
         if (auto why = params.missing_params_error(key)) throw EngineError(Code::NotFound, *why);
-        return enqueue(spec, key, std::move(c1));
+        return enqueue(spec, key, std::move(c1), request_digest(in));
     }
     const JobSpec& spec = in;
     if (spec.kind != "builtin") {
@@ -623,13 +667,26 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
                 throw EngineError(Code::NotImplemented, "cuzk cannot prove " + spec.kind + " proofs yet");
         std::string known = "builtin";
         for (const char* k : kFilecoinKinds) known += std::string(", ") + k;
-        throw EngineError(Code::InvalidArgument, "unknown proof kind '" + spec.kind + "' (known: " + known + ")");
+        throw EngineError(Code::InvalidArgument, "unknown proof kind '" + echo(spec.kind) + "' (known: " + known + ")");
     }
+    check_builtin(spec);
+    return enqueue(spec, circuit_key(spec), nullptr, request_digest(spec));
+}
+
+void Engine::Impl::check_request_id(const std::string& id) const {
+    if (id.size() > kMaxRequestIdBytes || !printable(id))
+        throw EngineError(EngineError::Code::InvalidArgument,
+                          "request_id '" + echo(id) + "': expected at most " + std::to_string(kMaxRequestIdBytes) +
+                              " printable ASCII characters, got " + std::to_string(id.size()) + " bytes");
+}
+
+void Engine::Impl::check_builtin(const JobSpec& spec) const {
+    using Code = EngineError::Code;
     const auto names = circuits::builtin_names();
     if (std::find(names.begin(), names.end(), spec.circuit) == names.end()) {
         std::string known;
         for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        throw EngineError(Code::InvalidArgument, "unknown circuit '" + spec.circuit + "' (known: " + known + ")");
+        throw EngineError(Code::InvalidArgument, "unknown circuit '" + echo(spec.circuit) + "' (known: " + known + ")");
     }
     if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
         throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
@@ -644,24 +701,30 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
     if (!sha && (spec.inputs < 1 || spec.inputs > 1024 || spec.inputs > spec.size))
         throw EngineError(Code::InvalidArgument,
                           "random-dense inputs must be in [1, min(1024, size)], got " + std::to_string(spec.inputs));
-    return enqueue(spec, circuit_key(spec), nullptr);
 }
 
 SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, const CircuitKey& key,
-                                 std::shared_ptr<const filecoin::SealCommitPhase1Output> c1) {
+                                 std::shared_ptr<const filecoin::SealCommitPhase1Output> c1,
+                                 const std::array<uint8_t, 32>& digest) {
     using Code = EngineError::Code;
     const int prio = int(spec.priority);
     std::lock_guard<std::mutex> lock(mu_);
     if (!accepting_) throw EngineError(Code::ShuttingDown, "the engine is shutting down and accepts no new jobs");
     if (!spec.request_id.empty()) {
         auto it = by_request_.find(spec.request_id);
-        if (it != by_request_.end()) return {it->second, 0, true};
+        if (it != by_request_.end()) {
+            if (jobs_.at(it->second)->digest != digest)
+                throw EngineError(Code::AlreadyExists, "request_id '" + echo(spec.request_id) + "' names job " +
+                                                           it->second +
+                                                           ", submitted with a different request; a retry must "
+                                                           "repeat the request exactly, or use a new request_id");
+            return {it->second, 0, true};
+        }
     }
     auto job = std::make_shared<Job>();
     job->num = next_job_++;
-    char id[32];
-    std::snprintf(id, sizeof id, "job-%06llu", (unsigned long long)job->num);
-    job->id = id;
+    job->id = job_prefix_ + std::to_string(job->num);
+    job->digest = digest;
     job->spec = spec;
     job->key = key;
     job->c1 = std::move(c1);
@@ -1060,6 +1123,21 @@ PreloadInfo Engine::preload(const std::string& id) {
     std::string why;
     auto key = CircuitKey::parse(id, &why);
     if (!key) throw EngineError(EngineError::Code::InvalidArgument, why);
+    if (key->is_porep()) {
+        if (auto missing = impl_->params.missing_params_error(*key))
+            throw EngineError(EngineError::Code::NotFound, *missing);
+    } else {
+        // The parameters a job of this shape would use: refused as submit refuses the job.
+        JobSpec spec;
+        spec.kind = "builtin";
+        spec.circuit = key->name;
+        spec.size = key->size;
+        if (key->name == "random-dense") {
+            spec.inputs = key->inputs;
+            spec.seed = key->shape_seed;
+        }
+        impl_->check_builtin(spec);
+    }
     PreloadInfo info;
     info.already_loaded = impl_->params.loaded(id);
     auto t0 = Clock::now();
@@ -1197,11 +1275,11 @@ std::string Engine::metrics_prometheus() const {
         header(name, help, type);
         sample(name, "", v);
     };
-    // Curio cuzk's metric names (same meaning), then cuzk's own.
-    metric("cuzk_proofs_completed", "Jobs completed since start", "counter", double(s.proofs_completed));
-    metric("cuzk_proofs_failed", "Jobs failed since start", "counter", double(s.proofs_failed));
-    metric("cuzk_proofs_cancelled", "Jobs cancelled since start", "counter", double(s.proofs_cancelled));
-    metric("cuzk_cpu_recomputes", "Proofs that failed verification and were recomputed on the CPU", "counter",
+    // Curio cuzk's metrics (same meaning; counters carry Prometheus' _total suffix), then cuzk's own.
+    metric("cuzk_proofs_completed_total", "Jobs completed since start", "counter", double(s.proofs_completed));
+    metric("cuzk_proofs_failed_total", "Jobs failed since start", "counter", double(s.proofs_failed));
+    metric("cuzk_proofs_cancelled_total", "Jobs cancelled since start", "counter", double(s.proofs_cancelled));
+    metric("cuzk_cpu_recomputes_total", "Proofs that failed verification and were recomputed on the CPU", "counter",
            double(s.cpu_recomputes));
     metric("cuzk_queue_depth", "Jobs waiting to start", "gauge", double(s.jobs_queued));
     metric("cuzk_running_jobs", "Jobs in progress", "gauge", double(s.jobs_running));
@@ -1223,9 +1301,9 @@ std::string Engine::metrics_prometheus() const {
     for (const auto& q : s.queues) sample("cuzk_stage_in_progress", "stage=\"" + q.name + "\"", double(q.in_progress));
     header("cuzk_stage_high_water", "Most work items ever waiting for a bounded stage", "gauge");
     for (const auto& q : s.queues) sample("cuzk_stage_high_water", "stage=\"" + q.name + "\"", double(q.high_water));
-    header("cuzk_device_busy_seconds", "Time each prove target spent in prove stages", "counter");
+    header("cuzk_device_busy_seconds_total", "Time each prove target spent in prove stages", "counter");
     for (const auto& d : s.devices)
-        sample("cuzk_device_busy_seconds", "device=\"" + std::to_string(d.ordinal) + "\"", d.busy_ms / 1000);
+        sample("cuzk_device_busy_seconds_total", "device=\"" + std::to_string(d.ordinal) + "\"", d.busy_ms / 1000);
     header("cuzk_device_partitions_total", "Partitions each prove target has proven", "counter");
     for (const auto& d : s.devices)
         sample("cuzk_device_partitions_total", "device=\"" + std::to_string(d.ordinal) + "\"",

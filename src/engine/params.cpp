@@ -5,6 +5,7 @@
 
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/circuits/porep.hpp"
+#include "cuzk/common/echo.hpp"
 #include "cuzk/common/trace.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
@@ -47,13 +48,13 @@ std::string CircuitKey::id() const {
 
 std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* why) {
     auto fail = [&](const std::string& w) -> std::optional<CircuitKey> {
-        if (why) *why = "circuit id '" + id + "': " + w;
+        if (why) *why = "circuit id '" + echo(id) + "': " + w;
         return std::nullopt;
     };
     if (id.rfind("porep-", 0) == 0) {
         const std::string proof = id.substr(6);
         const auto p = filecoin::seal_proof_from_name(proof);
-        if (!p) return fail("unknown registered proof '" + proof + "' (e.g. porep-StackedDrg2KiBV1_1)");
+        if (!p) return fail("unknown registered proof '" + echo(proof) + "' (e.g. porep-StackedDrg2KiBV1_1)");
         return porep(uint64_t(*p));
     }
     for (const auto& name : circuits::builtin_names()) {
@@ -69,6 +70,7 @@ std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* 
             if (a == std::string_view::npos || a == b || !parse_u64(rest.substr(0, a), k.size) ||
                 !parse_u64(rest.substr(a + 1, b - a - 1), inputs) || !parse_u64(rest.substr(b + 1), k.shape_seed))
                 return fail("expected random-dense-<constraints>-<inputs>-<seed>");
+            if (inputs > UINT32_MAX) return fail("inputs must be at most " + std::to_string(UINT32_MAX));
             k.inputs = uint32_t(inputs);
         } else if (!parse_u64(rest, k.size)) {
             return fail("expected " + name + "-<size>");

@@ -207,14 +207,37 @@ std::string check_listen_address(const std::string& address, const std::string& 
                               std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " bytes");
         return "unix:" + path;
     }
+    parse_host_port(address, key);
+    return address;
+}
+
+HostPort parse_host_port(const std::string& address, const std::string& key) {
     const size_t colon = address.rfind(':');
     unsigned port = 0;
-    const char* pb = address.data() + colon + 1;
+    const char* pb = address.data() + (colon == std::string::npos ? address.size() : colon + 1);
     const char* pe = address.data() + address.size();
-    if (colon == std::string::npos || colon == 0 || pb == pe || std::from_chars(pb, pe, port).ptr != pe || port > 65535)
+    const auto [pend, ec] = std::from_chars(pb, pe, port);
+    if (colon == std::string::npos || colon == 0 || pb == pe || ec != std::errc() || pend != pe || port > 65535)
         throw ConfigError(key + ": \"" + address +
                           "\": expected \"host:port\" (port 0..65535; 0 picks a free one) or \"unix:/path\"");
+    std::string host = address.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    return {host, uint16_t(port)};
+}
+
+std::string check_http_address(const std::string& address, const std::string& key) {
+    if (address.rfind("unix:", 0) == 0)
+        throw ConfigError(key + ": \"" + address +
+                          "\": the HTTP status listener takes \"host:port\" (no unix sockets)");
+    parse_host_port(address, key);
     return address;
+}
+
+void check_config(const DaemonConfig& c) {
+    if (c.listen.empty() && c.http_listen.empty())
+        throw ConfigError("nothing to listen on: daemon.listen and daemon.http_listen are both empty");
+    for (const auto& a : c.listen) check_listen_address(a, "daemon.listen");
+    if (!c.http_listen.empty()) check_http_address(c.http_listen, "daemon.http_listen");
 }
 
 DaemonConfig parse_config(std::string_view text, const std::string& source) {
@@ -248,10 +271,8 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     }
     d.string("http_listen", c.http_listen);
     if (!c.http_listen.empty()) {
-        if (c.http_listen.rfind("unix:", 0) == 0)
-            d.fail(d.get("http_listen"), "http_listen", "expected \"host:port\" (no unix sockets)");
         try {
-            check_listen_address(c.http_listen, "daemon.http_listen");
+            check_http_address(c.http_listen, "daemon.http_listen");
         } catch (const ConfigError& e) {
             throw ConfigError(where(source, d.get("http_listen")) + ": " + e.what());
         }

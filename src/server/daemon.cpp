@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <thread>
 
+#include "cuzk/common/echo.hpp"
 #include "log.hpp"
 #include "service.hpp"
 
@@ -22,6 +24,10 @@ namespace cuzk::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The HTTP routes are GETs: no body is needed, 64 KiB is room for any a client adds.
+constexpr size_t kHttpMaxBody = size_t(64) << 10;
+constexpr size_t kHttpThreads = 32;
 
 std::string unix_path(const std::string& address) { return address.substr(5); }  // after "unix:"
 
@@ -49,11 +55,12 @@ void prepare_unix_socket(const std::string& path) {
     spdlog::warn("event=stale_socket_removed path={}", kv(path));
 }
 
-std::pair<std::string, int> split_host_port(const std::string& a) {
-    const size_t colon = a.rfind(':');
-    std::string host = a.substr(0, colon);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-    return {host, std::stoi(a.substr(colon + 1))};
+// httplib's default socket options set SO_REUSEPORT, with which a second daemon binds the
+// same port and the kernel splits the clients between the two; SO_REUSEADDR alone lets a
+// restart bind over connections in TIME_WAIT and still refuses a port someone listens on.
+void http_socket_options(int fd) {
+    const int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
 }
 
 }  // namespace
@@ -85,6 +92,9 @@ void Daemon::Impl::start_grpc() {
     // pings (gRPC otherwise answers frequent pings with GOAWAY "too_many_pings").
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10000);
+    // gRPC sets SO_REUSEPORT by default: a second daemon would bind the same port and
+    // take half of the connections. Without it the second bind fails and is reported.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     std::vector<int> ports(config.listen.size(), -1);
     for (size_t i = 0; i < config.listen.size(); ++i) {
         const std::string& a = config.listen[i];
@@ -96,6 +106,9 @@ void Daemon::Impl::start_grpc() {
         }
     }
     builder.RegisterService(service.get());
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+    interceptors.push_back(service->stats().interceptor());
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
     server = builder.BuildAndStart();
     for (size_t i = 0; i < config.listen.size(); ++i) {
         const std::string& a = config.listen[i];
@@ -104,7 +117,9 @@ void Daemon::Impl::start_grpc() {
             grpc_addresses.push_back(a);
         } else {
             // gRPC binds in order and gives up at the first failure, whose port stays 0.
-            if (ports[i] == 0) throw std::runtime_error("cannot listen on " + a + " (address in use or not local?)");
+            if (ports[i] <= 0)
+                throw std::runtime_error("cannot listen on " + a + " (port " + a.substr(a.rfind(':') + 1) +
+                                         " in use by another process, or the address is not local)");
             const size_t colon = a.rfind(':');
             grpc_addresses.push_back(a.substr(0, colon + 1) + std::to_string(ports[i]));
         }
@@ -120,6 +135,38 @@ void Daemon::Impl::start_grpc() {
 void Daemon::Impl::start_http() {
     if (config.http_listen.empty()) return;
     http = std::make_unique<httplib::Server>();
+    http->set_socket_options(http_socket_options);
+    // Every route is a GET: a request body is refused with 413 from its Content-Length
+    // (or once a chunked one passes the limit), never buffered whole.
+    http->set_payload_max_length(kHttpMaxBody);
+    // An idle keep-alive connection holds one of the pool's threads until it times out:
+    // enough threads, and a short timeout, that idle clients cannot starve /healthz
+    // (httplib's defaults, 8 threads on this 2-core machine and 5 s, left it waiting 4 s
+    // behind ten idle connections).
+    http->new_task_queue = [] { return new httplib::ThreadPool(kHttpThreads); };
+    http->set_keep_alive_timeout(1);
+    http->set_read_timeout(5);
+    // Before the routes (and before httplib reads a body): a Content-Length that is no
+    // decimal number is a malformed request (400); one past the limit is refused at once
+    // (413) and the connection closed rather than the body read and dropped.
+    http->set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+        const auto it = req.headers.find("Content-Length");
+        if (it == req.headers.end()) return httplib::Server::HandlerResponse::Unhandled;
+        const std::string& v = it->second;
+        uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+        if (v.empty() || ec != std::errc() || end != v.data() + v.size()) {
+            res.status = 400;
+            res.set_content("malformed Content-Length\n", "text/plain");
+        } else if (n > kHttpMaxBody) {
+            res.status = 413;
+            res.set_content("request body over " + std::to_string(kHttpMaxBody) + " bytes\n", "text/plain");
+        } else {
+            return httplib::Server::HandlerResponse::Unhandled;
+        }
+        res.set_header("Connection", "close");
+        return httplib::Server::HandlerResponse::Handled;
+    });
     engine::Engine* eng = engine.get();
     ProvingService* svc = service.get();
     http->Get("/status", [eng](const httplib::Request&, httplib::Response& res) {
@@ -143,16 +190,18 @@ void Daemon::Impl::start_http() {
             what = e.what();
         } catch (...) {
         }
-        spdlog::warn("event=http_error path={} error={}", kv(req.path), kv(what));
+        spdlog::warn("event=http_error path={} error={}", kv(echo(req.path)), kv(what));
         res.status = 500;
         res.set_content(what + "\n", "text/plain");
     });
-    auto [host, port] = split_host_port(config.http_listen);
+    const HostPort hp = parse_host_port(config.http_listen, "http_listen");
+    int port = hp.port;
     if (port == 0) {
-        port = http->bind_to_any_port(host);
+        port = http->bind_to_any_port(hp.host);
         if (port < 0) throw std::runtime_error("cannot listen on http_listen " + config.http_listen);
-    } else if (!http->bind_to_port(host, port)) {
-        throw std::runtime_error("cannot listen on http_listen " + config.http_listen + " (address in use?)");
+    } else if (!http->bind_to_port(hp.host, port)) {
+        throw std::runtime_error("cannot listen on http_listen " + config.http_listen + " (port " +
+                                 std::to_string(port) + " in use by another process, or the address is not local)");
     }
     http_address = config.http_listen.substr(0, config.http_listen.rfind(':') + 1) + std::to_string(port);
     http_thread = std::thread([srv = http.get()] { srv->listen_after_bind(); });
@@ -160,6 +209,7 @@ void Daemon::Impl::start_http() {
 }
 
 Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
+    check_config(config);
     Impl& d = *impl_;
     d.config = config;
     engine::EngineConfig ec = config.engine;

@@ -58,10 +58,11 @@ int main(int argc, char** argv) {
             for (const auto& a : listen) config.listen.push_back(cuzk::server::check_listen_address(a, "--listen"));
         }
         if (app.count("--http")) {
-            if (!http.empty()) cuzk::server::check_listen_address(http, "--http");
+            if (!http.empty()) cuzk::server::check_http_address(http, "--http");
             config.http_listen = http;
         }
         if (!log_level.empty()) config.log_level = log_level;
+        cuzk::server::check_config(config);
         cuzk::server::setup_logging(config.log_level);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuzk-daemon: %s\n", e.what());
@@ -70,10 +71,6 @@ int main(int argc, char** argv) {
     if (check_only) {
         std::printf("cuzk-daemon: configuration ok\n");
         return 0;
-    }
-    if (config.listen.empty() && config.http_listen.empty()) {
-        std::fprintf(stderr, "cuzk-daemon: nothing to listen on ([daemon].listen and http_listen are empty)\n");
-        return 2;
     }
 
     // Signals are taken by sigwait below, never by a handler: block them before any

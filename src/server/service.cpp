@@ -1,8 +1,11 @@
 #include "service.hpp"
 
+#include <grpcpp/support/server_interceptor.h>
+
 #include <cmath>
 #include <sstream>
 
+#include "cuzk/common/echo.hpp"
 #include "cuzk/server/gpu_status.hpp"
 #include "log.hpp"
 
@@ -41,6 +44,8 @@ grpc::StatusCode to_grpc(EngineError::Code c) {
             return grpc::StatusCode::UNAVAILABLE;
         case EngineError::Code::NotFound:
             return grpc::StatusCode::NOT_FOUND;
+        case EngineError::Code::AlreadyExists:
+            return grpc::StatusCode::ALREADY_EXISTS;
     }
     return grpc::StatusCode::INTERNAL;
 }
@@ -110,6 +115,61 @@ std::string RpcStats::prometheus() const {
     return os.str();
 }
 
+namespace {
+
+// Counts every call when its status goes out: the ones the handlers answer and the ones
+// gRPC refuses before a handler runs (a request over max_request_bytes, a method this
+// service lacks). Methods are named from a fixed list, so a client cannot add labels.
+class StatsInterceptor final : public grpc::experimental::Interceptor {
+ public:
+    StatsInterceptor(grpc::experimental::ServerRpcInfo* info, RpcStats& stats)
+        : stats_(stats), method_(method_label(info->method())) {}
+
+    void Intercept(grpc::experimental::InterceptorBatchMethods* m) override {
+        if (m->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS) && !counted_) {
+            counted_ = true;
+            stats_.record(method_, m->GetSendStatus().error_code(),
+                          std::chrono::duration<double>(Clock::now() - t0_).count());
+        }
+        m->Proceed();
+    }
+
+ private:
+    static const char* method_label(const char* full) {
+        static const char* const known[] = {"SubmitProof",   "AwaitProof",   "Prove",       "CancelProof",
+                                            "GetStatus",     "GetMetrics",   "PreloadSRS",  "EvictSRS",
+                                            "SubmitBuiltin", "AwaitBuiltin", "ProveBuiltin"};
+        const std::string_view prefix = "/cuzk.v1.ProvingEngine/";
+        const std::string_view f = full ? full : "";
+        if (f.substr(0, prefix.size()) == prefix)
+            for (const char* k : known)
+                if (f.substr(prefix.size()) == k) return k;
+        return "other";
+    }
+
+    RpcStats& stats_;
+    const char* method_;
+    const Clock::time_point t0_ = Clock::now();
+    bool counted_ = false;
+};
+
+class StatsInterceptorFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+    explicit StatsInterceptorFactory(RpcStats& stats) : stats_(stats) {}
+    grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo* info) override {
+        return new StatsInterceptor(info, stats_);
+    }
+
+ private:
+    RpcStats& stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> RpcStats::interceptor() {
+    return std::make_unique<StatsInterceptorFactory>(*this);
+}
+
 // ---- the service --------------------------------------------------------------------------
 
 template <class F>
@@ -130,7 +190,6 @@ grpc::Status ProvingService::handle(const char* method, F&& body) {
     }
     --in_flight_;
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    stats_.record(method, status.error_code(), seconds);
     if (status.ok()) {
         spdlog::debug("event=rpc method={} code=OK ms={:.2f}", method, seconds * 1e3);
     } else {
@@ -325,7 +384,7 @@ grpc::Status ProvingService::CancelProof(Ctx*, const v1::CancelProofRequest* req
     return handle("CancelProof", [&] {
         if (req->job_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"};
         const auto c = engine_.cancel(req->job_id());
-        if (!c.found) throw RpcError{grpc::StatusCode::NOT_FOUND, "no job '" + req->job_id() + "'"};
+        if (!c.found) throw RpcError{grpc::StatusCode::NOT_FOUND, "unknown job id '" + echo(req->job_id()) + "'"};
         spdlog::debug("event=cancel_request job={} was_running={}", kv(req->job_id()), c.was_running);
         resp->set_was_running(c.was_running);
     });

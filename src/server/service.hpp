@@ -7,15 +7,20 @@
 #include <mutex>
 #include <string>
 
+#include <grpcpp/support/server_interceptor.h>
 #include "cuzk/engine/engine.hpp"
+
 #include "cuzk/v1/proving.grpc.pb.h"
 
 namespace cuzk::server {
 
-// Counters of the RPCs served, for /metrics.
+// Counters of the RPCs served, for /metrics: every call's outcome by method and code.
 class RpcStats {
  public:
     void record(const char* method, grpc::StatusCode code, double seconds);
+    // The server interceptor that records each call as its status is sent (register it
+    // with ServerBuilder::experimental().SetInterceptorCreators).
+    std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> interceptor();
     std::string prometheus() const;
 
  private:
@@ -36,6 +41,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     void stop_accepting() { accepting_ = false; }
     bool accepting() const { return accepting_; }
     const RpcStats& stats() const { return stats_; }
+    RpcStats& stats() { return stats_; }
     // RPC handlers running now (waiting awaits included).
     int in_flight() const { return in_flight_; }
 

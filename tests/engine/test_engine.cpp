@@ -291,7 +291,7 @@ TEST(Engine, ABadProofIsRecomputedOnTheCpuAndNeverReturned) {
     EXPECT_EQ(r->cpu_recomputes, 2u);
     EXPECT_EQ(r->backend, "cpu");
     EXPECT_EQ(e.status().cpu_recomputes, 2u);
-    EXPECT_NE(e.metrics_prometheus().find("cuzk_cpu_recomputes 2"), std::string::npos);
+    EXPECT_NE(e.metrics_prometheus().find("cuzk_cpu_recomputes_total 2"), std::string::npos);
 }
 
 TEST(Engine, WithoutVerificationABadProofWouldPassThrough) {
@@ -407,7 +407,7 @@ TEST(Engine, MetricsStatusAndTraceDescribeEveryPhase) {
     auto r = e.await(e.submit(dense(64, 2)).job_id);
     ASSERT_TRUE(r);
     const std::string m = e.metrics_prometheus();
-    for (const char* want : {"cuzk_proofs_completed 1", "cuzk_memory_budget_bytes",
+    for (const char* want : {"cuzk_proofs_completed_total 1", "cuzk_memory_budget_bytes",
                              "cuzk_phase_seconds_count{layer=\"groth16\",phase=\"msm_h\"} 2",
                              "cuzk_phase_seconds_count{layer=\"engine\",phase=\"witness\"} 2",
                              "cuzk_phase_seconds_count{layer=\"engine\",phase=\"verify\"} 2",

@@ -71,8 +71,10 @@ inline std::pair<int, std::string> run_program(const std::vector<std::string>& a
 }
 
 struct DaemonOptions {
-    std::string daemon_toml;  // extra lines of [daemon]
-    std::string engine_toml;  // extra lines of [engine]
+    std::string tcp = "127.0.0.1:0";   // the gRPC TCP address
+    std::string http = "127.0.0.1:0";  // http_listen
+    std::string daemon_toml;           // extra lines of [daemon]
+    std::string engine_toml;           // extra lines of [engine]
     bool unix_socket = true;
     std::optional<fs::path> socket_path;  // default: <dir>/cuzk.sock
     std::optional<fs::path> param_cache;  // default: <dir>/params
@@ -85,8 +87,9 @@ class Daemon {
         socket_ = opt_.socket_path.value_or(dir_ / "cuzk.sock");
         config_ = dir_ / "cuzk.toml";
         std::ofstream cfg(config_);
-        cfg << "[daemon]\nlisten = [\"127.0.0.1:0\"" << (opt_.unix_socket ? ", \"unix:" + socket_.string() + "\"" : "")
-            << "]\nhttp_listen = \"127.0.0.1:0\"\nlog_level = \"debug\"\n"
+        cfg << "[daemon]\nlisten = [\"" << opt_.tcp << "\""
+            << (opt_.unix_socket ? ", \"unix:" + socket_.string() + "\"" : "") << "]\nhttp_listen = \"" << opt_.http
+            << "\"\nlog_level = \"debug\"\n"
             << opt_.daemon_toml << "\n[engine]\nbackend = \"cpu\"\nparam_cache = \""
             << opt_.param_cache.value_or(dir_ / "params").string() << "\"\n"
             << opt_.engine_toml << "\n";
@@ -138,6 +141,8 @@ class Daemon {
     std::string unix_address() const { return "unix:" + socket_.string(); }
     const fs::path& socket_path() const { return socket_; }
     const fs::path& dir() const { return dir_; }
+    const std::string& http() const { return http_; }
+    const fs::path& config_path() const { return config_; }
 
     std::unique_ptr<v1::ProvingEngine::Stub> stub(const std::string& address = "") const {
         return v1::ProvingEngine::NewStub(server::make_channel(address.empty() ? tcp_ : address));

@@ -152,4 +152,29 @@ TEST(DaemonConfig, ListenAddresses) {
 }
 
 }  // namespace
+// Ports are parsed without exceptions: out of range (even past 64 bits) and non-numeric
+// ports are ConfigErrors naming the key; the HTTP listener takes no unix socket.
+TEST(DaemonConfig, PortsAndHttpAddresses) {
+    for (const char* bad : {"h:65536", "h:99999999999", "h:99999999999999999999999", "h:-1", "h:+1", "h:1 "}) {
+        SCOPED_TRACE(bad);
+        EXPECT_THROW(check_listen_address(bad, "k"), ConfigError);
+        EXPECT_THROW(check_http_address(bad, "k"), ConfigError);
+    }
+    const HostPort hp = parse_host_port("[::1]:65535", "k");
+    EXPECT_EQ(hp.host, "::1");
+    EXPECT_EQ(hp.port, 65535);
+    try {
+        check_http_address("unix:/run/h.sock", "--http");
+        ADD_FAILURE() << "a unix socket HTTP address was accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("--http"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(parse_config("[daemon]\nhttp_listen = \"unix:/run/h.sock\"\n"), ConfigError);
+    DaemonConfig c;
+    c.listen.clear();
+    EXPECT_THROW(check_config(c), ConfigError);
+    c.http_listen = "127.0.0.1:0";
+    EXPECT_NO_THROW(check_config(c));
+}
+
 }  // namespace cuzk::server

@@ -61,8 +61,12 @@ struct JobSpec {
     std::string registered_proof;
     uint64_t sector_size = 0;
     Priority priority = Priority::Normal;
-    std::string request_id;  // idempotency key: a second submit with the same id returns the same job
+    // Idempotency key: a second submit with the same id and the same request returns the
+    // same job; with a different request it is refused (EngineError::Code::AlreadyExists).
+    // At most kMaxRequestIdBytes printable ASCII characters.
+    std::string request_id;
 };
+inline constexpr size_t kMaxRequestIdBytes = 128;
 
 enum class JobState { Queued, Running, Completed, Failed, Cancelled };
 const char* job_state_name(JobState s);
@@ -96,7 +100,8 @@ struct JobResult {
 // Thrown by submit/preload for requests the engine refuses; what() names the problem.
 class EngineError : public std::runtime_error {
  public:
-    enum class Code { InvalidArgument, NotImplemented, ResourceExhausted, ShuttingDown, NotFound };
+    // AlreadyExists: a request_id already names a job submitted with a different request.
+    enum class Code { InvalidArgument, NotImplemented, ResourceExhausted, ShuttingDown, NotFound, AlreadyExists };
     EngineError(Code code, const std::string& what) : std::runtime_error(what), code_(code) {}
     Code code() const { return code_; }
 

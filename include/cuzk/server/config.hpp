@@ -54,6 +54,19 @@ DaemonConfig load_config(const std::filesystem::path& file);
 // Checks one listen address and returns its canonical form ("unix:///p" -> "unix:/p");
 // throws ConfigError naming `key` for a malformed one.
 std::string check_listen_address(const std::string& address, const std::string& key);
+// A TCP address "host:port" split (brackets of "[::1]" removed); throws ConfigError
+// naming `key` for a malformed address or a port outside 0..65535.
+struct HostPort {
+    std::string host;
+    uint16_t port = 0;
+};
+HostPort parse_host_port(const std::string& address, const std::string& key);
+// Checks the HTTP status address: "host:port" only; throws ConfigError naming `key`.
+std::string check_http_address(const std::string& address, const std::string& key);
+// Every check the daemon's start makes before binding (what --check-config runs, on the
+// configuration after the command line's overrides): something to listen on, every
+// address well formed. Throws ConfigError.
+void check_config(const DaemonConfig& config);
 // Parses a size: an integer (bytes) or a string "<n>[KiB|MiB|GiB|TiB|KB|MB|GB|TB|B]".
 // nullopt when malformed.
 std::optional<uint64_t> parse_bytes(std::string_view text);
