@@ -701,6 +701,12 @@ void Engine::Impl::check_builtin(const JobSpec& spec) const {
     if (!sha && (spec.inputs < 1 || spec.inputs > 1024 || spec.inputs > spec.size))
         throw EngineError(Code::InvalidArgument,
                           "random-dense inputs must be in [1, min(1024, size)], got " + std::to_string(spec.inputs));
+    // The circuit's own rules (random-dense's least size for its inputs), as the CLI checks them.
+    try {
+        circuits::check_builtin(spec.circuit, spec.size, spec.inputs);
+    } catch (const std::invalid_argument& e) {
+        throw EngineError(Code::InvalidArgument, e.what());
+    }
 }
 
 SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, const CircuitKey& key,

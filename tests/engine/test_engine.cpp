@@ -180,6 +180,13 @@ TEST(Engine, BadRequestsAreRefusedWithAReason) {
     s = dense();
     s.inputs = 0;
     EXPECT_NE(code_of(s).second.find("inputs"), std::string::npos);
+    // random-dense's least size for its inputs (circuits::check_builtin) is checked at submit,
+    // not found later by a worker.
+    s = dense(8);
+    s.inputs = 8;
+    auto [c3, m3] = code_of(s);
+    EXPECT_EQ(c3, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m3.find("needs a size"), std::string::npos) << m3;
     EXPECT_THROW(e.await("job-999999"), EngineError);
     EXPECT_FALSE(e.cancel("job-999999").found);
     // The engine still serves good jobs.
