@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "cuzk/common/parallel.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/error.hpp"
 #include "cuzk/gadgets/poseidon.hpp"
@@ -436,13 +437,25 @@ void post_verify_window_partition(const PoStConfig& cfg, const Bytes32& randomne
         throw std::invalid_argument(part + ": " + std::to_string(sectors.size()) + " sectors, " +
                                     std::string(cfg.name) + " takes 1 to " + std::to_string(cfg.sector_count));
     std::set<uint64_t> ids;
-    for (size_t i = 0; i < sectors.size(); ++i) {
+    for (size_t i = 0; i < sectors.size(); ++i)
         if (!ids.insert(sectors[i].sector_id).second)
             throw std::invalid_argument(part + ", sector " + std::to_string(i) + ": sector id " +
                                         std::to_string(sectors[i].sector_id) + " appears twice");
-        post_verify_sector(cfg, randomness, sectors[i], uint64_t(partition) * cfg.sector_count + i,
-                           part + ", sector " + std::to_string(i));
-    }
+    // Sectors are verified in parallel (a 32 GiB sector is 100 Poseidon-8 hashes, 14 ms on
+    // one core); the refusal of the first bad sector is the one reported.
+    std::vector<std::string> refusals(sectors.size());
+    parallel_for(0, sectors.size(), 1, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) {
+            try {
+                post_verify_sector(cfg, randomness, sectors[i], uint64_t(partition) * cfg.sector_count + i,
+                                   part + ", sector " + std::to_string(i));
+            } catch (const std::exception& ex) {
+                refusals[i] = ex.what();
+            }
+        }
+    });
+    for (const std::string& r : refusals)
+        if (!r.empty()) throw std::invalid_argument(r);
 }
 
 void post_verify_winning(const PoStConfig& cfg, const Bytes32& randomness,

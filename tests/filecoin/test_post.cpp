@@ -441,6 +441,17 @@ TEST(PoStVanilla, RefusalsNameTheSectorAndField) {
     const FallbackPoStSectorProof three[] = {p0, p0, p0};
     EXPECT_THROW(post_verify_window_partition(v1, r, 0, three), std::invalid_argument);
     EXPECT_NO_THROW(post_verify_window_partition(v1, r, 0, std::span(pair, 1)));
+    // Sectors are verified in parallel; of two bad ones the first is reported.
+    auto q0 = p0, q1 = post_vanilla_proof(v1, sealed_2k(), 43, r, 1);
+    EXPECT_NO_THROW(post_verify_window_partition(v1, r, 0, std::vector{q0, q1}));
+    q0.sectors[0].comm_c[0] ^= 1;
+    q1.sectors[0].comm_c[0] ^= 1;
+    try {
+        post_verify_window_partition(v1, r, 0, std::vector{q0, q1});
+        ADD_FAILURE();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("window partition 0, sector 0 (id 42): comm_r:", 0), 0u) << e.what();
+    }
 }
 
 TEST(PoStVanilla, SyntheticProofsVerifyForEverySize) {
