@@ -329,6 +329,33 @@ TEST(PoStBincode, RefusesMalformedBytesNamingTheField) {
         << e;
 }
 
+// Random damage to a valid encoding (overwritten bytes, cut or extended tails) decodes or is
+// refused with a FormatError; never a crash or an allocation sized by the damage.
+TEST(PoStBincode, RandomDamageIsDecodedOrRefused) {
+    const uint64_t seed = test::seed();
+    std::mt19937_64 rng(seed);
+    for (P proof : {P::StackedDrgWindow2KiBV1_2, P::StackedDrgWinning64GiBV1}) {
+        const auto& cfg = post_config(proof);
+        const auto good = encode_post_sector_proof(synthetic_post_vanilla_proof(cfg, seed, 5, test_randomness(), 0));
+        for (int t = 0; t < 300; ++t) {
+            auto b = good;
+            const int kind = int(rng() % 3);
+            if (kind == 0) {
+                for (int k = 0, n = 1 + int(rng() % 4); k < n; ++k) b[rng() % b.size()] = uint8_t(rng());
+            } else if (kind == 1) {
+                b.resize(rng() % b.size());
+            } else {
+                b.insert(b.end(), 1 + rng() % 64, uint8_t(rng()));
+            }
+            try {
+                const auto p = decode_post_sector_proof(cfg, b);
+                EXPECT_EQ(encode_post_sector_proof(p), b) << "seed " << seed << " trial " << t;
+            } catch (const formats::FormatError&) {
+            }
+        }
+    }
+}
+
 // ---- verification and generators ----------------------------------------------------------------
 
 const SealedSector& sealed_2k() {
