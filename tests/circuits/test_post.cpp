@@ -13,6 +13,9 @@
 #include "cuzk/circuits/post.hpp"
 #include "cuzk/common/parallel.hpp"
 #include "cuzk/filecoin/seal.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/r1cs/r1cs.hpp"
 #include "support/seed.hpp"
 
@@ -357,6 +360,33 @@ TEST(PoSt, MalformedInputsAreRefused) {
     big[31] = 0xff;
     EXPECT_THROW(circuits::window_post_public_inputs(cfg, big, 0, public_sectors(proofs)), std::invalid_argument);
     EXPECT_THROW(circuits::winning_post_public_inputs(cfg, r, {1, proofs[0].comm_r}), std::invalid_argument);
+}
+
+// ---- Groth16 end to end (dev setup: not Filecoin's parameters) --------------------------------
+
+TEST(SlowPoSt, Groth16SetupProveVerifyWindow2KiB) {
+    using namespace groth16;
+    const auto& cfg = filecoin::post_config(P::StackedDrgWindow2KiBV1_2);
+    const Bytes32 r = randomness(8);
+    const auto proofs = window_proofs(P::StackedDrgWindow2KiBV1_2, r, 0, {42});
+    const auto circuit = circuits::make_post_circuit(FallbackPoStCircuit::window(cfg, r, 0, proofs), "window-2KiB");
+    const auto blank = circuits::make_post_circuit(FallbackPoStCircuit::blank(FallbackPoStParams::from_config(cfg)));
+    const r1cs::Shape shape = blank->shape();
+    EXPECT_EQ(shape.num_constraints, 21'866u + 23);
+    EXPECT_EQ(shape.num_inputs, 23u);
+    const Parameters params = setup(shape, ToxicWaste::from_seed(test::seed()));
+    auto backend = make_cpu_backend();
+    const Proof proof = prove(params, shape.density(), circuit->witness(), random_randomness(), *backend);
+    const PreparedVerifyingKey pvk(params.vk);
+    const auto x = circuits::window_post_public_inputs(cfg, r, 0, public_sectors(proofs));
+    const auto ok = verify(pvk, proof, x);
+    EXPECT_TRUE(ok) << ok.error;
+    // The inputs of another randomness or another sector id do not verify.
+    EXPECT_FALSE(
+        verify(pvk, proof, circuits::window_post_public_inputs(cfg, randomness(9), 0, public_sectors(proofs))));
+    auto moved = public_sectors(proofs);
+    moved[0].sector_id = 41;
+    EXPECT_FALSE(verify(pvk, proof, circuits::window_post_public_inputs(cfg, r, 0, moved)));
 }
 
 // ---- cost of a 32 GiB Window partition's witness --------------------------------------------
