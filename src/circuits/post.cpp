@@ -1,18 +1,16 @@
+// The Fallback PoSt circuit's construction from vanilla proofs and its public inputs (the
+// synthesis is in the header).
 #include "cuzk/circuits/post.hpp"
 
 #include <stdexcept>
+
+#include "cuzk/circuits/porep.hpp"
 
 namespace cuzk::circuits {
 
 namespace {
 
-std::optional<Fr> fr_of(const filecoin::Bytes32& b) { return Fr::from_bytes_le(b.data()); }
-
-Fr canonical(const filecoin::Bytes32& b, const std::string& what) {
-    const auto f = fr_of(b);
-    if (!f) throw std::invalid_argument(what + " is not a canonical field element");
-    return *f;
-}
+Fr canonical(const filecoin::Bytes32& b, const std::string& what) { return fr_from_bytes32(b, what.c_str()); }
 
 }  // namespace
 
@@ -106,7 +104,7 @@ namespace {
 std::vector<Fr> fallback_public_inputs(const filecoin::PoStConfig& cfg, const filecoin::Bytes32& randomness,
                                        unsigned partition, unsigned sector_count, unsigned per_sector,
                                        std::span<const PoStPublicSector> sectors) {
-    if (!fr_of(randomness)) throw std::invalid_argument("randomness is not a canonical field element");
+    canonical(randomness, "randomness");
     if (sectors.empty() || sectors.size() > sector_count)
         throw std::invalid_argument(std::to_string(sectors.size()) + " sectors for a partition of " +
                                     std::to_string(sector_count));
