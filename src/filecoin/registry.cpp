@@ -40,14 +40,20 @@ std::string TreeShape::display() const {
            std::to_string(top_arity);
 }
 
-unsigned PoRepConfig::base_path_levels() const {
-    // storage-proofs-core/src/merkle/proof.rs::base_path_length: the base trees hold
-    // nodes / top / sub leaves each, and have log8(leaves) levels.
+namespace {
+
+// storage-proofs-core/src/merkle/proof.rs::base_path_length: the base trees hold
+// nodes / top / sub leaves each, and have log8(leaves) levels.
+unsigned tree_base_path_levels(uint64_t nodes, const TreeShape& tree) {
     uint64_t leaves = nodes;
     if (tree.top_arity) leaves /= tree.top_arity;
     if (tree.sub_arity) leaves /= tree.sub_arity;
     return unsigned(std::countr_zero(leaves)) / 3;
 }
+
+}  // namespace
+
+unsigned PoRepConfig::base_path_levels() const { return tree_base_path_levels(nodes, tree); }
 
 unsigned PoRepConfig::comm_d_path_levels() const { return unsigned(std::countr_zero(nodes)); }
 
@@ -178,5 +184,96 @@ std::string porep_params_file_name(const PoRepConfig& cfg) {
     return "v28-" + porep_parameter_cache_id(cfg) + ".params";
 }
 std::string porep_vk_file_name(const PoRepConfig& cfg) { return "v28-" + porep_parameter_cache_id(cfg) + ".vk"; }
+
+// ---- Fallback PoSt -----------------------------------------------------------------------------
+
+unsigned PoStConfig::base_path_levels() const { return tree_base_path_levels(nodes, tree); }
+
+namespace {
+
+constexpr unsigned kWinningPoStChallengeCount = 66;  // WINNING_POST_CHALLENGE_COUNT
+constexpr unsigned kWinningPoStSectorCount = 1;      // WINNING_POST_SECTOR_COUNT
+constexpr unsigned kWindowPoStChallengeCount = 10;   // WINDOW_POST_CHALLENGE_COUNT
+// WINDOW_POST_SECTOR_COUNT by size (2K, 8M, 512M, 32G, 64G).
+constexpr unsigned kWindowPoStSectorCount[5] = {2, 2, 2, 2349, 2300};
+
+constexpr std::string_view kPoStNames[kRegisteredPoStProofCount] = {
+    "StackedDrgWinning2KiBV1",    "StackedDrgWinning8MiBV1",   "StackedDrgWinning512MiBV1", "StackedDrgWinning32GiBV1",
+    "StackedDrgWinning64GiBV1",   "StackedDrgWindow2KiBV1",    "StackedDrgWindow8MiBV1",    "StackedDrgWindow512MiBV1",
+    "StackedDrgWindow32GiBV1",    "StackedDrgWindow64GiBV1",   "StackedDrgWindow2KiBV1_2",  "StackedDrgWindow8MiBV1_2",
+    "StackedDrgWindow512MiBV1_2", "StackedDrgWindow32GiBV1_2", "StackedDrgWindow64GiBV1_2",
+};
+constexpr std::string_view kPoStGoNames[kRegisteredPoStProofCount] = {
+    "StackedDrgWinning2KiBV1",    "StackedDrgWinning8MiBV1",   "StackedDrgWinning512MiBV1", "StackedDrgWinning32GiBV1",
+    "StackedDrgWinning64GiBV1",   "StackedDrgWindow2KiBV1",    "StackedDrgWindow8MiBV1",    "StackedDrgWindow512MiBV1",
+    "StackedDrgWindow32GiBV1",    "StackedDrgWindow64GiBV1",   "StackedDrgWindow2KiBV1_1",  "StackedDrgWindow8MiBV1_1",
+    "StackedDrgWindow512MiBV1_1", "StackedDrgWindow32GiBV1_1", "StackedDrgWindow64GiBV1_1",
+};
+
+std::array<PoStConfig, kRegisteredPoStProofCount> build_post_configs() {
+    std::array<PoStConfig, kRegisteredPoStProofCount> out{};
+    for (uint64_t id = 0; id < kRegisteredPoStProofCount; ++id) {
+        const size_t size_index = id % 5;
+        const SizeRow& row = kSizes[size_index];
+        PoStConfig& c = out[id];
+        c.proof = RegisteredPoStProof(id);
+        c.name = kPoStNames[id];
+        c.go_name = kPoStGoNames[id];
+        c.type = id < 5 ? PoStType::Winning : PoStType::Window;
+        c.sector_size = row.sector_size;
+        c.nodes = row.sector_size / 32;
+        c.api_version = id < 10 ? ApiVersion::V1_0_0 : ApiVersion::V1_2_0;
+        if (c.type == PoStType::Winning) {
+            c.challenge_count = kWinningPoStChallengeCount;
+            c.sector_count = kWinningPoStSectorCount;
+            // winning_post_setup_params: K = challenge_count / sector_count, C = challenge_count / K.
+            c.circuit_sectors = c.challenge_count / c.sector_count;
+            c.circuit_challenges = c.challenge_count / c.circuit_sectors;
+        } else {
+            c.challenge_count = kWindowPoStChallengeCount;
+            c.sector_count = kWindowPoStSectorCount[size_index];
+            c.circuit_sectors = c.sector_count;
+            c.circuit_challenges = c.challenge_count;
+        }
+        c.tree = row.tree;
+    }
+    return out;
+}
+
+}  // namespace
+
+const PoStConfig& post_config(RegisteredPoStProof proof) {
+    static const std::array<PoStConfig, kRegisteredPoStProofCount> configs = build_post_configs();
+    const uint64_t id = uint64_t(proof);
+    if (id >= kRegisteredPoStProofCount)
+        throw std::invalid_argument("unknown registered PoSt proof id " + std::to_string(id));
+    return configs[id];
+}
+
+std::optional<RegisteredPoStProof> post_proof_from_name(std::string_view name) {
+    for (uint64_t id = 0; id < kRegisteredPoStProofCount; ++id)
+        if (kPoStNames[id] == name || kPoStGoNames[id] == name) return RegisteredPoStProof(id);
+    return std::nullopt;
+}
+
+std::optional<RegisteredPoStProof> post_proof_from_id(uint64_t id) {
+    if (id >= kRegisteredPoStProofCount) return std::nullopt;
+    return RegisteredPoStProof(id);
+}
+
+std::string post_parameter_identifier(const PoStConfig& cfg) {
+    return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(cfg.sector_size) +
+           ", challenge_count: " + std::to_string(cfg.circuit_challenges) +
+           ", sector_count: " + std::to_string(cfg.circuit_sectors) + "}";
+}
+
+std::string post_parameter_cache_id(const PoStConfig& cfg) {
+    const std::string id = post_parameter_identifier(cfg);
+    const auto digest = sha256_bytes({reinterpret_cast<const uint8_t*>(id.data()), id.size()});
+    return "proof-of-spacetime-fallback-" + cfg.tree.display() + "-" + to_hex(digest);
+}
+
+std::string post_params_file_name(const PoStConfig& cfg) { return "v28-" + post_parameter_cache_id(cfg) + ".params"; }
+std::string post_vk_file_name(const PoStConfig& cfg) { return "v28-" + post_parameter_cache_id(cfg) + ".vk"; }
 
 }  // namespace cuzk::filecoin

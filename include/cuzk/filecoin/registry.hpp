@@ -1,5 +1,6 @@
 // The registered StackedDrg PoRep proofs and what each fixes: sector size, layers, partitions,
-// challenges, tree shape, porep_id, and the name of its Groth16 parameter files.
+// challenges, tree shape, porep_id, and the name of its Groth16 parameter files; the registered
+// Fallback PoSt proofs (Winning and Window) likewise.
 //
 // Sources (rust-fil-proofs unless noted):
 //  - ids, names, api versions, features, porep_id: filecoin-project/rust-filecoin-proofs-api
@@ -9,6 +10,11 @@
 //  - tree shapes: filecoin-proofs/src/constants.rs (SectorShape*).
 //  - parameter identifier and file name: storage-proofs-porep/src/stacked/vanilla/params.rs
 //    (PublicParams::identifier), storage-proofs-core/src/parameter_cache.rs (cache_identifier).
+//  - PoSt: rust-filecoin-proofs-api src/registry.rs (RegisteredPoStProof: version(),
+//    sector_count(), as_v1_config()); filecoin-proofs/src/constants.rs (WINNING_POST_*,
+//    WINDOW_POST_*); filecoin-proofs/src/parameters.rs (winning_post_setup_params,
+//    window_post_setup_params); storage-proofs-post/src/fallback/vanilla.rs
+//    (PublicParams::identifier) and compound.rs (cache_prefix).
 #pragma once
 
 #include <array>
@@ -103,5 +109,69 @@ std::string porep_parameter_cache_id(const PoRepConfig& cfg);
 // "v28-<cache id>.params" / ".vk"
 std::string porep_params_file_name(const PoRepConfig& cfg);
 std::string porep_vk_file_name(const PoRepConfig& cfg);
+
+// ---- Fallback PoSt -----------------------------------------------------------------------------
+
+// filecoin-proofs/src/types/post_config.rs (PoStType).
+enum class PoStType { Winning, Window };
+
+// The enum values are the registered proof ids (the enum order of rust-filecoin-proofs-api's
+// RegisteredPoStProof, the numbers of go-state-types' abi.RegisteredPoStProof). Go names the
+// last five "StackedDrgWindow<size>V1_1"; Rust (and serde) "...V1_2"; both are ApiVersion 1.2.
+enum class RegisteredPoStProof : uint64_t {
+    StackedDrgWinning2KiBV1 = 0,
+    StackedDrgWinning8MiBV1 = 1,
+    StackedDrgWinning512MiBV1 = 2,
+    StackedDrgWinning32GiBV1 = 3,
+    StackedDrgWinning64GiBV1 = 4,
+    StackedDrgWindow2KiBV1 = 5,
+    StackedDrgWindow8MiBV1 = 6,
+    StackedDrgWindow512MiBV1 = 7,
+    StackedDrgWindow32GiBV1 = 8,
+    StackedDrgWindow64GiBV1 = 9,
+    StackedDrgWindow2KiBV1_2 = 10,
+    StackedDrgWindow8MiBV1_2 = 11,
+    StackedDrgWindow512MiBV1_2 = 12,
+    StackedDrgWindow32GiBV1_2 = 13,
+    StackedDrgWindow64GiBV1_2 = 14,
+};
+inline constexpr uint64_t kRegisteredPoStProofCount = 15;
+
+struct PoStConfig {
+    RegisteredPoStProof proof;
+    std::string_view name;     // Rust/serde name, e.g. "StackedDrgWindow32GiBV1_2"
+    std::string_view go_name;  // go-state-types name, e.g. "StackedDrgWindow32GiBV1_1"
+    PoStType type;
+    uint64_t sector_size;    // bytes
+    uint64_t nodes;          // sector_size / 32: the leaves of tree R
+    ApiVersion api_version;  // Winning and Window V1: 1.0.0; Window V1_2: 1.2.0
+    // The PoStConfig of as_v1_config: challenges per sector (66 Winning, 10 Window) and sectors
+    // (1 Winning; Window: per partition, 2 up to 512 MiB, 2349 at 32 GiB, 2300 at 64 GiB).
+    unsigned challenge_count;
+    unsigned sector_count;
+    // The circuit's FallbackPoSt PublicParams: Winning proves its one sector's 66 challenges as
+    // 66 circuit sectors of 1 challenge (winning_post_setup_params); Window as configured.
+    unsigned circuit_sectors;
+    unsigned circuit_challenges;
+    TreeShape tree;  // tree R
+
+    // Levels of a tree-R inclusion path: base (arity 8), then the sub and top levels.
+    unsigned base_path_levels() const;
+    unsigned path_levels() const { return base_path_levels() + (tree.sub_arity ? 1 : 0) + (tree.top_arity ? 1 : 0); }
+};
+
+// Every registered PoSt proof has a config; throws std::invalid_argument on an unknown value.
+const PoStConfig& post_config(RegisteredPoStProof proof);
+// Either the Rust or the Go name.
+std::optional<RegisteredPoStProof> post_proof_from_name(std::string_view name);
+std::optional<RegisteredPoStProof> post_proof_from_id(uint64_t id);
+
+// "FallbackPoSt::PublicParams{sector_size: S, challenge_count: C, sector_count: K}" with the
+// circuit's C and K (the api version is not part of it: Window V1 and V1_2 share the files).
+std::string post_parameter_identifier(const PoStConfig& cfg);
+// "proof-of-spacetime-fallback-<TREE>-<sha256hex(identifier)>"
+std::string post_parameter_cache_id(const PoStConfig& cfg);
+std::string post_params_file_name(const PoStConfig& cfg);
+std::string post_vk_file_name(const PoStConfig& cfg);
 
 }  // namespace cuzk::filecoin

@@ -1,0 +1,532 @@
+// Fallback PoSt natively (sources in the header).
+#include "cuzk/filecoin/post.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "cuzk/common/parallel.hpp"
+#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/formats/error.hpp"
+#include "cuzk/gadgets/poseidon.hpp"
+#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "proof_paths.hpp"
+#include "sparse_tree.hpp"
+
+namespace cuzk::filecoin {
+
+using detail::to_bytes;
+
+namespace {
+
+void put_u64(Sha256& h, uint64_t v) {
+    uint8_t le[8];
+    for (int i = 0; i < 8; ++i) le[i] = uint8_t(v >> (8 * i));
+    h.update(le);
+}
+
+uint64_t le_u64(const uint8_t* p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+std::optional<Fr> fr_of(const Bytes32& b) { return Fr::from_bytes_le(b.data()); }
+
+}  // namespace
+
+// ---- challenges ------------------------------------------------------------------------------
+
+std::vector<uint64_t> post_sector_challenges(const Bytes32& randomness, const Bytes32& prover_id, uint64_t count,
+                                             uint64_t sector_set_size) {
+    if (sector_set_size == 0) throw std::invalid_argument("post_sector_challenges: empty sector set");
+    std::vector<uint64_t> out;
+    out.reserve(count);
+    for (uint64_t n = 0; n < count; ++n) {
+        Sha256 h;
+        h.update(prover_id);
+        h.update(randomness);
+        put_u64(h, n);  // usize::to_le_bytes on a 64-bit target
+        const auto d = h.final();
+        out.push_back(le_u64(d.data()) % sector_set_size);
+    }
+    return out;
+}
+
+std::vector<uint64_t> winning_post_sector_challenges(const PoStConfig& cfg, const Bytes32& randomness,
+                                                     const Bytes32& prover_id, uint64_t sector_set_size) {
+    if (cfg.type != PoStType::Winning)
+        throw std::invalid_argument(std::string(cfg.name) + " is not a Winning PoSt proof");
+    return post_sector_challenges(randomness, prover_id, cfg.sector_count, sector_set_size);
+}
+
+uint64_t post_challenge_index(ApiVersion version, uint64_t sector_index, uint64_t challenges_per_sector, uint64_t n) {
+    return version == ApiVersion::V1_2_0 ? n : sector_index * challenges_per_sector + n;
+}
+
+uint64_t post_leaf_challenge(uint64_t nodes, const Bytes32& randomness, uint64_t sector_id, uint64_t challenge_index) {
+    if (nodes == 0) throw std::invalid_argument("post_leaf_challenge: a sector without nodes");
+    Sha256 h;
+    h.update(randomness);
+    put_u64(h, sector_id);
+    put_u64(h, challenge_index);
+    const auto d = h.final();
+    return le_u64(d.data()) % nodes;
+}
+
+std::vector<uint64_t> post_vanilla_challenges(const PoStConfig& cfg, const Bytes32& randomness, uint64_t sector_id,
+                                              uint64_t sector_index) {
+    std::vector<uint64_t> out;
+    out.reserve(cfg.challenge_count);
+    for (uint64_t n = 0; n < cfg.challenge_count; ++n)
+        out.push_back(post_leaf_challenge(cfg.nodes, randomness, sector_id,
+                                          post_challenge_index(cfg.api_version, sector_index, cfg.challenge_count, n)));
+    return out;
+}
+
+// ---- bincode ---------------------------------------------------------------------------------
+
+namespace {
+
+// The expected ProofData variant (its serde index) of a tree shape.
+MerkleProof::Kind proof_kind(const TreeShape& t) {
+    return t.top_arity ? MerkleProof::Kind::Top : t.sub_arity ? MerkleProof::Kind::Sub : MerkleProof::Kind::Single;
+}
+const char* kind_name(MerkleProof::Kind k) {
+    return k == MerkleProof::Kind::Top ? "Top" : k == MerkleProof::Kind::Sub ? "Sub" : "Single";
+}
+
+// A bounds-checked reader of bincode's default encoding. `path_` is the field path of what is
+// being read (grown and shrunk by Field), named by every error with the byte offset.
+class Reader {
+ public:
+    Reader(std::span<const uint8_t> bytes, const std::string& file) : b_(bytes), file_(file) {}
+
+    class Field {
+     public:
+        Field(Reader& r, const std::string& name) : r_(r), size_(r.path_.size()) {
+            if (!r.path_.empty() && name[0] != '[') r.path_ += '.';
+            r.path_ += name;
+        }
+        ~Field() { r_.path_.resize(size_); }
+        Field(const Field&) = delete;
+        Field& operator=(const Field&) = delete;
+
+     private:
+        Reader& r_;
+        size_t size_;
+    };
+
+    [[noreturn]] void fail(const std::string& problem) const { fail_at(pos_, problem); }
+    [[noreturn]] void fail_at(size_t at, const std::string& problem) const {
+        throw formats::FormatError(file_, path_, at, problem);
+    }
+    size_t pos() const { return pos_; }
+
+    uint64_t u64() {
+        need(8, "a u64");
+        const uint64_t v = le_u64(b_.data() + pos_);
+        pos_ += 8;
+        return v;
+    }
+    uint32_t u32() {
+        need(4, "a u32");
+        uint32_t v = 0;
+        for (int i = 3; i >= 0; --i) v = v << 8 | b_[pos_ + i];
+        pos_ += 4;
+        return v;
+    }
+    Bytes32 b32() {
+        need(32, "32 bytes");
+        Bytes32 v;
+        std::copy_n(b_.data() + pos_, 32, v.begin());
+        pos_ += 32;
+        return v;
+    }
+    // A Vec length that must equal `expected`, with at least min_elem bytes per element left.
+    size_t len(uint64_t expected, uint64_t min_elem, const char* what) {
+        const size_t at = pos_;
+        const uint64_t n = u64();
+        if (n != expected) {
+            pos_ = at;
+            fail("expected " + std::to_string(expected) + " " + what + ", found " + std::to_string(n));
+        }
+        if (min_elem && n > (b_.size() - pos_) / min_elem) {
+            pos_ = at;
+            fail(std::to_string(n) + " " + what + " need at least " + std::to_string(n * min_elem) + " bytes, " +
+                 std::to_string(b_.size() - pos_ - 8) + " are left");
+        }
+        return size_t(n);
+    }
+    void finish() const {
+        if (pos_ != b_.size()) fail(std::to_string(b_.size() - pos_) + " trailing bytes");
+    }
+
+ private:
+    void need(size_t n, const char* what) const {
+        if (b_.size() - pos_ < n)
+            fail("truncated: " + std::string(what) + " needs " + std::to_string(n) + " bytes, " +
+                 std::to_string(b_.size() - pos_) + " are left");
+    }
+
+    std::span<const uint8_t> b_;
+    const std::string& file_;
+    std::string path_;
+    size_t pos_ = 0;
+};
+
+// "[i]", built in steps (GCC 12 warns falsely about "[" + std::string).
+std::string index_name(size_t i) {
+    std::string s(1, '[');
+    s += std::to_string(i);
+    s += ']';
+    return s;
+}
+
+// Smallest encodings, for the length checks: a path element of arity a is 8 + 32(a-1) + 8.
+uint64_t path_element_bytes(unsigned arity) { return 16 + 32ull * (arity - 1); }
+
+std::vector<PathElement> read_path(Reader& r, const char* name, size_t levels, unsigned arity) {
+    Reader::Field f(r, name);
+    Reader::Field fp(r, "path");
+    const size_t n = r.len(levels, path_element_bytes(arity), "levels");
+    std::vector<PathElement> out(n);
+    for (size_t l = 0; l < n; ++l) {
+        Reader::Field fl(r, index_name(l));
+        {
+            Reader::Field fh(r, "hashes");
+            const size_t k = r.len(arity - 1, 32, "siblings");
+            out[l].hashes.resize(k);
+            for (auto& h : out[l].hashes) h = r.b32();
+        }
+        Reader::Field fi(r, "index");
+        const size_t at = r.pos();
+        out[l].index = r.u64();
+        if (out[l].index >= arity)
+            r.fail_at(at, "index " + std::to_string(out[l].index) + " out of range for arity " + std::to_string(arity));
+    }
+    return out;
+}
+
+MerkleProof read_merkle_proof(Reader& r, const PoStConfig& cfg) {
+    Reader::Field f(r, "data");
+    const size_t at = r.pos();
+    const uint32_t variant = r.u32();
+    const MerkleProof::Kind want = proof_kind(cfg.tree);
+    if (variant > 2) r.fail_at(at, "unknown ProofData variant " + std::to_string(variant));
+    MerkleProof m;
+    m.kind = MerkleProof::Kind(variant);
+    if (m.kind != want)
+        r.fail_at(at, std::string("expected ProofData::") + kind_name(want) + " for tree " + cfg.tree.display() +
+                          ", found " + kind_name(m.kind));
+    Reader::Field fk(r, kind_name(m.kind));
+    const size_t base = cfg.base_path_levels();
+    if (m.kind == MerkleProof::Kind::Single) {
+        {
+            Reader::Field g(r, "root");
+            m.root = r.b32();
+        }
+        {
+            Reader::Field g(r, "leaf");
+            m.leaf = r.b32();
+        }
+        m.base = read_path(r, "path", base, cfg.tree.base_arity);
+        return m;
+    }
+    m.base = read_path(r, "base_proof", base, cfg.tree.base_arity);
+    m.sub = read_path(r, "sub_proof", 1, cfg.tree.sub_arity);
+    if (m.kind == MerkleProof::Kind::Top) m.top = read_path(r, "top_proof", 1, cfg.tree.top_arity);
+    {
+        Reader::Field g(r, "root");
+        m.root = r.b32();
+    }
+    Reader::Field g(r, "leaf");
+    m.leaf = r.b32();
+    return m;
+}
+
+// The smallest encoding of one inclusion proof of this shape (for the count checks).
+uint64_t merkle_proof_bytes(const PoStConfig& cfg) {
+    uint64_t n = 4 + 64 + 8 + cfg.base_path_levels() * path_element_bytes(cfg.tree.base_arity);
+    if (cfg.tree.sub_arity) n += 8 + path_element_bytes(cfg.tree.sub_arity);
+    if (cfg.tree.top_arity) n += 8 + path_element_bytes(cfg.tree.top_arity);
+    return n;
+}
+
+class Writer {
+ public:
+    void u64(uint64_t v) {
+        for (int i = 0; i < 8; ++i) out.push_back(uint8_t(v >> (8 * i)));
+    }
+    void u32(uint32_t v) {
+        for (int i = 0; i < 4; ++i) out.push_back(uint8_t(v >> (8 * i)));
+    }
+    void b32(const Bytes32& v) { out.insert(out.end(), v.begin(), v.end()); }
+    void path(const std::vector<PathElement>& p) {
+        u64(p.size());
+        for (const PathElement& e : p) {
+            u64(e.hashes.size());
+            for (const Bytes32& h : e.hashes) b32(h);
+            u64(e.index);
+        }
+    }
+    std::vector<uint8_t> out;
+};
+
+}  // namespace
+
+FallbackPoStSectorProof decode_post_sector_proof(const PoStConfig& cfg, std::span<const uint8_t> bytes,
+                                                 const std::string& what) {
+    Reader r(bytes, what);
+    FallbackPoStSectorProof p;
+    {
+        Reader::Field f(r, "sector_id");
+        p.sector_id = r.u64();
+    }
+    {
+        Reader::Field f(r, "comm_r");
+        p.comm_r = r.b32();
+    }
+    Reader::Field fv(r, "vanilla_proof");
+    Reader::Field fs(r, "sectors");
+    const uint64_t proof_bytes = merkle_proof_bytes(cfg);
+    const size_t nsec = r.len(1, 8 + cfg.challenge_count * proof_bytes + 64, "sector proofs");
+    p.sectors.resize(nsec);
+    for (size_t s = 0; s < nsec; ++s) {
+        Reader::Field fi(r, index_name(s));
+        PoStSectorProof& sp = p.sectors[s];
+        {
+            Reader::Field f(r, "inclusion_proofs");
+            const size_t n = r.len(cfg.challenge_count, proof_bytes, "inclusion proofs");
+            sp.inclusion_proofs.reserve(n);
+            for (size_t i = 0; i < n; ++i) {
+                Reader::Field fe(r, index_name(i));
+                sp.inclusion_proofs.push_back(read_merkle_proof(r, cfg));
+            }
+        }
+        {
+            Reader::Field f(r, "comm_c");
+            sp.comm_c = r.b32();
+        }
+        Reader::Field f(r, "comm_r_last");
+        sp.comm_r_last = r.b32();
+    }
+    r.finish();
+    return p;
+}
+
+std::vector<uint8_t> encode_post_sector_proof(const FallbackPoStSectorProof& proof) {
+    Writer w;
+    w.u64(proof.sector_id);
+    w.b32(proof.comm_r);
+    w.u64(proof.sectors.size());
+    for (const PoStSectorProof& sp : proof.sectors) {
+        w.u64(sp.inclusion_proofs.size());
+        for (const MerkleProof& m : sp.inclusion_proofs) {
+            w.u32(uint32_t(m.kind));
+            if (m.kind == MerkleProof::Kind::Single) {
+                w.b32(m.root);
+                w.b32(m.leaf);
+                w.path(m.base);
+                continue;
+            }
+            w.path(m.base);
+            w.path(m.sub);
+            if (m.kind == MerkleProof::Kind::Top) w.path(m.top);
+            w.b32(m.root);
+            w.b32(m.leaf);
+        }
+        w.b32(sp.comm_c);
+        w.b32(sp.comm_r_last);
+    }
+    return std::move(w.out);
+}
+
+// ---- verification ----------------------------------------------------------------------------
+
+std::vector<gadgets::PathElement> merkle_path_fr(const MerkleProof& proof, const std::string& what) {
+    std::vector<gadgets::PathElement> out;
+    out.reserve(proof.base.size() + proof.sub.size() + proof.top.size());
+    for (const auto* part : {&proof.base, &proof.sub, &proof.top})
+        for (const PathElement& e : *part) {
+            gadgets::PathElement g;
+            g.index = uint32_t(std::min<uint64_t>(e.index, UINT32_MAX));
+            g.siblings.reserve(e.hashes.size());
+            for (const Bytes32& h : e.hashes) {
+                const auto f = fr_of(h);
+                if (!f) throw std::invalid_argument(what + ": a sibling is not a canonical field element");
+                g.siblings.push_back(*f);
+            }
+            out.push_back(std::move(g));
+        }
+    return out;
+}
+
+gadgets::TreeShape post_tree_shape(const PoStConfig& cfg) {
+    return gadgets::TreeShape::poseidon(cfg.tree.base_arity, cfg.tree.sub_arity, cfg.tree.top_arity);
+}
+
+void post_verify_sector(const PoStConfig& cfg, const Bytes32& randomness, const FallbackPoStSectorProof& proof,
+                        uint64_t sector_index, const std::string& what) {
+    const std::string who = what + " (id " + std::to_string(proof.sector_id) + ")";
+    auto refuse = [&](const std::string& field, const std::string& problem) {
+        throw std::invalid_argument(who + ": " + field + ": " + problem);
+    };
+    if (!fr_of(randomness)) refuse("randomness", "not a canonical field element");
+    if (proof.sectors.size() != 1)
+        refuse("vanilla_proof.sectors", "expected 1 sector proof, found " + std::to_string(proof.sectors.size()));
+    const PoStSectorProof& sp = proof.sectors[0];
+    const auto comm_r = fr_of(proof.comm_r);
+    const auto comm_c = fr_of(sp.comm_c);
+    const auto comm_r_last = fr_of(sp.comm_r_last);
+    if (!comm_r) refuse("comm_r", "not a canonical field element");
+    if (!comm_c) refuse("comm_c", "not a canonical field element");
+    if (!comm_r_last) refuse("comm_r_last", "not a canonical field element");
+    const std::array<Fr, 2> pair{*comm_c, *comm_r_last};
+    if (gadgets::poseidon_hash(pair) != *comm_r) refuse("comm_r", "is not Poseidon2(comm_c, comm_r_last)");
+    if (sp.inclusion_proofs.size() != cfg.challenge_count)
+        refuse("inclusion_proofs", "expected " + std::to_string(cfg.challenge_count) + ", found " +
+                                       std::to_string(sp.inclusion_proofs.size()));
+    const auto challenges = post_vanilla_challenges(cfg, randomness, proof.sector_id, sector_index);
+    const gadgets::TreeShape shape = post_tree_shape(cfg);
+    const auto arities = shape.level_arities(cfg.nodes);
+    const MerkleProof::Kind kind = proof_kind(cfg.tree);
+    for (size_t i = 0; i < sp.inclusion_proofs.size(); ++i) {
+        const MerkleProof& m = sp.inclusion_proofs[i];
+        const std::string field = "inclusion_proofs[" + std::to_string(i) + "]";
+        if (m.kind != kind)
+            refuse(field, std::string("a ") + kind_name(m.kind) + " proof, tree " + cfg.tree.display() + " needs " +
+                              kind_name(kind));
+        if (m.root != sp.comm_r_last) refuse(field + ".root", "differs from comm_r_last");
+        gadgets::MerkleProof g;
+        g.shape = shape;
+        g.path = merkle_path_fr(m, who + ": " + field);
+        if (g.path.size() != arities.size() || m.sub.size() != (cfg.tree.sub_arity ? 1u : 0u) ||
+            m.top.size() != (cfg.tree.top_arity ? 1u : 0u))
+            refuse(field, "path of " + std::to_string(g.path.size()) + " levels, the sector needs " +
+                              std::to_string(arities.size()));
+        for (size_t l = 0; l < arities.size(); ++l) {
+            const PathElement& e = l < m.base.size()                      ? m.base[l]
+                                   : l == m.base.size() && !m.sub.empty() ? m.sub[0]
+                                                                          : m.top[0];
+            if (e.hashes.size() + 1 != arities[l] || e.index >= arities[l])
+                refuse(field + ".path[" + std::to_string(l) + "]",
+                       std::to_string(e.hashes.size()) + " siblings at index " + std::to_string(e.index) +
+                           " do not fit arity " + std::to_string(arities[l]));
+        }
+        const auto leaf = fr_of(m.leaf);
+        if (!leaf) refuse(field + ".leaf", "not a canonical field element");
+        g.leaf = *leaf;
+        g.root = *comm_r_last;
+        if (!g.verify()) refuse(field, "the path does not hash to comm_r_last");
+        const uint64_t opened = g.leaf_index();
+        if (opened != challenges[i])
+            refuse(field,
+                   "opens leaf " + std::to_string(opened) + ", the challenge is leaf " + std::to_string(challenges[i]));
+    }
+}
+
+void post_verify_window_partition(const PoStConfig& cfg, const Bytes32& randomness, unsigned partition,
+                                  std::span<const FallbackPoStSectorProof> sectors) {
+    const std::string part = "window partition " + std::to_string(partition);
+    if (cfg.type != PoStType::Window)
+        throw std::invalid_argument(std::string(cfg.name) + " is not a Window PoSt proof");
+    if (sectors.empty() || sectors.size() > cfg.sector_count)
+        throw std::invalid_argument(part + ": " + std::to_string(sectors.size()) + " sectors, " +
+                                    std::string(cfg.name) + " takes 1 to " + std::to_string(cfg.sector_count));
+    std::set<uint64_t> ids;
+    for (size_t i = 0; i < sectors.size(); ++i)
+        if (!ids.insert(sectors[i].sector_id).second)
+            throw std::invalid_argument(part + ", sector " + std::to_string(i) + ": sector id " +
+                                        std::to_string(sectors[i].sector_id) + " appears twice");
+    // Sectors are verified in parallel (a 32 GiB sector is 100 Poseidon-8 hashes, 14 ms on
+    // one core); the refusal of the first bad sector is the one reported.
+    std::vector<std::string> refusals(sectors.size());
+    parallel_for(0, sectors.size(), 1, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) {
+            try {
+                post_verify_sector(cfg, randomness, sectors[i], uint64_t(partition) * cfg.sector_count + i,
+                                   part + ", sector " + std::to_string(i));
+            } catch (const std::exception& ex) {
+                refusals[i] = ex.what();
+            }
+        }
+    });
+    for (const std::string& r : refusals)
+        if (!r.empty()) throw std::invalid_argument(r);
+}
+
+void post_verify_winning(const PoStConfig& cfg, const Bytes32& randomness,
+                         std::span<const FallbackPoStSectorProof> sectors) {
+    if (cfg.type != PoStType::Winning)
+        throw std::invalid_argument(std::string(cfg.name) + " is not a Winning PoSt proof");
+    if (sectors.size() != cfg.sector_count)
+        throw std::invalid_argument("winning PoSt: " + std::to_string(sectors.size()) + " sectors, " +
+                                    std::string(cfg.name) + " takes " + std::to_string(cfg.sector_count));
+    post_verify_sector(cfg, randomness, sectors[0], 0, "winning PoSt, sector 0");
+}
+
+// ---- generators ------------------------------------------------------------------------------
+
+FallbackPoStSectorProof post_vanilla_proof(const PoStConfig& cfg, uint64_t sector_id, const Bytes32& comm_r,
+                                           const Bytes32& comm_c, const gadgets::MerkleTree& tree_r,
+                                           const Bytes32& randomness, uint64_t sector_index) {
+    const gadgets::TreeShape shape = post_tree_shape(cfg);
+    if (tree_r.num_leaves() != cfg.nodes || tree_r.shape().base_arity != shape.base_arity ||
+        tree_r.shape().sub_arity != shape.sub_arity || tree_r.shape().top_arity != shape.top_arity ||
+        tree_r.shape().hasher != shape.hasher)
+        throw std::invalid_argument("post_vanilla_proof: tree R is not a " + cfg.tree.display() + " tree of " +
+                                    std::to_string(cfg.nodes) + " leaves");
+    const auto c = fr_of(comm_c);
+    if (!c) throw std::invalid_argument("post_vanilla_proof: comm_c is not a canonical field element");
+    const std::array<Fr, 2> pair{*c, tree_r.root()};
+    if (to_bytes(gadgets::poseidon_hash(pair)) != comm_r)
+        throw std::invalid_argument("post_vanilla_proof: comm_r is not Poseidon2(comm_c, tree R's root)");
+    FallbackPoStSectorProof p;
+    p.sector_id = sector_id;
+    p.comm_r = comm_r;
+    PoStSectorProof& sp = p.sectors.emplace_back();
+    sp.comm_c = comm_c;
+    sp.comm_r_last = to_bytes(tree_r.root());
+    for (uint64_t leaf : post_vanilla_challenges(cfg, randomness, sector_id, sector_index))
+        sp.inclusion_proofs.push_back(detail::c1_merkle_proof(tree_r.prove(leaf), cfg.tree));
+    return p;
+}
+
+FallbackPoStSectorProof post_vanilla_proof(const PoStConfig& cfg, const SealedSector& sector, uint64_t sector_id,
+                                           const Bytes32& randomness, uint64_t sector_index) {
+    if (sector.config().sector_size != cfg.sector_size)
+        throw std::invalid_argument("post_vanilla_proof: a sector of " + std::to_string(sector.config().sector_size) +
+                                    " bytes for " + std::string(cfg.name));
+    std::vector<Fr> leaves;
+    leaves.reserve(sector.replica().size());
+    for (const Bytes32& b : sector.replica()) leaves.push_back(detail::to_fr(b));
+    const gadgets::MerkleTree tree_r(post_tree_shape(cfg), std::move(leaves));
+    const PreCommitCommitments& comm = sector.commitments();
+    return post_vanilla_proof(cfg, sector_id, comm.comm_r, comm.comm_c, tree_r, randomness, sector_index);
+}
+
+FallbackPoStSectorProof synthetic_post_vanilla_proof(const PoStConfig& cfg, uint64_t seed, uint64_t sector_id,
+                                                     const Bytes32& randomness, uint64_t sector_index) {
+    const detail::Derive derive(seed);
+    const auto challenges = post_vanilla_challenges(cfg, randomness, sector_id, sector_index);
+    std::map<uint64_t, Fr> leaves;
+    for (uint64_t c : challenges) leaves.emplace(c, detail::to_fr(derive("post leaf", sector_id, c)));
+    const gadgets::TreeShape shape = post_tree_shape(cfg);
+    const detail::SparseTree tree(gadgets::MerkleHasher::Poseidon, shape.level_arities(cfg.nodes), derive,
+                                  "post tree_r " + std::to_string(sector_id), leaves);
+    FallbackPoStSectorProof p;
+    p.sector_id = sector_id;
+    PoStSectorProof& sp = p.sectors.emplace_back();
+    sp.comm_c = derive("post comm_c", sector_id);
+    sp.comm_r_last = to_bytes(tree.root());
+    const std::array<Fr, 2> pair{detail::to_fr(sp.comm_c), tree.root()};
+    p.comm_r = to_bytes(gadgets::poseidon_hash(pair));
+    for (uint64_t c : challenges)
+        sp.inclusion_proofs.push_back(detail::c1_merkle_proof(tree.leaf(c), tree.root(), tree.path(c), cfg.tree));
+    return p;
+}
+
+}  // namespace cuzk::filecoin
