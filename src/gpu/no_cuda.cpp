@@ -49,15 +49,15 @@ void forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void coset_forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void coset_inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
-void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
+void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_coset_evals(Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_scaled_coefficients(Fr*, size_t, Stream, Impl) { no_cuda(); }
 bool h_coefficients_bit_reversed(Impl, size_t) { no_cuda(); }
-void prepare_h_input(unsigned, Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
-void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
+void prepare_h_input(unsigned, Fr*, size_t, Stream, Impl) { no_cuda(); }
+void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
 void quotient_coset_inverse(Fr*, const Fr*, size_t, Stream, Impl, CUevent_st*) { no_cuda(); }
 void subtract_scaled_c(Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
-std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl, HMethod) { no_cuda(); }
+std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl) { no_cuda(); }
 void clear_twiddle_cache() {}
 void prepare_twiddles(size_t, Stream) { no_cuda(); }
 size_t release_twiddles(size_t, Stream) { return 0; }

@@ -79,8 +79,8 @@ struct BaseSetState {
     size_t bytes = 0;
 };
 std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend);
-// Turns a CUDA backend's residency plan off (first come, where it fits, as before
-// 2026-12-03) or back on, from the next proof on; benchmarks compare the two in one process.
+// Turns a CUDA backend's residency plan off (first come, where it fits) or back on, from the next proof on; benchmarks
+// compare the two in one process.
 void set_residency_plan(groth16::ProverBackend& backend, bool on);
 void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
 // Twiddles lent (memory_plan.hpp's lend_twiddles, decided per domain size with h_vectors): on

@@ -102,12 +102,11 @@ inline constexpr size_t kMaxAffineBatch = 1024;
 // reduction (a running-sum step costs ~2 full additions, ~3 mixed ones, plus the weighted
 // correction); 2^14 stands for the fixed cost of a window (launches, sort passes).
 // w = 11 up to 2^20 scalars, where the reduction is latency-bound, 3.2 from 2^22 (linear in
-// log m between; 4 until the sweep of 2026-12-02 below put a bucket at 1.2-1.3 ns against
-// 0.38 ns an addition at 2^26-2^27):
-// phase timings on the H200 (2026-11-29) gave 4.8 ns a bucket at 557K buckets (2^20, c = 16)
+// log m between; the sweep below put a bucket at 1.2-1.3 ns against 0.38 ns an addition at
+// 2^26-2^27): phase timings on the H200 gave 4.8 ns a bucket at 557K buckets (2^20, c = 16)
 // against 2.3 ns at 2M (2^22, c = 18), for 0.43 ns a bucket addition at both. Window sweeps
 // there: 2^20 c = 13/14/15/16/17: 12.02/11.96/12.22/12.20/12.30 ms; 2^22 c = 15/16/17/18/19:
-// 38.65/37.13/35.94/35.28/35.53 ms; 2026-12-02, c = 20/21/22: 2^26 374.9/383.4/368.4 ms,
+// 38.65/37.13/35.94/35.28/35.53 ms; c = 20/21/22: 2^26 374.9/383.4/368.4 ms,
 // 2^27 740.3/749.8/708.2 ms (12 windows instead of 13 for 4x the buckets; reduce 9 -> 30 ms).
 // So m = 2^20 -> 14, 2^22 -> 18, 2^24 and 2^25 -> 20, 2^26 and 2^27 (the H MSM of a 32 GiB
 // PoRep partition) -> 22 (m = 2^16 -> 11: the model, unmeasured).
@@ -138,7 +137,7 @@ struct TableBase;
 // partitioned path). A power of two wins ties. Picks: 2^20 -> 37 2^13, 2^22 -> 151 2^14,
 // 2^24 -> 9 2^20 (11 windows, 4.7M buckets, against 12 of 22 bits), 2^26 -> 45 2^20 (10
 // windows, 23.6M buckets, against 11 of 24 bits). The model said 4.8 / 3.4 / 4.0 / 2.4% less
-// work than the power-of-two tables; the H100 (2026-12-05) measured 3.1 / 2.2 / 3.9% less
+// work than the power-of-two tables; the H100 measured 3.1 / 2.2 / 3.9% less
 // time at 2^20 / 2^22 / 2^24 (8.76 -> 8.49, 24.74 -> 24.19, 85.1 -> 82.05 ms); 2^26 unmeasured
 // (its tables need more than the H100's 78 GiB). any_base false: the power-of-two table
 // (gpu_msm_precomputed_window_bits).
