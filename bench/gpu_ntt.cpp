@@ -26,6 +26,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gpu_timing.hpp"

@@ -1,4 +1,4 @@
-// The MSM's "sort" phase alone (src/gpu/msm.cu, steps entries_kernel + cub SortPairs), and
+// The MSM's "sort" phase alone (src/gpu/msm/msm.cu, steps entries_kernel + cub SortPairs), and
 // ways to make it cheaper, side by side on the same scalars:
 //   0 pairs:         entries as two u32 arrays (key = bucket |d|, value = signed base), cub
 //                    SortPairs over the key's bits [0, 24): what msm.cu does (3 onesweep passes);

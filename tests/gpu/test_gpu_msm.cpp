@@ -20,6 +20,7 @@
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/msm/msm.hpp"
+#include "gpu/msm/msm_detail.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {

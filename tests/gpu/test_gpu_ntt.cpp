@@ -1,6 +1,6 @@
 // The device NTT and H computation equal the CPU's (cuzk::ntt) element for element.
 // GPU tests are skipped (not passed) without CUDA or without a GPU; the plan tests run the
-// device kernels' index arithmetic (cuzk/gpu/ntt_plan.hpp) on the host and always run.
+// device kernels' index arithmetic (gpu/ntt/ntt_plan.hpp) on the host and always run.
 #include <gtest/gtest.h>
 #if CUZK_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -16,9 +16,10 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/ntt.hpp"
-#include "cuzk/gpu/ntt_plan.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
+#include "gpu/ntt/ntt_plan.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {

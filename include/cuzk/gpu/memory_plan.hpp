@@ -1,5 +1,5 @@
 // How the CUDA backend spends a device-memory budget on its MSMs (host code only, so that
-// the rules are tested without a GPU; src/gpu/groth16_backend.cu applies them).
+// the rules are tested without a GPU; src/backend/cuda/cuda_backend.cu applies them).
 //
 // A proof's device memory: the a, b, c scratch of its domain (3 x 32 B x m: 12 GiB at a 32
 // GiB PoRep partition's 2^27; two vectors, 8 GiB, on a small budget: h_step_vectors) and the

@@ -19,7 +19,7 @@
 // quotients, 64 B a twiddle: 4 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
 // clear_twiddle_cache() (or release_twiddles, one size). Natural-order forward / inverse / coset transforms of n >=
 // 2^11 also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device, kept for the next call
-// until clear_twiddle_cache() (set_reorder below).
+// until clear_twiddle_cache().
 #pragma once
 
 #include <cstddef>
@@ -134,15 +134,5 @@ void clear_twiddle_cache();
 void prepare_twiddles(size_t n, Stream stream);
 size_t release_twiddles(size_t n, Stream stream);
 size_t twiddle_table_bytes(size_t n);
-// How natural -> natural transforms from 2^11 on (kFast, not compute_h's quotient) put their
-// elements through the bit reversal, for the process (side-by-side benchmarks and tests):
-//   kGatheringFirstPass (the default): DIT passes, the first reading its input in
-//     bit-reversed order into a scratch buffer of n elements;
-//   kBitReversalPass: a bit-reversal pass in place, then the DIT passes in place (also the
-//     fallback of kGatheringFirstPass when the buffer cannot be had).
-// Both methods give the same result.
-enum class Reorder { kBitReversalPass, kGatheringFirstPass };
-void set_reorder(Reorder how);
-Reorder reorder();
 
 }  // namespace cuzk::gpu::ntt

@@ -88,8 +88,9 @@
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/msm.hpp"
-#include "host_staging.hpp"
-#include "msm_scratch.hpp"
+#include "gpu/common/host_staging.hpp"
+#include "gpu/msm/msm_detail.hpp"
+#include "gpu/msm/msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -664,7 +665,7 @@ struct Msm<Curve>::Impl {
     // The density words on the device now (with their set-bit count), as the host gave
     // them: a run with the same words copies nothing. Every proof of a circuit passes the
     // same density, and its copy from pageable memory waited behind the next proof's a and c
-    // copied ahead (gpu/groth16_backend.cu): a 32 GiB partition's A MSM 57 -> 151 ms.
+    // copied ahead (src/backend/cuda/cuda_backend.cu): a 32 GiB partition's A MSM 57 -> 151 ms.
     std::vector<uint64_t> density_on_device;
     size_t density_n = 0, density_count = 0;  // the scalar count it was for; its set bits below it
     Scratch<Scalar> canon, full_k;            // full_k, full_b: without compact_in_place

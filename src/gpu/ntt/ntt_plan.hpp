@@ -1,4 +1,4 @@
-// Index arithmetic of the device NTT (src/gpu/ntt.cu), kept apart from the kernels so
+// Index arithmetic of the device NTT (src/gpu/ntt/ntt.cu), kept apart from the kernels so
 // that host code (tests/gpu/test_gpu_ntt.cpp) can run the same plan in plain C++.
 //
 // The transform is radix-2 decimation in time (Cooley-Tukey) after a bit-reversal
@@ -176,7 +176,7 @@ CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, u
 // slower (H100).
 CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
 
-// Tiles that share a block (launch_reg_pass in src/gpu/ntt.cu): 2^tiles_log tiles of
+// Tiles that share a block (launch_reg_pass in src/gpu/ntt/ntt.cu): 2^tiles_log tiles of
 // 2^threads_log threads each. block_thread gives block thread tid's tile and its thread f
 // in that tile.
 //   Natural order: tile = tid >> threads_log.
@@ -239,7 +239,7 @@ CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
-// Where the register passes' Shoup table (src/gpu/ntt.cu) keeps the pair of slot j
+// Where the register passes' Shoup table (src/gpu/ntt/ntt.cu) keeps the pair of slot j
 // (w_n^j, j <= n/2; slot n/2 is -1, the inverse's twiddle for w^0): at j, or with
 // kBitrev (the layout of the table) at rev(j) over log n - 1 bits for j < n/2 (slot n/2
 // stays; the plain layout is the tests' reference). Why the bit reversal: a stage of half-size h reads slots j n/(2h),
@@ -271,7 +271,7 @@ CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsi
     }
 }
 
-// Gathering first pass (natural -> natural transforms, src/gpu/ntt.cu): instead of a
+// Gathering first pass (natural -> natural transforms, src/gpu/ntt/ntt.cu): instead of a
 // bit-reversal pass, the first DIT pass (lh0 = 0, log_c = 0: tile t holds the permuted
 // elements t 2^s .. t 2^s + 2^s - 1) loads permuted element g from input index
 // gather_source(g) = rev(g) and stores it out of place. Tiles are taken in bit-reversed

@@ -63,9 +63,10 @@
 #include "cuzk/common/trace.hpp"
 #include "cuzk/ff/shoup_ptx.hpp"
 #include "cuzk/gpu/ntt.hpp"
-#include "cuzk/gpu/ntt_plan.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
+#include "gpu/ntt/ntt_plan.hpp"
 
 namespace cuzk::gpu::ntt {
 namespace {
