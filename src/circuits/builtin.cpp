@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::circuits {
 

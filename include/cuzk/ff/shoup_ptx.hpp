@@ -10,7 +10,7 @@
 // Montgomery product's 4 n^2 + n (Fr, n = 8: 207 instead of 264; ptxas fuses a lo/hi pair
 // into one IMAD.WIDE in both). H200 (bench/gpu_field.cu, four
 // independent chains): 72.1 G/s against 60.1 for Field's Montgomery product;
-// NTT forward 2^27 41.24 -> 39.01 ms, 2^24 4.64 -> 4.47 (src/gpu/ntt.cu, CUZK_NTT_SHOUP).
+// NTT forward 2^27 41.24 -> 39.01 ms, 2^24 4.64 -> 4.47 (src/gpu/ntt/ntt.cu).
 // (V. Shoup, NTL's MulModPrecon; D. Harvey, "Faster arithmetic for number-theoretic
 // transforms", J. Symbolic Computation 60, 2014, sec. 2, for its use in NTT butterflies.)
 //

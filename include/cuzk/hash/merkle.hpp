@@ -1,5 +1,5 @@
-// Filecoin Merkle trees, natively: building, roots and inclusion paths (the vanilla side of
-// the `por` gadget in por.hpp).
+// Filecoin Merkle trees, natively: building, roots and inclusion paths (the hash layer; the
+// vanilla side of the `por` gadget in cuzk/gadgets/por.hpp).
 //
 // A tree has base levels of arity base_arity, then optionally one sub level (sub_arity) and
 // one top level (top_arity): rust-fil-proofs' MerkleTreeWrapper<H, _, U, V, W> (storage-proofs-
@@ -21,7 +21,7 @@
 
 #include "cuzk/ff/bls12_381.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::hash {
 
 enum class MerkleHasher : uint8_t { Poseidon, Sha256 };
 
@@ -108,4 +108,4 @@ class MerkleTree {
     std::vector<std::vector<Fr>> levels_;
 };
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::hash

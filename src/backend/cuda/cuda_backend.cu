@@ -74,14 +74,15 @@
 #include <tuple>
 #include <utility>
 
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/testing.hpp"
 #include "cuzk/common/trace.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/ntt/domain.hpp"
-#include "host_staging.hpp"
-#include "msm_scratch.hpp"
+#include "gpu/common/host_staging.hpp"
+#include "gpu/msm/msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
