@@ -272,11 +272,9 @@ __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
 // middle bits b and rev(b) (b <= rev(b); the others return at once), both read and
 // written in runs of 16 consecutive elements through shared memory. The one-pair-a-thread
 // kernel above reads a[rev(i)] scattered: ~0.85 ms at 2^24 on the H200, 1.2 TB/s.
-// With ab_b (compute_h's quotient): a_i b_i, or a_i b_i - c_i with ab_c, is what gets
-// moved, the product folded into the permutation's loads instead of a pass of its own
-// over a, b (and c) (ab_minus_c_kernel).
-__global__ void __launch_bounds__(256)
-    bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc, const Fr* ab_b, const Fr* ab_c) {
+// With ab_b (compute_h's quotient): a_i b_i is what gets moved, the product folded into the
+// permutation's loads instead of a pass of its own over a and b (ab_kernel).
+__global__ void __launch_bounds__(256) bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc, const Fr* ab_b) {
     constexpr unsigned kSide = 1u << plan::kRevLog;
     __shared__ uint64_t sh[2][Fr::N][kSide][kSide + 1];  // +1: column reads spread over banks
     const unsigned m = log_n - 2 * plan::kRevLog;
@@ -289,7 +287,6 @@ __global__ void __launch_bounds__(256)
         const size_t i = plan::rev_tile_index(log_n, mid[k], t);
         Fr x = load_fr(a + i);
         if (ab_b) x = x * load_fr(ab_b + i);
-        if (ab_c) x = x - load_fr(ab_c + i);
         x = scaled(sc, i, x);
 #pragma unroll
         for (unsigned l = 0; l < Fr::N; ++l) sh[k][l][t >> plan::kRevLog][t & (kSide - 1)] = x.l[l];
@@ -304,16 +301,14 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// a <- its bit reversal, pre-scaled; with b (log n >= 2 kRevLog) a_i b_i first, with b
-// and c a_i b_i - c_i.
-void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr,
-                   const Fr* c = nullptr) {
+// a <- its bit reversal, pre-scaled; with b (log n >= 2 kRevLog) a_i b_i first.
+void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr) {
     if (log_n >= 2 * plan::kRevLog) {
         bitrev_tiled_kernel<<<1u << (log_n - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(a, log_n, pre,
-                                                                                                         b, c);
+                                                                                                         b);
         check_launch("bitrev_tiled_kernel");
     } else {
-        if (b) throw std::logic_error("gpu::ntt: a b - c needs the tiled bit reversal");  // internal use only
+        if (b) throw std::logic_error("gpu::ntt: a b needs the tiled bit reversal");  // internal use only
         bitrev_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
         check_launch("bitrev_kernel");
     }
@@ -635,10 +630,10 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     }
 }
 
-// a_i <- a_i b_i - c_i (c null: a_i b_i).
-__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
+// a_i <- a_i b_i.
+__global__ void ab_kernel(Fr* a, const Fr* b, size_t n) {
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        a[i] = c ? a[i] * b[i] - c[i] : a[i] * b[i];
+        a[i] = a[i] * b[i];
 }
 
 // a_i <- a_i - c_j with j = i, or j = rev(i) (log n bits) when rev_bits > 0.
@@ -1013,23 +1008,22 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
 // alone (only kFast with log n >= 3 does the last two). kFast fuses w^-1 and the scalings
 // into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
 // post-scale in one more pass (as the CPU code does).
-// With ab_b the input is a_i b_i, with ab_b and ab_c a_i b_i - c_i (compute_h's quotient):
-// folded into the tiled bit reversal where there is one, a pass of its own otherwise.
-// `ab_read`, when given (with ab_b), is recorded on the stream right after the kernel that
-// reads ab_b and ab_c.
+// With ab_b the input is a_i b_i (compute_h's quotient): folded into the tiled bit reversal
+// where there is one, a pass of its own otherwise. `ab_read`, when given (with ab_b), is
+// recorded on the stream right after the kernel that reads ab_b.
 void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
                Order in = Order::kNatural, Order out = Order::kNatural, const Fr* ab_b = nullptr,
-               const Fr* ab_c = nullptr, cudaEvent_t ab_read = nullptr) {
+               cudaEvent_t ab_read = nullptr) {
     const size_t n = size_t(1) << log_n;
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
         throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
     if (ab_read && !ab_b) throw std::logic_error("gpu::ntt: an ab_read event without ab_b");
     if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural && log_n >= 2 * plan::kRevLog)) {
-        ab_minus_c_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, ab_c, n);
-        check_launch("ab_minus_c_kernel");
+        ab_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, n);
+        check_launch("ab_kernel");
         if (ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
-        ab_b = ab_c = nullptr;
+        ab_b = nullptr;
     }
     if (log_n == 0) {
         if (!pre.none) reverse_scale(a, 1, false, pre, stream);
@@ -1056,7 +1050,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
                 remap = Remap::kGather;
             }
             if (work == a) {
-                launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
+                launch_bitrev(a, log_n, pre, stream, ab_b);
                 if (ab_b && ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
                 pre = no_scale();
             }
@@ -1238,8 +1232,7 @@ void quotient_coset_inverse(Fr* d_a, const Fr* d_b, size_t m, Stream stream, Imp
     if (!d_b) throw std::invalid_argument("gpu::ntt::quotient_coset_inverse: null device pointer");
     StreamScratch scratch(stream);
     const Scale from_coset = coset_scale(true, (pow2(log_m) * vanishing_on_coset(m)).inverse(), m, scratch, stream);
-    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, nullptr,
-              b_read);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, b_read);
 }
 
 void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl impl) {
