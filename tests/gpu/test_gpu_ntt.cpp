@@ -951,7 +951,6 @@ TEST(GpuComputeH, SplitStepsMatchCpu) {
             ok(cudaFree(ta));
             ok(cudaFree(tb));
             gntt::quotient_and_coset_inverse(d[0], d[1], d[2], m, nullptr, impl);
-            std::vector<Fr> got(m);
             ok(cudaMemcpy(got.data(), d[0], m * sizeof(Fr), cudaMemcpyDeviceToHost));
             EXPECT_EQ(got, want_h) << "quotient_and_coset_inverse, " << what;
             for (auto* p : d) ok(cudaFree(p));
