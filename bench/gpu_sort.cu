@@ -32,6 +32,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "gpu/msm/msm_detail.hpp"
 #include "gpu_timing.hpp"
 
 namespace {
