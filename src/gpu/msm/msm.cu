@@ -318,7 +318,7 @@ __global__ void __launch_bounds__(kThreads)
 // Over G2 the prover's B_G2 MSM lost with it (2^24 181 against 166 ms, and its times spread,
 // for reasons not understood), so G2 keeps the canonical form.
 template <class Curve>
-constexpr bool kRedundantMadd = std::is_same_v<Curve, G1Curve>&& Curve::Field::kRedundant;
+constexpr bool kRedundantMadd = (Curve::Field::kRedundant && std::is_same_v<Curve, G1Curve>);
 // acc += q in the form kRedundantMadd picks, and what a finished run stores.
 template <class Curve>
 __device__ __forceinline__ void add_mixed(XYZZ<Curve>& acc, const Affine<Curve>& q) {
