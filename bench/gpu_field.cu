@@ -9,7 +9,7 @@
 // rotating-accumulator multiply ("rot"), and Field's own operator* / square() ("Field":
 // rot with p and -p^-1 read from constant memory, see field.hpp).
 //   build/gpu/bench/cuzk_bench_gpu_field --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-// H200, 2026-11-29 (G op/s, median of 15 launches; PTX / portable): Fp mul 27.1 / 17.2,
+// H200 (G op/s, median of 15 launches; PTX / portable): Fp mul 27.1 / 17.2,
 // Fp sqr 32.7 (mul(a, a): 27.0), Fp add 455 / 213, Fp sub 449 / 201; Fr mul 52.2 / 38.9,
 // Fr sqr 59.2 (51.8), Fr add 673 / 349, Fr sub 698 / 326. SASS: the Fp mul is 277
 // IMAD.WIDE.U32(.X) (one per 32x32 product pair of the chains) and ~60 other
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(128) shoup_kernel(Fr* v, size_t threads, cuzk:
 
 // Full products of 255-bit numbers (no reduction) on the FP64 pipe against the IMAD one:
 // on sm_90 both run 64 lanes a clock a SM on paper, so a multiplier that puts some
-// partial products on the FP64 pipe might beat the IMAD rate. H200, 2026-12-01 (G/s):
+// partial products on the FP64 pipe might beat the IMAD rate. H200 (G/s):
 // IMAD 113.1, FP64 114.6, two chains of each 121.1: the pipes barely add up (the
 // Montgomery forms: "mul fp64" below and cuzk/ff/mont_fp64.hpp).
 // Limbs of 52 bits held as doubles, split and summed as in cuzk/ff/mont_fp64.hpp (the
@@ -252,7 +252,7 @@ __device__ __forceinline__ void wide_fp64(uint64_t* r, const F52& a, const F52& 
 }
 // The next operand of a chain: the product's low 5 limbs xor its high 5 (below 2^260), so
 // that every partial product is live (with the low half alone the compiler dropped the
-// products above it: the first run, 2026-12-01, measured 36 of the 64 IMAD products).
+// products above it: the first run, measured 36 of the 64 IMAD products).
 __device__ __forceinline__ F52 fold_f52(const uint64_t* r) {
     F52 f;
 #pragma unroll
@@ -532,7 +532,7 @@ void BM_ShoupAtOccupancy(benchmark::State& state) {
     }
 }
 // shoup_kernel's registers allow 3 blocks a SM at most (12 warps): 2 and 16 are the two
-// distinct points (8 and 12 warps; H200, 2026-12-04: 74.4 and 76.1 G/s).
+// distinct points (8 and 12 warps; H200: 74.4 and 76.1 G/s).
 BENCHMARK(BM_ShoupAtOccupancy)->Arg(2)->Arg(16)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -37,9 +37,10 @@
 #include <thread>
 #include <vector>
 
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/testing.hpp"
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/ntt/domain.hpp"

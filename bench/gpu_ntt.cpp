@@ -5,11 +5,11 @@
 // After the Google Benchmark report, one table line per operation and size gives the
 // median and minimum over every timed call. Targets (issue "CUDA backend"): Fr NTT 2^24
 // <= 3.0 ms, 2^27 <= 30 ms; sppark on an H200: 4.43 and 42.3 ms (coset inverse 2^27: 52).
-// This code on an H200 (scripts/gpu-ntt-check): forward 2^24 6.56 ms, 2^27 53.3 ms;
-// compute_h 2^24 46.3 ms (the previous path, the "(tiled)" lines: 7.11, 64.0, 53.7).
+// bench/RESULTS.md has this code's figures.
 // Results are checked once per size: against the CPU at 2^20; at larger sizes against the
-// previous path (Impl::kTiled) and by a device round trip (inverse after forward). "check"
-// lines say which checks passed; a failed check stops the bench with an exception.
+// reference path (Impl::kReference, up to 2^24) and by a device round trip (inverse after
+// forward). "check" lines say which checks passed; a failed check stops the bench with an
+// exception.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -26,6 +26,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gpu_timing.hpp"
@@ -75,9 +76,9 @@ bool have_gpu(benchmark::State& state) {
 }
 
 // Operations 0-2 (and 5) run the default path (Impl::kFast with the default gntt::Reorder);
-// 4, 6, 7 the previous fast path (Impl::kTiled); 8-10 kFast with a bit-reversal pass, 15-17
-// with the gathering first pass, whatever the default; side by side. 11-14 are unused (they
-// timed a method since removed; the numbers of 15-17 stay, scripts/gpu-prebuilt names them).
+// 3 the reference path; 8-10 kFast with a bit-reversal pass, 15-17 with the gathering first
+// pass, whatever the default. 4, 6, 7 and 11-14 are unused (the numbers of the others stay:
+// scripts name them).
 // 18-20 the orders of sppark's NTT figures (../shared/reference/anchors-measured.md: forward
 // and inverse natural -> bit-reversed, coset forward bit-reversed -> natural; its coset
 // inverse is natural -> natural, op 2): the like-for-like comparison.
@@ -86,11 +87,8 @@ enum Op {
     kCosetForward,
     kCosetInverse,
     kForwardReference,
-    kForwardTiled,
-    kInverse,
-    kCosetForwardTiled,
-    kCosetInverseTiled,
-    kForwardBitrevPass,       // 8-10: kFast with the in-place bit-reversal pass instead of the
+    kInverse = 5,
+    kForwardBitrevPass = 8,   // 8-10: kFast with the in-place bit-reversal pass instead of the
     kCosetForwardBitrevPass,  // gathering first pass (gntt::Reorder::kBitReversalPass)
     kCosetInverseBitrevPass,
     kForwardGather = 15,  // 15-17: gntt::Reorder::kGatheringFirstPass
@@ -122,14 +120,8 @@ OpInfo info(int op) {
             return {"coset_inverse", Kind::kCosetInverse};
         case kForwardReference:
             return {"forward(reference)", Kind::kForward, I::kReference};
-        case kForwardTiled:
-            return {"forward(tiled)", Kind::kForward, I::kTiled};
         case kInverse:
             return {"inverse", Kind::kInverse};
-        case kCosetForwardTiled:
-            return {"coset_forward(tiled)", Kind::kCosetForward, I::kTiled};
-        case kCosetInverseTiled:
-            return {"coset_inverse(tiled)", Kind::kCosetInverse, I::kTiled};
         case kForwardBitrevPass:
             return {"forward(bitrev pass)", Kind::kForward, I::kFast, int(RO::kBitReversalPass)};
         case kCosetForwardBitrevPass:
@@ -199,29 +191,19 @@ void check_op(int op, const std::vector<Fr>& before, DeviceVec& d, cudaStream_t 
         std::printf("check %s: equals the CPU\n", what.c_str());
         return;
     }
-    if (o.impl == gntt::Impl::kFast && n <= (size_t(1) << 24)) {  // the same operation, previous path
+    if (o.impl == gntt::Impl::kFast && n <= (size_t(1) << 24)) {  // the same operation, reference path
         DeviceVec other(n);
         check(cudaMemcpy(other.ptr, before.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "copy");
-        run_op(op, other.ptr, n, s, gntt::Impl::kTiled);
+        run_op(op, other.ptr, n, s, gntt::Impl::kReference);
         check(cudaStreamSynchronize(s), "sync");
-        if (other.to_host() != d.to_host()) throw std::runtime_error(what + ": kFast differs from kTiled");
-        std::printf("check %s: kFast equals kTiled\n", what.c_str());
+        if (other.to_host() != d.to_host()) throw std::runtime_error(what + ": kFast differs from kReference");
+        std::printf("check %s: kFast equals kReference\n", what.c_str());
     }
     const Kind undo[] = {Kind::kInverse, Kind::kForward, Kind::kCosetInverse, Kind::kCosetForward};
     run_kind(undo[int(o.kind)], d.ptr, n, s, o.out, o.in, gntt::Impl::kFast);
     check(cudaStreamSynchronize(s), "sync");
     if (d.to_host() != before) throw std::runtime_error(what + ": round trip does not give the input back");
     std::printf("check %s: round trip gives the input back\n", what.c_str());
-}
-
-// CUZK_BENCH_NO_CHECK=1: no check, for diagnostic builds whose results are wrong on purpose
-// (src/gpu/ntt.cu, CUZK_NTT_DIAG_NO_DATA).
-bool no_check() {
-    static const bool skip = [] {
-        const char* v = std::getenv("CUZK_BENCH_NO_CHECK");
-        return v && std::string(v) == "1";
-    }();
-    return skip;
 }
 
 void BM_Transform(benchmark::State& state) {
@@ -236,7 +218,7 @@ void BM_Transform(benchmark::State& state) {
     cuzk::bench_gpu::EventTimer timer;
     // Warm-up (builds the tables); the first repetition also checks the result.
     auto& out = samples()[{op_name(op), k}];
-    if (out.empty() && !no_check()) {
+    if (out.empty()) {
         const auto before = d.to_host();
         run_op(op, d.ptr, n, s);
         check(cudaStreamSynchronize(s), "warm-up");
@@ -254,56 +236,48 @@ void BM_Transform(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(state.iterations()) << k);
 }
 
-// compute_h on m = 2^k evaluations (seven:1 the previous method, HMethod::kSevenTransforms,
-// for side-by-side runs). Later calls run on the previous call's outputs: the arithmetic
-// takes the same time on any values.
+// compute_h on m = 2^k evaluations. Later calls run on the previous call's outputs: the
+// arithmetic takes the same time on any values.
 void BM_ComputeH(benchmark::State& state) {
     if (!have_gpu(state)) return;
     const int k = int(state.range(0));
-    const auto impl = state.range(1) ? gntt::Impl::kTiled : gntt::Impl::kFast;
-    const auto method = state.range(2) ? gntt::HMethod::kSevenTransforms : gntt::HMethod::kSixTransforms;
+    const auto impl = gntt::Impl::kFast;
     const size_t n = size_t(1) << k;
     DeviceVec a(n), b(n), c(n);
     cudaStream_t s;
     check(cudaStreamCreate(&s), "cudaStreamCreate");
     cuzk::bench_gpu::EventTimer timer;
-    const char* name = state.range(2) ? "compute_h(7 NTTs)" : state.range(1) ? "compute_h(tiled)" : "compute_h";
+    const char* name = "compute_h";
     auto& out = samples()[{name, k}];
-    const auto run = [&](DeviceVec& x, DeviceVec& y, DeviceVec& z, gntt::Impl im, gntt::HMethod me) {
-        gntt::compute_h_device(x.ptr, y.ptr, z.ptr, n, s, im, me);
+    const auto run = [&](DeviceVec& x, DeviceVec& y, DeviceVec& z, gntt::Impl im) {
+        gntt::compute_h_device(x.ptr, y.ptr, z.ptr, n, s, im);
     };
     a.fill(1);
     b.fill(2);
     c.fill(3);
-    if (no_check()) {
-        run(a, b, c, impl, method);
-        check(cudaStreamSynchronize(s), "warm-up");
-    } else if (k <= 20 && out.empty()) {  // checked against the CPU once
+    if (k <= 20 && out.empty()) {  // checked against the CPU once
         auto ha = a.to_host(), hb = b.to_host(), hc = c.to_host();
-        run(a, b, c, impl, method);
+        run(a, b, c, impl);
         check(cudaStreamSynchronize(s), "warm-up");
         if (a.to_host() != cuzk::ntt::compute_h(ha, hb, hc))
             throw std::runtime_error("compute_h 2^" + std::to_string(k) + ": device result differs from the CPU");
         std::printf("check %s 2^%d impl %d: equals the CPU\n", name, k, int(impl));
-    } else if (impl == gntt::Impl::kFast && out.empty()) {  // checked against another path once
+    } else if (k <= 24 && out.empty()) {  // checked against the reference path once
         DeviceVec a2(n), b2(n), c2(n);
         for (auto [src, dst] : {std::pair{&a, &a2}, std::pair{&b, &b2}, std::pair{&c, &c2}})
             check(cudaMemcpy(dst->ptr, src->ptr, n * sizeof(Fr), cudaMemcpyDeviceToDevice), "copy");
-        run(a, b, c, impl, method);
-        // The six-transform kFast against kTiled; the seven-transform one against the six.
-        const bool seven = method == gntt::HMethod::kSevenTransforms;
-        run(a2, b2, c2, seven ? gntt::Impl::kFast : gntt::Impl::kTiled, gntt::HMethod::kSixTransforms);
+        run(a, b, c, impl);
+        run(a2, b2, c2, gntt::Impl::kReference);
         check(cudaStreamSynchronize(s), "warm-up");
         if (a.to_host() != a2.to_host())
-            throw std::runtime_error(std::string(name) + " 2^" + std::to_string(k) + ": differs from " +
-                                     (seven ? "six transforms" : "kTiled"));
-        std::printf("check %s 2^%d: equals %s\n", name, k, seven ? "six transforms" : "kTiled");
+            throw std::runtime_error(std::string(name) + " 2^" + std::to_string(k) + ": differs from kReference");
+        std::printf("check %s 2^%d: equals kReference\n", name, k);
     } else {
-        run(a, b, c, impl, method);
+        run(a, b, c, impl);
         check(cudaStreamSynchronize(s), "warm-up");
     }
     for (auto _ : state) {
-        const float ms = timer.ms([&] { run(a, b, c, impl, method); }, s);
+        const float ms = timer.ms([&] { run(a, b, c, impl); }, s);
         out.push_back(ms);
         state.SetIterationTime(ms / 1e3);
     }
@@ -314,7 +288,7 @@ BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
     // The sizes of the plan's other pass splits (plan::make_passes), for changes to the plan.
     ->ArgsProduct({{kForward}, {21, 22, 23, 25}})
-    ->ArgsProduct({{kForwardTiled, kInverse, kCosetForwardTiled, kCosetInverseTiled}, {24, 27}})
+    ->ArgsProduct({{kInverse}, {24, 27}})
     ->ArgsProduct({{kForwardBitrevPass, kCosetForwardBitrevPass, kCosetInverseBitrevPass}, {20, 24, 26, 27}})
     ->ArgsProduct({{kForwardGather, kCosetForwardGather, kCosetInverseGather}, {20, 24, 27}})
     ->ArgsProduct({{kForwardNR, kInverseNR, kCosetForwardRN}, {20, 24, 27}})
@@ -324,9 +298,12 @@ BENCHMARK(BM_Transform)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ComputeH)
-    ->ArgsProduct({{20, 24, 25, 26, 27}, {0, 1}, {0}})
-    ->ArgsProduct({{20, 24, 27}, {0}, {1}})
-    ->ArgNames({"log_n", "tiled", "seven"})
+    ->Arg(20)
+    ->Arg(24)
+    ->Arg(25)
+    ->Arg(26)
+    ->Arg(27)
+    ->ArgNames({"log_n"})
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

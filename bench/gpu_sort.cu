@@ -1,4 +1,4 @@
-// The MSM's "sort" phase alone (src/gpu/msm.cu, steps entries_kernel + cub SortPairs), and
+// The MSM's "sort" phase alone (src/gpu/msm/msm.cu, steps entries_kernel + cub SortPairs), and
 // ways to make it cheaper, side by side on the same scalars:
 //   0 pairs:         entries as two u32 arrays (key = bucket |d|, value = signed base), cub
 //                    SortPairs over the key's bits [0, 24): what msm.cu does (3 onesweep passes);
@@ -12,7 +12,7 @@
 // of 24 bits). Every variant is checked: keys in order, and an order-free checksum of the
 // (key, value) pairs equal to the one of the pairs as made.
 //   cuzk_bench_gpu_sort --benchmark_filter=BM_Sort
-// H200, 2026-12-02 (median of 10, ms, 2^24 / 2^26 scalars): pairs 6.24 / 23.11, packed 6.86 /
+// H200 (median of 10, ms, 2^24 / 2^26 scalars): pairs 6.24 / 23.11, packed 6.86 /
 // 25.19, pairs fused 9.63 / 35.46, packed fused 9.98 / 36.68. CUB's onesweep passes beat
 // both: the u64 keys move the same bytes more slowly, and this first pass (shared-memory
 // atomics on 256 bins, the digits made twice, 90 KiB a block) costs more than the onesweep
@@ -32,6 +32,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "gpu/msm/msm_detail.hpp"
 #include "gpu_timing.hpp"
 
 namespace {

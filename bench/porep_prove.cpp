@@ -58,10 +58,11 @@
 #include <thread>
 #include <vector>
 
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/testing.hpp"
 #include "cuzk/circuits/porep.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/filecoin/seal.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/groth16/prover.hpp"

@@ -4,8 +4,8 @@
 # CUZK_CUDA_CHECK_ONLY=ON (scripts/test on a machine without a GPU, i.e. CI): every CUDA
 # source still goes through nvcc's front end and device code generation, but to PTX only
 # (compute_90, no sm_90 assembly) and with NVVM's optimizer off (-Xcicc -O0), for
-# binaries whose device code never runs there. Measured on the 2-core dev machine
-# (2026-12-01): msm_g2.cu 285 -> 50 s, msm.cu 114 -> 24 s, most of the CUDA part of the
+# binaries whose device code never runs there. Measured on the 2-core dev machine:
+# msm_g2.cu 285 -> 50 s, msm.cu 114 -> 24 s, most of the CUDA part of the
 # CI build. The inline PTX (cuzk/ff/mont_ptx.hpp's DeviceIsa: every asm statement of the
 # project) is still assembled by ptxas for sm_90 through bench/gpu_field.cu, which uses
 # each instruction and keeps the full pipeline (cuzk_cuda_check_only_target below).

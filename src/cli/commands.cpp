@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.hpp"
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/snarkjs.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

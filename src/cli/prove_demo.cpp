@@ -5,9 +5,9 @@
 
 #include <cstdio>
 
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/common/parallel.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

@@ -27,6 +27,7 @@
 #include <set>
 #include <thread>
 
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/circuits/porep.hpp"
 #include "cuzk/common/echo.hpp"
@@ -37,7 +38,6 @@
 #include "cuzk/filecoin/c1.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/groth16/prover.hpp"

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "cuzk/filecoin/graph.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::filecoin {
 

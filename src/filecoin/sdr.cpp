@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "cuzk/ff/bls12_381.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::filecoin {
 

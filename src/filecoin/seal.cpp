@@ -10,7 +10,7 @@
 #include "cuzk/filecoin/sdr.hpp"
 #include "cuzk/gadgets/merkle.hpp"
 #include "cuzk/gadgets/poseidon.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 #include "proof_paths.hpp"
 
 namespace cuzk::filecoin {

@@ -4,6 +4,7 @@
 
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/gpu/testing.hpp"
 
 #if !CUZK_HAVE_CUDA
 namespace cuzk::gpu {
@@ -49,15 +50,15 @@ void forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void coset_forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void coset_inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
-void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
+void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_coset_evals(Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_scaled_coefficients(Fr*, size_t, Stream, Impl) { no_cuda(); }
 bool h_coefficients_bit_reversed(Impl, size_t) { no_cuda(); }
-void prepare_h_input(unsigned, Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
-void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl, HMethod) { no_cuda(); }
+void prepare_h_input(unsigned, Fr*, size_t, Stream, Impl) { no_cuda(); }
+void quotient_and_coset_inverse(Fr*, const Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
 void quotient_coset_inverse(Fr*, const Fr*, size_t, Stream, Impl, CUevent_st*) { no_cuda(); }
 void subtract_scaled_c(Fr*, const Fr*, size_t, Stream, Impl) { no_cuda(); }
-std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl, HMethod) { no_cuda(); }
+std::vector<Fr> compute_h(std::span<const Fr>, std::span<const Fr>, std::span<const Fr>, Impl) { no_cuda(); }
 void clear_twiddle_cache() {}
 void prepare_twiddles(size_t, Stream) { no_cuda(); }
 size_t release_twiddles(size_t, Stream) { return 0; }
@@ -68,23 +69,6 @@ std::atomic<Reorder> reorder_setting{Reorder::kGatheringFirstPass};  // kept for
 void set_reorder(Reorder how) { reorder_setting.store(how); }
 Reorder reorder() { return reorder_setting.load(); }
 }  // namespace cuzk::gpu::ntt
-#endif
-
-#if !CUZK_HAVE_CUDA
-#include "cuzk/gpu/backend.hpp"
-namespace cuzk::gpu {
-std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int) {
-    throw std::runtime_error("cuzk was built without CUDA");
-}
-size_t tables_built(groth16::ProverBackend&) { return 0; }
-CopyAheadStats copy_ahead_stats(groth16::ProverBackend&) { return {}; }
-void set_copy_ahead(groth16::ProverBackend&, bool) {}
-void set_h_step_vectors(groth16::ProverBackend&, unsigned) {}
-void set_twiddle_lending(groth16::ProverBackend&, std::optional<bool>) {}
-ResidencyStats residency_stats(groth16::ProverBackend&) { return {}; }
-std::vector<BaseSetState> base_set_states(groth16::ProverBackend&) { return {}; }
-void set_residency_plan(groth16::ProverBackend&, bool) {}
-}  // namespace cuzk::gpu
 #endif
 
 // The MSM entry points (cuzk/gpu/msm.hpp).

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::r1cs {
 

@@ -14,10 +14,10 @@
 #include <set>
 #include <thread>
 
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/common/trace.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/formats/bellperson.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "support/engine_checks.hpp"

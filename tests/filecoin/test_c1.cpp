@@ -9,7 +9,7 @@
 #include "cuzk/filecoin/sdr.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/error.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "cuzk/filecoin/graph.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::filecoin {
 namespace {

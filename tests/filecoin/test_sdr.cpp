@@ -7,7 +7,7 @@
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/filecoin/sdr.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "cuzk/gadgets/por.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 #include "harness.hpp"
 #include "support/seed.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cuzk/gadgets/sha256.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 #include "harness.hpp"
 #include "support/seed.hpp"
 

@@ -10,10 +10,11 @@
 #include <initializer_list>
 #include <random>
 
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/testing.hpp"
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/ntt.hpp"

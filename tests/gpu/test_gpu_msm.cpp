@@ -20,6 +20,7 @@
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/msm/msm.hpp"
+#include "gpu/msm/msm_detail.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -789,7 +790,7 @@ TEST(GpuMsm, G1MatchesCpu) {
 // the running sum (doubling), its negation (the identity, then the run goes on), and the
 // point at infinity. Every base has the same full scalar, so that they all land in one
 // bucket of window 0 (and in a few others), in base order; the CPU gives the sum. Level 1
-// runs in the field's redundant form where CUZK_MSM_REDUNDANT puts it (G1 by default, G2 with =1),
+// runs in the field's redundant form where kRedundantMadd puts it (G1),
 // whose zero tests see 0 and p: this checks them, with the table and without, at several
 // segment lengths.
 template <class Curve>

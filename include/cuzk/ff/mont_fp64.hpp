@@ -3,7 +3,7 @@
 // fully reduced output, so that a kernel could send some of its products here and the
 // rest to the IMAD pipe.
 //
-// Measured and NOT used (H200, 2026-12-01, bench/gpu_field.cu, four chains a thread, G
+// Measured and NOT used (H200, bench/gpu_field.cu, four chains a thread, G
 // products/s): Fp IMAD (Field's operator*) 27.3, this 18.8, two chains of each 19.8,
 // three IMAD + one FP64 24.7; Fr 60.3 / 49.8 / 57.0 / 57.8. Full 256-bit products without
 // reduction: IMAD 113.1, FP64 114.6, two of each 121.1. The hope was that DFMA (64 lanes a

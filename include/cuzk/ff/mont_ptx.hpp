@@ -39,7 +39,7 @@
 // accumulators (SOS order, same reference): n(n-1)/2 + n instead of n^2 word products.
 // Measured on an H200 (bench/gpu_field.cu): Fp mul 27.1 G/s (portable 64-bit CIOS: 17.2),
 // Fp square 32.7 (as a mul: 27.0); Fr mul 52.2 (38.9), Fr square 59.2 (51.8). Through Field,
-// with Fr's p and -p^-1 from constant memory (field.hpp, device_modulus), 2026-12-01: Fr
+// with Fr's p and -p^-1 from constant memory (field.hpp, device_modulus): Fr
 // mul 59.7 (four independent chains 60.2), Fr square 68.9; Fp unchanged.
 //
 // Inputs are fully reduced (< p) and so are the outputs, as everywhere in Field.
@@ -58,8 +58,8 @@
 #endif
 
 // Field multiplication on the device through mont_mul32_rot (1: rotating accumulators) or
-// mont_mul32 (0: one split accumulator, words moved between steps). H200, side by side
-// (2026-12-01): Fr mul 52.58 vs 52.33 G/s (four independent chains 52.90 vs 52.41), Fp
+// mont_mul32 (0: one split accumulator, words moved between steps). H200, side by side:
+// Fr mul 52.58 vs 52.33 G/s (four independent chains 52.90 vs 52.41), Fp
 // 27.19 vs 27.21; NTT forward 2^27 46.7 vs 47.6 ms, compute_h 2^24 39.65 vs 40.3, G1 MSM
 // 2^26 422.3 vs 424.1. With -p^-1 a compile-time constant both compile Fr's m p products
 // to unfused IMAD.X + IMAD.HI.U32.X pairs (Fr's -p^-1 mod 2^32 is 2^32 - 1: ptxas makes m
@@ -71,7 +71,7 @@
 
 // Reduction steps without the multiplies by p's low words when they are 1 and 2^32 - 1
 // (Field::kSparseLow, Fr; SparseLowWords below): 1, or 0 to multiply as for any p (the
-// default). H200 side by side (2026-12-01): the Fr multiply chain gains (Field mul 59.9 ->
+// default). H200 side by side: the Fr multiply chain gains (Field mul 59.9 ->
 // 64.4 G/s) but the square loses (68.9 -> 66.3) and so does everything built on them:
 // NTT forward 2^24 4.78 -> 4.90 ms, 2^27 42.6 -> 44.4, compute_h 2^27 321 -> 336, with the
 // same registers (no spill): the selects and compares it adds sit on the NTT's path.
@@ -81,7 +81,7 @@
 
 // a b - c d with one reduction on the device where p has two spare top bits (Fp; Field::
 // mul_sub_mul, mont_mul2_32_rot below): 1, or 0 for two multiplications. H200 side by
-// side (2026-12-01): Fp mul_sub_mul 18.1 G/s (two multiplies: 13.6); G1 MSM 2^26 422.2 ->
+// side: Fp mul_sub_mul 18.1 G/s (two multiplies: 13.6); G1 MSM 2^26 422.2 ->
 // 401.7 ms, 2^24 113.2 -> 107.6, 2^22 34.4 -> 32.8 (Y3 of the XYZZ additions).
 #ifndef CUZK_PTX_MUL2
 #define CUZK_PTX_MUL2 1
@@ -89,7 +89,7 @@
 
 // Device multiplication as a Karatsuba product then a separate reduction (mont_mul32_kara)
 // for: 0 no field (the default), 1 Fp (6 limbs), 2 Fr (4 limbs), 3 both (Field::
-// kKaratsuba). H200 side by side with both on (2026-12-01): the Fp multiply chain gains
+// kKaratsuba). H200 side by side with both on: the Fp multiply chain gains
 // (27.2 -> 28.5 G/s; four independent chains 27.3 -> 27.0), everything else loses: Fr mul
 // 64.4 -> 52.7 G/s, G1 MSM 2^26 401.7 -> 448.7 ms, G2 2^24 351 -> 879 (spills), NTT
 // forward 2^24 4.90 -> 5.89 ms. The extra live words (three half products, the sums)
@@ -149,7 +149,7 @@ struct DeviceIsa {
 // become additions: Fr's multiply has 96 + 16 instead of 128 (a b and m p) + 8 (m).
 // m itself is still E_0 inv with inv read at run time (Field passes it from constant
 // memory): written as m = -E_0, ptxas again compiled every remaining m p_k product to an
-// unfused IMAD.X + IMAD.HI.U32.X pair (SASS, H200, 2026-12-01: Fr mul 59.9 -> 56.1 G/s).
+// unfused IMAD.X + IMAD.HI.U32.X pair (SASS, H200: Fr mul 59.9 -> 56.1 G/s).
 struct SparseLowWords {
     uint32_t lo1, hi1, carry0;
     CUZK_HD_INLINE explicit SparseLowWords(uint32_t e0) : lo1(e0), hi1(e0 != 0 ? ~e0 : 0u), carry0(e0 != 0 ? 1u : 0u) {}

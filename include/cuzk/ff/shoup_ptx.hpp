@@ -9,8 +9,8 @@
 // n (n + 1) + (n - 1) + 2 n^2 PTX multiply-adds (lo and hi counted apart) instead of the
 // Montgomery product's 4 n^2 + n (Fr, n = 8: 207 instead of 264; ptxas fuses a lo/hi pair
 // into one IMAD.WIDE in both). H200 (bench/gpu_field.cu, four
-// independent chains, 2026-12-01): 72.1 G/s against 60.1 for Field's Montgomery product;
-// NTT forward 2^27 41.24 -> 39.01 ms, 2^24 4.64 -> 4.47 (src/gpu/ntt.cu, CUZK_NTT_SHOUP).
+// independent chains): 72.1 G/s against 60.1 for Field's Montgomery product;
+// NTT forward 2^27 41.24 -> 39.01 ms, 2^24 4.64 -> 4.47 (src/gpu/ntt/ntt.cu).
 // (V. Shoup, NTL's MulModPrecon; D. Harvey, "Faster arithmetic for number-theoretic
 // transforms", J. Symbolic Computation 60, 2014, sec. 2, for its use in NTT butterflies.)
 //
@@ -42,11 +42,11 @@ namespace cuzk::ff_detail::ptx {
 // E (E[k] = word k), those at odd words in one into O (O[k] = word k + 1): each product's
 // (lo, hi) pair then sits on an aligned register pair, which ptxas fuses into one
 // IMAD.WIDE (the first version kept a chain per parity of j: misaligned pairs for odd i,
-// 204 instead of ~120 IMADs a product; H200 SASS, 2026-12-01). Carries out of word n - 1
+// 204 instead of ~120 IMADs a product; H200 SASS). Carries out of word n - 1
 // are the mod: each chain ends on a .cc form whose flag the next chain's first
 // instruction (no carry in) ignores. kZeroWords: bit i set says b[i] is 0 (a constant's
 // known zero word): row i adds nothing and is left out (its chains start without carry in,
-// so no other row depends on it). Tried and removed (H100 side by side, 2026-12-06): x w's
+// so no other row depends on it). Tried and removed (H100 side by side): x w's
 // first row written by plain multiplies into the zeroed accumulators, without a carry chain
 // between them: the DIT all-full kernel's spills rose 76 -> 128 B a thread and its register
 // copies 280 -> 365; forward 2^24 3.385 -> 3.405 ms, 2^27 30.06 -> 30.33.
@@ -165,7 +165,7 @@ CUZK_HD_INLINE void shoup_mul32(Isa& isa, uint32_t* r, const uint32_t* x, const 
 // Mask of the 32-bit words of 2^(64N) - p that are 0 (bit i: word i), for shoup_mul's
 // kNpZeroWords. BLS12-381 r ends in words 1, 2^32 - 1, so 2^256 - r has word 1 = 0: one
 // row of q (2^256 - r), 7 of its ~116 wide multiply-adds, needs no instruction. H200 side
-// by side (2026-12-02): Shoup product 72.06 -> 76.30 G/s (field bench, four chains); NTT
+// by side: Shoup product 72.06 -> 76.30 G/s (field bench, four chains); NTT
 // forward 2^24 4.15 -> 4.03 ms, 2^27 36.36 -> 35.46; compute_h 2^27 277.4 -> 270.7.
 template <size_t N>
 constexpr uint32_t np_zero_words(const BigInt<N>& p) {

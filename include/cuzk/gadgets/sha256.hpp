@@ -18,7 +18,7 @@
 #include "cuzk/gadgets/boolean.hpp"
 #include "cuzk/gadgets/multieq.hpp"
 #include "cuzk/gadgets/uint32.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 namespace cuzk::gadgets {
 

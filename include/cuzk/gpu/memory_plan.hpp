@@ -1,5 +1,5 @@
 // How the CUDA backend spends a device-memory budget on its MSMs (host code only, so that
-// the rules are tested without a GPU; src/gpu/groth16_backend.cu applies them).
+// the rules are tested without a GPU; src/backend/cuda/cuda_backend.cu applies them).
 //
 // A proof's device memory: the a, b, c scratch of its domain (3 x 32 B x m: 12 GiB at a 32
 // GiB PoRep partition's 2^27; two vectors, 8 GiB, on a small budget: h_step_vectors) and the
@@ -80,8 +80,7 @@ inline constexpr size_t h_step_fixed_bytes(size_t m, unsigned vectors = 3) {
 // later proof's c copied ahead), but the 4 GiB they take are worth more to the MSMs' sorts
 // and chunks on a small card: the H200 held to 24 GiB proved a 32 GiB sector in 24.7 s with
 // two against 26.5 s with three, to 32 GiB 22.5 against 24.5 s (two leave room to keep B_G1
-// resident), to 48 GiB 20.8 s either way (2026-12-03; at 16 GiB, two: 29.6 s). Until then
-// three were kept from a third as much again beside them (21.3 GiB at 2^27).
+// resident), to 48 GiB 20.8 s either way (at 16 GiB, two: 29.6 s).
 inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
     if (total < h_step_fixed_bytes(m, 2)) return 0;
     const size_t three = h_step_fixed_bytes(m, 3);
@@ -92,7 +91,7 @@ inline constexpr unsigned h_step_vectors(size_t m, size_t total, size_t avail) {
 // MSMs until the next H step (the table is built again then: ~20 ms an H step at 2^27), given
 // what the backend may use (as for h_step_vectors): below twice the two-vector step's need (24
 // GiB + 16 MiB at 2^27, so 24 GB cards and smaller), where the MSMs' scratch is short. H200,
-// a 32 GiB sector side by side, kept -> lent (2026-12-03, two runs): 15 GiB 33.6-33.9 ->
+// a 32 GiB sector side by side, kept -> lent (two runs): 15 GiB 33.6-33.9 ->
 // 26.0-26.3 s, 24 GiB 24.3 -> 23.9-24.3 s, 32 GiB 22.3 -> 22.5 s (there the rebuild costs
 // more than the room gains).
 inline constexpr bool lend_twiddles(size_t m, size_t avail) { return avail < 2 * h_step_fixed_bytes(m, 2); }
@@ -109,7 +108,7 @@ struct BaseSetNeed {
 // the order of what keeping them saves a proof per byte, each taken while it fits in what is
 // left (fits(i, free): set i's bases plus the run scratch it may add, with `free` bytes
 // left). The order is fewer bases first, G2 before G1 at equal count. On a 32 GiB PoRep
-// partition (H200, 2026-12-03, streamed against resident, ms a proof per GB of bases): L,
+// partition (H200, streamed against resident, ms a proof per GB of bases): L,
 // A, B_G2 and B_G1 save ~30 each (369, 372, 190, ~95 ms), H 14 (184 ms: its full scalars
 // over 2^27 bases run long enough to hide most of its copies), so H goes last, and a
 // small set first leaves the most room for the next. Before, the sets went resident first

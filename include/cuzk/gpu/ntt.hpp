@@ -19,7 +19,7 @@
 // quotients, 64 B a twiddle: 4 GiB at 2^27), plus 2 x 8 MiB of coset powers; kept until
 // clear_twiddle_cache() (or release_twiddles, one size). Natural-order forward / inverse / coset transforms of n >=
 // 2^11 also take n x 32 B of scratch (4 GiB at 2^27) from a stream-ordered pool per device, kept for the next call
-// until clear_twiddle_cache() (set_reorder below).
+// until clear_twiddle_cache().
 #pragma once
 
 #include <cstddef>
@@ -35,13 +35,12 @@ namespace cuzk::gpu::ntt {
 
 using Stream = CUstream_st*;  // nullptr: the legacy default stream
 
-// Which kernels run the butterfly stages. kFast: passes of up to 10 stages on tiles of up
-// to 1024 elements, 3 stages at a time on 8 elements per thread in registers, with the
+// Which kernels run the butterfly stages. kFast: passes of up to 10 stages on tiles of up to
+// 1024 elements, 3 stages at a time on 8 elements per thread in registers, with the
 // inverse's twiddles and the output scaling of the inverses fused in (sizes below 2^3 use
-// kTiled); kTiled: the previous fast path, the same passes with one butterfly per thread
-// and stage in shared memory (kept for side-by-side benchmarks); kReference: one plain
-// radix-2 kernel per stage (slow, obviously correct; the tests compare all three).
-enum class Impl { kFast, kReference, kTiled };
+// kReference); kReference: one plain radix-2 kernel per stage (slow, obviously correct; the
+// tests compare the two, and the NTT benchmark checks kFast against it).
+enum class Impl { kFast, kReference };
 
 // Transforms in place on d_data[0 .. n) in device memory (see cuzk/ntt/ntt.hpp for the
 // formulas): forward DFT, inverse, and the coset versions with shift g = 7.
@@ -76,21 +75,14 @@ void inverse(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
 void coset_forward(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
 void coset_inverse(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
 
-// How H treats c; both give the same h (the default; the other is kept for side-by-side
-// benchmarks and tests):
-//   kSixTransforms: c <- iNTT(c) / Z only, then h = coset iNTT(a b / Z) - c: the coset
-//     iDFT is linear and undoes c's coset DFT (cuzk/ntt/domain.hpp), so c skips it;
-//   kSevenTransforms: c <- coset NTT(iNTT(c)) as a and b, then h = coset iNTT((a b - c) / Z).
-enum class HMethod { kSixTransforms, kSevenTransforms };
-
 // Groth16's H exactly as cuzk::ntt::compute_h: for n evaluations a, b, c on the domain of
 // m = EvaluationDomain::size_for(n) points, a, b <- iNTT, coset NTT; h = coset iNTT(a b /
-// Z) - iNTT(c) / Z. d_a, d_b, d_c each hold m elements of device memory, the first n being
-// the evaluations ([n, m) is zeroed here). On return d_a holds the m coefficients of h
-// (left on the device for the H MSM); d_b and d_c are clobbered.
-// It is prepare_h_input(k) on d_a, d_b, d_c (k = 0, 1, 2), then quotient_and_coset_inverse.
-void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl = Impl::kFast,
-                      HMethod method = HMethod::kSixTransforms);
+// Z) - iNTT(c) / Z, in six transforms: c gets its iNTT alone, as the coset iDFT is linear
+// and undoes c's coset DFT (cuzk/ntt/domain.hpp). d_a, d_b, d_c each hold m elements of device memory, the first n
+// being the evaluations ([n, m) is zeroed here). On return d_a holds the m coefficients of h (left on the device for
+// the H MSM); d_b and d_c are clobbered. It is prepare_h_input(k) on d_a, d_b, d_c (k = 0, 1, 2), then
+// quotient_and_coset_inverse.
+void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl = Impl::kFast);
 
 // The per-vector step of compute_h_device, so that a caller can transform one vector
 // while the next is still being copied in: d holds m = EvaluationDomain::size_for(n)
@@ -98,24 +90,23 @@ void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl i
 // then d <- coset NTT(iNTT(d)): the evaluations of the same polynomial on the coset gH.
 void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl = Impl::kFast);
 
-// c's step with kSixTransforms: [n, m) zeroed, then d <- iNTT(d) / Z (Z = g^m - 1), the
+// c's step: [n, m) zeroed, then d <- iNTT(d) / Z (Z = g^m - 1), the
 // coefficients in bit-reversed order when h_coefficients_bit_reversed(impl, m) (the
 // register passes' DIF order: no bit-reversal pass), else in natural order.
 void to_scaled_coefficients(Fr* d, size_t n, Stream stream, Impl impl = Impl::kFast);
 bool h_coefficients_bit_reversed(Impl impl, size_t m);
 
-// Step k of compute_h_device (0, 1, 2: a, b, c): to_coset_evals for a and b, and for c
-// with kSevenTransforms; to_scaled_coefficients for c with kSixTransforms.
-void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl = Impl::kFast,
-                     HMethod method = HMethod::kSixTransforms);
+// Step k of compute_h_device (0, 1, 2: a, b, c): to_coset_evals for a and b,
+// to_scaled_coefficients for c.
+void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl = Impl::kFast);
 
 // The last step of compute_h_device: with d_a, d_b, d_c from prepare_h_input (m elements
-// each, m a power of two, the domain size; the same impl and method), d_a <- the m
-// coefficients of h. d_b and d_c are only read.
-void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl = Impl::kFast,
-                                HMethod method = HMethod::kSixTransforms);
+// each, m a power of two, the domain size; the same impl), d_a <- the m coefficients of h.
+// d_b and d_c are only read.
+void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream,
+                                Impl impl = Impl::kFast);
 
-// quotient_and_coset_inverse with kSixTransforms in two steps, for a caller that keeps two
+// quotient_and_coset_inverse in two steps, for a caller that keeps two
 // of a, b, c on the device at once (c copied in over b after the quotient has read b):
 // quotient_coset_inverse: d_a <- coset iNTT(a b / Z), d_b only read, by the first kernel
 // enqueued; `b_read`, when given, is recorded on `stream` right after that kernel (from
@@ -126,8 +117,7 @@ void quotient_coset_inverse(Fr* d_a, const Fr* d_b, size_t m, Stream stream, Imp
 void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl impl = Impl::kFast);
 
 // Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
-std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl = Impl::kFast,
-                          HMethod method = HMethod::kSixTransforms);
+std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl = Impl::kFast);
 
 // Frees the cached twiddle and coset-power tables of every device and trims the scratch
 // pool. Call it only while no transform is in flight.
@@ -144,15 +134,5 @@ void clear_twiddle_cache();
 void prepare_twiddles(size_t n, Stream stream);
 size_t release_twiddles(size_t n, Stream stream);
 size_t twiddle_table_bytes(size_t n);
-// How natural -> natural transforms from 2^11 on (kFast, not compute_h's quotient) put their
-// elements through the bit reversal, for the process (side-by-side benchmarks and tests):
-//   kGatheringFirstPass (the default): DIT passes, the first reading its input in
-//     bit-reversed order into a scratch buffer of n elements;
-//   kBitReversalPass: a bit-reversal pass in place, then the DIT passes in place (also the
-//     fallback of kGatheringFirstPass when the buffer cannot be had).
-// Both methods give the same result.
-enum class Reorder { kBitReversalPass, kGatheringFirstPass };
-void set_reorder(Reorder how);
-Reorder reorder();
 
 }  // namespace cuzk::gpu::ntt

@@ -1,6 +1,6 @@
-// Plain SHA-256 on bytes (FIPS 180-4), used for shape-file content hashes and as the
-// reference for the SHA-256 gadget. Lives in r1cs because r1cs needs it and gadgets sit
-// above r1cs; it has no dependency on the constraint system.
+// Plain SHA-256 on bytes (FIPS 180-4): the hash layer, below r1cs, which uses it for
+// shape-file content hashes; also the native side of Filecoin's SHA-256 and the reference of
+// the SHA-256 gadget.
 #pragma once
 
 #include <array>

@@ -1,13 +1,13 @@
-#include "cuzk/gadgets/merkle.hpp"
+#include "cuzk/hash/merkle.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "cuzk/common/parallel.hpp"
-#include "cuzk/gadgets/poseidon.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/poseidon.hpp"
+#include "cuzk/hash/sha256.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::hash {
 
 namespace {
 bool pow2(uint32_t a) { return a >= 2 && (a & (a - 1)) == 0; }
@@ -105,4 +105,4 @@ MerkleProof MerkleTree::prove(uint64_t index) const {
     return p;
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::hash

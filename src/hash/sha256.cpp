@@ -1,4 +1,4 @@
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 
 #include <algorithm>
 #include <cstring>

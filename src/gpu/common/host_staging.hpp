@@ -1,5 +1,5 @@
 // Host -> device copies from host memory that may be pageable, shared by the CUDA backend's
-// uploads (a, b, c, z) and the streamed MSM's base chunks (src/gpu/msm.cu). Internal to
+// uploads (a, b, c, z) and the streamed MSM's base chunks (src/gpu/msm/msm.cu). Internal to
 // src/gpu (CUDA sources only).
 #pragma once
 

@@ -52,12 +52,11 @@
 // by name where the budget is smaller; the rest goes to the MSMs. Each residency decision
 // recomputes their share (free memory plus what their scratch holds, less 512 MiB) and caps
 // the shared scratch's sort and bucket sets to a fifth of it each, and the two chunk buffers,
-// which every streamed set shares, to another fifth. Before (2026-12-02, thirteenth session)
-// the scratch grew to ~15 GB at a 32 GiB partition's sizes whatever the budget and each
-// streamed set kept two chunk buffers of its own: a sector needed ~47 GiB with four of its
-// five sets streamed. Which sets stay resident when not all fit is planned per proof with
-// its five sets in view, the most worth per byte first (plan_residency); until 2026-12-03
-// first come, which on a 32 GiB partition meant H first, the least worth a byte.
+// which every streamed set shares, to another fifth (uncapped, the scratch grew to ~15 GB at
+// a 32 GiB partition's sizes whatever the budget). Which sets stay resident when not all fit
+// is planned per proof with its five sets in view, the most worth per byte first
+// (plan_residency); first come would mean H first on a 32 GiB partition, the least worth a
+// byte.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -75,14 +74,15 @@
 #include <tuple>
 #include <utility>
 
+#include "cuzk/backend/backend.hpp"
+#include "cuzk/backend/testing.hpp"
 #include "cuzk/common/trace.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
 #include "cuzk/ntt/domain.hpp"
-#include "host_staging.hpp"
-#include "msm_scratch.hpp"
+#include "gpu/common/host_staging.hpp"
+#include "gpu/msm/msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -156,7 +156,7 @@ size_t table_min_full() {
 
 // CUZK_GPU_TABLE_BASE: the bases of the tables (gpu_msm_precomputed_table's any_base), "pow2"
 // (2^c only) or "any" (m 2^s as well); unset: kTableAnyBase. Anything else is refused.
-// any, as Msm::precompute(0): on the H100 (2026-12-05) the m 2^s picks took G1 MSMs with a
+// any, as Msm::precompute(0): on the H100 the m 2^s picks took G1 MSMs with a
 // table from 8.76 / 24.74 / 85.1 ms to 8.49 / 24.19 / 82.05 at 2^20 / 2^22 / 2^24 and Groth16
 // 2^24 random-dense from 540.6 to 528.0 ms (msm_b_g1 55.0 -> 45.9).
 constexpr bool kTableAnyBase = true;
@@ -817,7 +817,7 @@ class CudaBackend final : public groth16::ProverBackend {
             // The plan's chunk (the two buffers are the scratch's, shared by every streamed
             // set), at least kMinChunk bases (or the whole set when smaller): with nothing
             // free the plan's would be Msm's 64-base minimum, a 2^27 set in 2M chunks, which
-            // ran for minutes on the H200 (2026-12-03, the budget counted twice).
+            // ran for minutes on the H200 (the budget counted twice).
             const size_t chunk = std::max(std::min(std::max(plan.chunk_bytes / sizeof(Affine<Curve>), kMinChunk), n),
                                           Msm<Curve>::kMinChunkBases);
             // Page-locked for as long as the set streams (one-off, then DMA speed each proof).

@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +24,6 @@ namespace cuzk::gpu {
 // stays free beside it. CUZK_GPU_TABLES=0 turns that off, CUZK_GPU_TABLES=<n> sets the count
 // (std::invalid_argument from make_cuda_backend for anything else).
 std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int device = 0);
-// How many tables a CUDA backend has built (0 for any other backend).
-size_t tables_built(groth16::ProverBackend& backend);
 // Copies ahead (page-locked host memory only, no device memory beyond the H scratch):
 // h_msm copies the proof's z under the H MSM, and copy_abc_ahead a later proof's a and c
 // while this proof's other MSMs run (its h_msm then copies only b, under a's transforms);
@@ -37,9 +34,6 @@ struct CopyAheadStats {
     size_t z = 0, abc = 0;
 };
 CopyAheadStats copy_ahead_stats(groth16::ProverBackend& backend);
-// Turns a CUDA backend's copies ahead on or off from now on (benchmarks compare the two in
-// one process); no effect on any other backend.
-void set_copy_ahead(groth16::ProverBackend& backend, bool on);
 
 // Where a CUDA backend keeps its base sets (zeros for any other backend). A set whose
 // bases (plus the MSM scratch a run over it may add) do not fit on the device, after
@@ -79,9 +73,6 @@ struct BaseSetState {
     size_t bytes = 0;
 };
 std::vector<BaseSetState> base_set_states(groth16::ProverBackend& backend);
-// Turns a CUDA backend's residency plan off (first come, where it fits, as before
-// 2026-12-03) or back on, from the next proof on; benchmarks compare the two in one process.
-void set_residency_plan(groth16::ProverBackend& backend, bool on);
 void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
 // Twiddles lent (memory_plan.hpp's lend_twiddles, decided per domain size with h_vectors): on
 // a small budget (24 GB cards and smaller at 2^27), the NTT's twiddle table
@@ -90,8 +81,7 @@ void set_h_step_vectors(groth16::ProverBackend& backend, unsigned k);
 // scratch is released to make room for it when the free memory is short); base sets and
 // tables never take those bytes. CUZK_GPU_LEND_TWIDDLES=1|0 forces it (read by
 // make_cuda_backend, std::invalid_argument for anything else), as does set_twiddle_lending
-// (nullopt: by the budget), from the next H step on.
-void set_twiddle_lending(groth16::ProverBackend& backend, std::optional<bool> on);
+// (cuzk/gpu/testing.hpp), from the next H step on.
 
 std::unique_ptr<groth16::ProverBackend> select_backend(const std::string& name, std::string* why = nullptr);
 // Throws std::invalid_argument for a name select_backend does not know (before any work).

@@ -1,4 +1,4 @@
-// Index arithmetic of the device NTT (src/gpu/ntt.cu), kept apart from the kernels so
+// Index arithmetic of the device NTT (src/gpu/ntt/ntt.cu), kept apart from the kernels so
 // that host code (tests/gpu/test_gpu_ntt.cpp) can run the same plan in plain C++.
 //
 // The transform is radix-2 decimation in time (Cooley-Tukey) after a bit-reversal
@@ -22,22 +22,10 @@
 
 namespace cuzk::gpu::ntt::plan {
 
-// The register passes' largest tile (CUZK_NTT_TILE_LOG, default 10: 1024 Fr = 32 KiB of
-// shared memory); the one-butterfly-a-thread pass_kernel (Impl::kTiled) keeps 1024, its
-// block having a thread per butterfly. Larger tiles mean fewer passes over memory (2^24:
-// 2 of 12 stages at 4096) and wider column runs in the later passes, but fewer, wider
-// blocks a SM. H200 side by side (2026-12-01), 10 / 11 / 12: forward 2^24 4.42 / 4.61 /
-// 5.06 ms, 2^27 38.45 / 38.17 / 42.82; compute_h 2^24 32.2 / 33.3 / 36.7, 2^27 288.4 /
-// 277.3 / 312.7. What 11 gained at 2^27 came from its wider blocks, not from its tiles
-// (ncu per pass; src/gpu/ntt.cu, CUZK_NTT_WIDE_BLOCKS_FROM). Again with the all-full kernels
-// (H100, 2026-12-06, 12 with CUZK_NTT_REG_PASS_MIN_BLOCKS=1, two rounds): forward 2^24 3.40
-// -> 4.24 ms (12 + 12 stages), 2^27 30.2 -> 34.5, compute_h 2^27 210.4 -> 235.8.
-#ifndef CUZK_NTT_TILE_LOG
-#define CUZK_NTT_TILE_LOG 10
-#endif
-inline constexpr unsigned kTileLog = CUZK_NTT_TILE_LOG;
-inline constexpr unsigned kTiledTileLog = 10;
-static_assert(kTileLog >= kTiledTileLog && kTileLog <= 12, "tiles of 2^10 to 2^12 (128 KiB of shared memory)");
+// The register passes' largest tile: 2^10 elements (1024 Fr = 32 KiB of shared memory).
+// Larger tiles mean fewer passes over memory and wider column runs in the later passes, but
+// fewer, wider blocks a SM: 2^12 made forward 2^27 34.5 ms against 30.2 (H100).
+inline constexpr unsigned kTileLog = 10;
 inline constexpr unsigned kMaxPasses = 8;
 
 struct Pass {
@@ -49,36 +37,22 @@ struct Pass {
 // Splits the log_n stages into ceil(log_n / tile_log) passes of near-equal length
 // (2^27 at 2^10: 9 + 9 + 9, so later passes still get C = 2 columns). Returns the pass
 // count.
-// CUZK_NTT_WHOLE_GROUPS (1): where log_n is a multiple of 3 and the passes can take whole
-// register groups (3 stages each, the register passes' default), pass lengths are
-// multiples of 3: 2^24 9 + 9 + 6 instead of 8 + 8 + 8, 8 groups instead of 9, 5 trips
-// through shared memory instead of 6, every group on the full-group path (src/gpu/ntt.cu,
-// CUZK_NTT_FULL_GROUP, has the side-by-side figures). 2^27 is 9 + 9 + 9 either way.
-#ifndef CUZK_NTT_WHOLE_GROUPS
-#define CUZK_NTT_WHOLE_GROUPS 1
-#endif
-// CUZK_NTT_SHORT_PASS (1, the default): the shorter passes first (2^24 as 6 + 9 + 9), so that
-// the last pass, whose twiddles are nearly all distinct (one 64-B pair an element, from
-// DRAM), has 9 stages of products to hide them behind instead of 6; 2 puts a short one of
-// three in the middle (9 + 6 + 9); 0 the shorter passes last (9 + 9 + 6). Why: ncu (H100,
-// 2026-12-05) timed 2^24's passes at 1.28 / 1.34 / 1.11 ms, the 6-stage last one at 0.185 ms
-// a stage against 0.149 in the second. H100 side by side (2026-12-06, two rounds, median of
-// 5; bench/RESULTS.md), 0 / 1 / 2: forward 2^24 3.786 / 3.537 / 3.624 ms, coset_inverse 2^24
-// 4.148 / 3.947 / 4.034, compute_h 2^24 25.63 / 24.52 / 24.69; 2^27 (9 + 9 + 9) unchanged.
-#ifndef CUZK_NTT_SHORT_PASS
-#define CUZK_NTT_SHORT_PASS 1
-#endif
+// Where log_n is a multiple of 3 and the passes can take whole register groups (3 stages
+// each), pass lengths are multiples of 3: 2^24 6 + 9 + 9 instead of 8 + 8 + 8, 8 groups
+// instead of 9, every group on the full-group path (compute_h 2^24 25.3 ms against 26.0,
+// H200). The shorter passes come first, so that the last pass, whose twiddles are nearly
+// all distinct (one 64-B pair an element, from DRAM), has 9 stages of products to hide
+// them behind instead of 6: forward 2^24 3.54 ms against 3.79 with the shorter pass last
+// (H100).
 CUZK_HD inline unsigned make_passes(unsigned log_n, Pass* out, unsigned tile_log = kTileLog) {
     if (log_n == 0) return 0;
     const unsigned np = (log_n + tile_log - 1) / tile_log;
-    const bool whole = CUZK_NTT_WHOLE_GROUPS && log_n % 3 == 0 && np * (tile_log / 3) * 3 >= log_n;
+    const bool whole = log_n % 3 == 0 && np * (tile_log / 3) * 3 >= log_n;
     const unsigned units = whole ? log_n / 3 : log_n, unit = whole ? 3 : 1;
     unsigned lh0 = 0;
     for (unsigned i = 0; i < np; ++i) {
-        // Pass i takes the k-th length of the longer-first order (CUZK_NTT_SHORT_PASS: 1 the
-        // reverse order; 2 the first, then the rest reversed: of three, the short one in the
-        // middle).
-        const unsigned k = CUZK_NTT_SHORT_PASS == 1 ? np - 1 - i : (CUZK_NTT_SHORT_PASS == 2 && i > 0 ? np - i : i);
+        // Pass i takes the k-th length of the longer-first order: the shorter passes first.
+        const unsigned k = np - 1 - i;
         const bool longer = k < units % np;
         const unsigned s = unit * (units / np + (longer ? 1 : 0));
         const unsigned room = tile_log - s;
@@ -108,41 +82,18 @@ CUZK_HD inline size_t tile_offset(const Pass& p, unsigned e) {
     return (size_t(t) << p.lh0) + c;
 }
 
-// Butterfly q (0 <= q < 2^(s-1) C) of stage u inside a tile: the tile indices of its
-// two elements and the index of its twiddle in the table w_n^j.
-struct Butterfly {
-    unsigned i0, i1;
-    size_t tw;
-};
-CUZK_HD inline Butterfly tile_butterfly(unsigned log_n, const Pass& p, size_t r0, unsigned u, unsigned q) {
-    const unsigned c = q & ((1u << p.log_c) - 1);
-    const unsigned pr = q >> p.log_c;         // pair number among the column's 2^(s-1)
-    const unsigned m = pr & ((1u << u) - 1);  // t mod 2^u
-    const unsigned t = ((pr >> u) << (u + 1)) | m;
-    Butterfly b;
-    b.i0 = (t << p.log_c) | c;
-    b.i1 = ((t + (1u << u)) << p.log_c) | c;
-    b.tw = ((r0 + c) + (size_t(m) << p.lh0)) << (log_n - 1 - (p.lh0 + u));
-    return b;
-}
-
 // --- register-blocked passes (Impl::kFast) -----------------------------------------
-// Same passes and tiles, but the block of a tile has 2^(L-3) threads (L = s + log_c, the
-// tile's log size) and each thread holds 8 tile elements in registers. The pass's s
-// stages are split into ceil(s/3) groups of <= 3 consecutive stages; in a group a thread's
-// 8 elements are those whose tile index e varies in 3 bits (the group's stage bits
-// log_c + u, plus the lowest other bits when the group has fewer than 3 stages), the other
-// L - 3 bits of e being the thread number's bits in ascending order. So each group is
-// 3 stages of 4 butterflies per thread on registers, and the tile goes through shared
-// memory only between groups (2 exchanges per 9-stage pass instead of 9): global ->
-// registers -> [shared -> registers] -> global.
-// CUZK_NTT_REG_LOG: 2^kRegLog elements a thread (3, the default; 2 was slower: ntt.cu; 4,
-// groups of 4 stages, 208-216 registers and 8 warps a SM, was 2.4x slower: forward 2^24
-// 4.04 -> 9.69 ms, 2^27 35.5 -> 70.3, H200 side by side 2026-12-02).
-#ifndef CUZK_NTT_REG_LOG
-#define CUZK_NTT_REG_LOG 3
-#endif
-inline constexpr unsigned kRegLog = CUZK_NTT_REG_LOG;
+// The block of a tile has 2^(L-3) threads (L = s + log_c, the tile's log size) and each
+// thread holds 8 tile elements in registers. The pass's s stages are split into ceil(s/3)
+// groups of <= 3 consecutive stages; in a group a thread's 8 elements are those whose tile
+// index e varies in 3 bits (the group's stage bits log_c + u, plus the lowest other bits
+// when the group has fewer than 3 stages), the other L - 3 bits of e being the thread
+// number's bits in ascending order. So each group is 3 stages of 4 butterflies per thread
+// on registers, and the tile goes through shared memory only between groups (2 exchanges
+// per 9-stage pass instead of 9): global -> registers -> [shared -> registers] -> global.
+// 2^kRegLog = 8 elements a thread: 4 was 15% slower at 2^27 (one more trip through shared
+// memory per 9 stages); 16 (208-216 registers, 8 warps a SM) 2.4x slower (H200).
+inline constexpr unsigned kRegLog = 3;
 inline constexpr unsigned kRegElems = 1u << kRegLog;
 inline constexpr unsigned kRegMinLogN = kRegLog > 3 ? kRegLog : 3;  // every pass then has s >= kRegLog
 static_assert(kRegLog >= 1 && kRegLog <= kRegMinLogN, "a thread's elements fit in the smallest tile");
@@ -201,7 +152,7 @@ CUZK_HD inline unsigned group_element(const RegBits& rb, unsigned base, unsigned
 }
 
 // Twiddle index (table w_n^j, j < n/2) of the stage-u butterfly whose first element has
-// tile index e (same formula as tile_butterfly). I = uint32_t is exact for log_n <= 32
+// tile index e. I = uint32_t is exact for log_n <= 32
 // (every partial value is below 2^(log_n - 1); Fr's two-adicity is 32).
 // tile_twiddle_bits: the index before its shift, (r0 + c) + (t mod 2^u) h0 (below h = h0 2^u).
 template <class I = size_t>
@@ -221,16 +172,15 @@ CUZK_HD inline I tile_twiddle(unsigned log_n, const Pass& p, I r0, unsigned u, u
 // Still 2-way in the stores of each later pass's first group (stage bits {1, 2, 3}). A
 // swizzle with no conflict in any exchange of 2^12 and up (bits 4, 5, 6 of e flipping
 // slot bits {0, 1}, {0, 2}, {2, 3}; tile key 9) was measured slower. ptxas spilled more
-// with it (forward all-full DIT kernel 76 -> 92 B a thread). H100 side by side, 2026-12-06:
-// forward 2^24 3.400 / 3.404 -> 3.444 / 3.438 ms, 2^27 30.21 / 30.27 -> 30.67 / 30.70;
-// compute_h 2^27 +0.4% (bench/RESULTS.md).
+// with it (forward all-full DIT kernel 76 -> 92 B a thread), and forward 2^27 was 1.5%
+// slower (H100).
 CUZK_HD inline unsigned smem_slot(unsigned e) { return e ^ ((e >> 4) & 15u); }
 
-// Tiles that share a block (launch_reg_pass in src/gpu/ntt.cu): 2^tiles_log tiles of
+// Tiles that share a block (launch_reg_pass in src/gpu/ntt/ntt.cu): 2^tiles_log tiles of
 // 2^threads_log threads each. block_thread gives block thread tid's tile and its thread f
 // in that tile.
 //   Natural order: tile = tid >> threads_log.
-//   Interleaved (the all-full gathering kernel, CUZK_NTT_GATHER_INTERLEAVE; tiles of 16 to
+//   Interleaved (the all-full gathering kernel; tiles of 16 to
 //   64 threads): f's low 3 bits are tid's low 3 bits, then come tiles_log bits of tile, then
 //   the rest of f. (Tiles of 128 threads, 2^20's first pass, stay natural: with the key
 //   below their exchanges would have more 2-way bank conflicts, not fewer.)
@@ -289,24 +239,16 @@ CUZK_HD inline uint32_t reverse_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
-// Where the register passes' Shoup table (src/gpu/ntt.cu) keeps the pair of slot j
+// Where the register passes' Shoup table (src/gpu/ntt/ntt.cu) keeps the pair of slot j
 // (w_n^j, j <= n/2; slot n/2 is -1, the inverse's twiddle for w^0): at j, or with
-// kBitrev (CUZK_NTT_TWIDDLE_BITREV) at rev(j) over log n - 1 bits for j < n/2 (slot n/2
-// stays). Why the bit reversal: a stage of half-size h reads slots j n/(2h), j < h, which
-// it puts at the positions [0, h), so a later pass's stage below the top reads whole 128-B
-// lines (both pairs of a line by one tile, but in a pass's first stage) instead of one pair
-// a line at a stride of 128 B or more, the other pair fetched for nothing (the L2 fetches
-// 128 B a miss): in the last pass of 2^24, ~1.5 GB of twiddle reads from DRAM of which ~1
-// GB used. ncu (H100, 2026-12-06) had put that pass at 1.44 ms against 1.25 for the middle
-// one, the same 9 stages, with 3.8x its long-scoreboard stalls. H100 side by side (two
-// rounds, median of 5), 0 -> 1 (the default): forward 2^27 32.26 / 32.28 -> 30.95 / 30.99
-// ms, coset forward 2^27 36.40 -> 35.22 / 35.15, compute_h 2^27 218.1 -> 211.7, forward
-// 2^24 3.539 / 3.524 -> 3.519 / 3.473, compute_h 2^24 24.49 / 24.42 -> 24.18 / 24.09;
-// coset inverse 2^24 flat (bench/RESULTS.md).
-#ifndef CUZK_NTT_TWIDDLE_BITREV
-#define CUZK_NTT_TWIDDLE_BITREV 1
-#endif
-template <bool kBitrev = (CUZK_NTT_TWIDDLE_BITREV != 0)>
+// kBitrev (the layout of the table) at rev(j) over log n - 1 bits for j < n/2 (slot n/2
+// stays; the plain layout is the tests' reference). Why the bit reversal: a stage of half-size h reads slots j n/(2h),
+// j < h, which it puts at the positions [0, h), so a later pass's stage below the top reads whole 128-B lines (both
+// pairs of a line by one tile, but in a pass's first stage) instead of one pair a line at a stride of 128 B or more,
+// the other pair fetched for nothing (the L2 fetches 128 B a miss): in the last pass of 2^24, ~1.5 GB of twiddle reads
+// from DRAM of which ~1 GB used. Forward 2^27 31.0 ms against 32.3 in the plain layout, compute_h 2^27 211.7 against
+// 218.1 (H100).
+template <bool kBitrev = true>
 CUZK_HD inline size_t twiddle_position(size_t j, unsigned log_n) {
     if (!kBitrev || log_n < 2 || j >= (size_t(1) << (log_n - 1))) return j;
     return reverse_bits(uint32_t(j), log_n - 1);
@@ -316,7 +258,7 @@ CUZK_HD inline size_t twiddle_position(size_t j, unsigned log_n) {
 // n/2 - tile_twiddle (w^-j = -w^(n/2 - j); n/2 for j = 0). With kBitrev straight from the
 // slot's unshifted bits v (tile_twiddle_bits): the slot is v n/(2h), h = h0 2^u, so its
 // position is rev(v) over log h bits (the inverse's: rev(h - v), or n/2 for v = 0).
-template <bool kInverse, bool kBitrev = (CUZK_NTT_TWIDDLE_BITREV != 0), class I = size_t>
+template <bool kInverse, bool kBitrev = true, class I = size_t>
 CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsigned u, unsigned e) {
     if constexpr (!kBitrev) {
         const I w = tile_twiddle<I>(log_n, p, r0, u, e);
@@ -329,7 +271,7 @@ CUZK_HD inline I tile_twiddle_position(unsigned log_n, const Pass& p, I r0, unsi
     }
 }
 
-// Gathering first pass (natural -> natural transforms, src/gpu/ntt.cu): instead of a
+// Gathering first pass (natural -> natural transforms, src/gpu/ntt/ntt.cu): instead of a
 // bit-reversal pass, the first DIT pass (lh0 = 0, log_c = 0: tile t holds the permuted
 // elements t 2^s .. t 2^s + 2^s - 1) loads permuted element g from input index
 // gather_source(g) = rev(g) and stores it out of place. Tiles are taken in bit-reversed

@@ -1,6 +1,6 @@
 // The per-run device buffers of GPU MSMs (include/cuzk/gpu/msm.hpp: MsmScratch), one
 // growing allocation per role, shared by the Msm objects given the same MsmScratch.
-// Internal to src/gpu/msm.cu and its G2 twin msm_g2.cu (one definition for both).
+// Internal to src/gpu/msm/msm.cu and its G2 twin msm_g2.cu (one definition for both).
 #pragma once
 
 #include <cstddef>

@@ -1,14 +1,15 @@
-// Poseidon constants and native hashing (see include/cuzk/gadgets/poseidon.hpp). Each rule
+// Poseidon constants and native hashing (see include/cuzk/hash/poseidon.hpp). Each rule
 // cites the neptune source it follows (argumentcomputer/neptune, src/...).
-#include "cuzk/gadgets/poseidon.hpp"
+#include "cuzk/hash/poseidon.hpp"
 
 #include <algorithm>
 #include <array>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
-namespace cuzk::gadgets {
+namespace cuzk::hash {
 
 namespace {
 
@@ -398,4 +399,4 @@ Fr poseidon_hash_reference(std::span<const Fr> preimage, PoseidonHashType type) 
     return poseidon_hash_reference(poseidon_constants(preimage.size()), preimage, type);
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::hash

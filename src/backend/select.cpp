@@ -1,10 +1,10 @@
 // Backend selection, built in every configuration (the CUDA backend itself is in
-// groth16_backend.cu, or a stub that says "built without CUDA").
+// backend/cuda/cuda_backend.cu, or a stub that says "built without CUDA").
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
-#include "cuzk/gpu/backend.hpp"
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 
 namespace cuzk::gpu {

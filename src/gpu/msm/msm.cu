@@ -15,13 +15,13 @@
 //   rounds halve the sorted list before level 1, equal-key neighbours summed in affine
 //   coordinates with one inversion per thread batch (Montgomery's trick; msm_detail::
 //   pair_round), 5M + 1S a sum instead of the mixed addition's 8M + 2S. Measured on the
-//   H200 (2026-11-30, bench BM_GpuMsmG1Affine, side by side with them off): 2^24 128.6 vs
+//   H200 (bench BM_GpuMsmG1Affine, side by side with them off): 2^24 128.6 vs
 //   114.1 ms, 2^26 469.6 vs 424.9 ms: a round's sum costs 0.47 ns against 0.43 ns for an
 //   XYZZ mixed addition (the pair phase runs at ~45% of the multiply rate: each sum reads
 //   two points twice, a prefix cell, and writes a point, ~560 B, half of it gathered at
 //   random in round 0). First version (one contiguous batch a thread): 0.67 ns.
 // - Level 1 gathers entry i + 1's base before adding entry i (accumulate_segment_
-//   pipelined; GpuMsmOptions::level1_prefetch): H200 2026-12-01, side by side, G1 2^22 /
+//   pipelined; GpuMsmOptions::level1_prefetch): H200, side by side, G1 2^22 /
 //   2^24 / 2^26 31.97 / 105.14 / 391.56 -> 31.17 / 101.65 / 377.78 ms.
 // - Precomputed table (Msm::precompute): copy w = 2^(c w) P of every base, so all windows
 //   share one bucket set (one reduction, no Horner doublings, windows up to 26 bits):
@@ -32,22 +32,22 @@
 //   plain sums. All windows at once, so the latency-bound tail is paid once.
 // - Horner over the W window sums on the host (W * c doublings: microseconds there).
 // - Classification counts the 1s and the full scalars as it goes; the compactions run only
-//   where they remove something (H200 2026-12-01, side by side: classify at 2^26 4.56 ->
+//   where they remove something (H200, side by side: classify at 2^26 4.56 ->
 //   1.54 ms, G1 2^26 with a table 322.2 -> 319.5 ms). A call of its own for reduce_range's
 //   additions (ncu had put ~30% of its stalls on instruction fetch) changed nothing
 //   (reduce at 2^26 11.22 vs 11.26 ms) and was dropped.
 // The field arithmetic is Field's device path: 32-bit words with PTX carry chains
 // (cuzk/ff/mont_ptx.hpp). Against the portable 64-bit CIOS it replaced, on the H200:
-// G1 2^20/22/24/26 33.9/93.4/293/1069 -> 12.5/35.4/114/425 ms, G2 2^24 1533 -> 558 ms
-// (2026-11-29). Y3 = R (Q - X3) - Y1 PPP of the additions as one reduction of two products
-// (Field::mul_sub_mul for Fp; 8M + 2S became 7M + 2S + one such pair), side by side
-// 2026-12-01: G1 2^20/22/24/26 11.9/34.4/113.2/422.2 -> 11.3/32.8/107.6/401.7 ms (the
+// G1 2^20/22/24/26 33.9/93.4/293/1069 -> 12.5/35.4/114/425 ms, G2 2^24 1533 -> 558 ms.
+// Y3 = R (Q - X3) - Y1 PPP of the additions as one reduction of two products
+// (Field::mul_sub_mul for Fp; 8M + 2S became 7M + 2S + one such pair), side by side:
+// G1 2^20/22/24/26 11.9/34.4/113.2/422.2 -> 11.3/32.8/107.6/401.7 ms (the
 // 2^26 accumulation 376 -> 356 ms).
 // The runs of mixed additions keep their coordinates in the field's redundant form (below 2p:
-// Field::mul_r, XYZZ::add_redundant; CUZK_MSM_REDUNDANT): no conditional subtraction after
-// each product, canonical when a run is stored. H200, side by side, 2026-12-04: G1 with a
+// Field::mul_r, XYZZ::add_redundant; kRedundantMadd): no conditional subtraction after
+// each product, canonical when a run is stored. H200, side by side: G1 with a
 // table 2^24 / 2^26 88.6 / 320.2 -> 86.1 / 311.4 ms (accumulate 282.2 -> 274.7). G1 only:
-// over G2 it lost in the prover (B_G2 2^26 665 -> 752 ms; at CUZK_MSM_REDUNDANT).
+// over G2 it lost in the prover (B_G2 2^26 665 -> 752 ms; at kRedundantMadd).
 //
 // Registers and local memory (ptxas -v, sm_90; "stack" is the frame, "spill" the bytes of
 // spill stores / loads in the code, "func" a device function the kernel calls). Over Fp2
@@ -88,8 +88,9 @@
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/msm.hpp"
-#include "host_staging.hpp"
-#include "msm_scratch.hpp"
+#include "gpu/common/host_staging.hpp"
+#include "gpu/msm/msm_detail.hpp"
+#include "gpu/msm/msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -313,23 +314,11 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // The runs of mixed additions (level 1 and the 1s) in the field's redundant form
-// (XYZZ::add_redundant): 0 never, 1 over G1 and G2, 2 over G1 only (the default). H200,
-// side by side, 2026-12-04 (median of 5, two rounds): G1 with a table 2^24 88.6 / 88.7 ->
-// 86.1 / 86.3 ms, 2^26 320.2 / 319.9 -> 311.4 / 310.9 (accumulate 282.2 -> 274.7), without
-// 2^24 101.2 -> 99.0; G1 0/1 scalars 2^26 16.0 -> 15.9. Over G2 the bench's MSM of 2^24
-// gained on its medians (348 -> 327-337 ms) but its runs spread (324-363 ms against
-// 347-350; the SM clock 1980 MHz throughout), and in the prover it loses: Groth16
-// random-dense, B_G2 MSM, 1 -> 2 side by side (2026-12-04, two rounds): 2^24 180.6 / 182.9
-// -> 166.1 / 165.7 ms (its runs 177-199 against 164-166), prove 506.5 / 502.7 -> 486.2 /
-// 485.8; 2^26 b_g2 644-766 (median 752.1) -> 664-666, prove 2047.5 -> 1951.7. Why G2 varies
-// is not understood.
-#ifndef CUZK_MSM_REDUNDANT
-#define CUZK_MSM_REDUNDANT 2
-#endif
+// (XYZZ::add_redundant) over G1 only: G1 with a table 2^26 311.4 ms against 320.2 (H200).
+// Over G2 the prover's B_G2 MSM lost with it (2^24 181 against 166 ms, and its times spread,
+// for reasons not understood), so G2 keeps the canonical form.
 template <class Curve>
-constexpr bool kRedundantMadd = (CUZK_MSM_REDUNDANT == 1 ||
-                                 (CUZK_MSM_REDUNDANT == 2 && std::is_same_v<Curve, G1Curve>)) &&
-                                Curve::Field::kRedundant;
+constexpr bool kRedundantMadd = (Curve::Field::kRedundant && std::is_same_v<Curve, G1Curve>);
 // acc += q in the form kRedundantMadd picks, and what a finished run stores.
 template <class Curve>
 __device__ __forceinline__ void add_mixed(XYZZ<Curve>& acc, const Affine<Curve>& q) {
@@ -349,7 +338,7 @@ struct StoreRun {
 };
 // The bucket reduction's running sums (reduce_range) too, for G1 only: G1 reduce at 2^26
 // 11.3 -> 10.8 ms; over G2 (the full addition a call, 1.4 KiB frames) 2^24 reduce 41.0 /
-// 42.2 -> 52.9 / 53.0 ms (H200, 2026-12-04, side by side).
+// 42.2 -> 52.9 / 53.0 ms (H200, side by side).
 template <class Curve>
 constexpr bool redundant_reduce() {
     if constexpr (std::is_same_v<Curve, G1Curve>) return kRedundantMadd<Curve>;
@@ -403,7 +392,7 @@ struct ApplyBase {
 };
 // Launch bounds: G1 takes 188 registers (2 blocks of 128 a SM). Three blocks (168
 // registers, 58/64 B spilled) was slower: 2^26 424.2 -> 452.8 ms, 2^24 114.2 -> 118.3
-// (H200, 2026-12-01, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
+// (H200, side by side; ncu: 10.8 warps a SM but 71% SM throughput against 77%).
 // Blocks of 64 or 32 threads (10 warps a SM at 188 registers instead of 8) changed nothing:
 // G1 2^26 with a table 320.2 / 320.2 / 320.1 ms at 128 / 64 / 32 (accumulate 282.3-283.0).
 // kPrefetch (G1 only): the next base is gathered during the current addition.
@@ -676,7 +665,7 @@ struct Msm<Curve>::Impl {
     // The density words on the device now (with their set-bit count), as the host gave
     // them: a run with the same words copies nothing. Every proof of a circuit passes the
     // same density, and its copy from pageable memory waited behind the next proof's a and c
-    // copied ahead (gpu/groth16_backend.cu): a 32 GiB partition's A MSM 57 -> 151 ms.
+    // copied ahead (src/backend/cuda/cuda_backend.cu): a 32 GiB partition's A MSM 57 -> 151 ms.
     std::vector<uint64_t> density_on_device;
     size_t density_n = 0, density_count = 0;  // the scalar count it was for; its set bits below it
     Scratch<Scalar> canon, full_k;            // full_k, full_b: without compact_in_place
@@ -1313,8 +1302,8 @@ struct Msm<Curve>::Impl {
             // later run with more full scalars would grow them, and the cudaFree of a growth
             // waits for the whole device. In a PoRep sector that was the next partition's a
             // and c copied ahead under this proof's MSMs: msm_l / msm_a / msm_b_g1 took
-            // 50-146 ms more at the partitions whose full-scalar count set a new high (H200,
-            // 2026-12-02; ~0.6 s a process).
+            // 50-146 ms more at the partitions whose full-scalar count set a new high (H200;
+            // ~0.6 s a process).
             const size_t max_entries =
                 pre ? size_t(W) * expect : std::max(std::min(group_cap, size_t(W) * expect), expect);
             for (int i = 0; i < 2; ++i) {

@@ -1,141 +1,50 @@
 // Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
 //
-// Plan of one transform of n = 2^k (index arithmetic in cuzk/gpu/ntt_plan.hpp), Impl::kFast:
+// Plan of one transform of n = 2^k (index arithmetic in ntt_plan.hpp), Impl::kFast:
 //   1. bit-reversal permutation: from 2^11 on, the first pass of step 2 reads its input in
 //      bit-reversed order (plan::gather_source) out of place into a pooled scratch buffer,
 //      the last pass writing back; below that (one pass), without room for the buffer, or
 //      for compute_h's quotient, in place (16 x 16 tiles through shared memory, tiles of
 //      middle bits b and rev(b) swapped by one block). The coset shift a_i *= g^i of
-//      coset_forward rides on whichever reads the input first. H200, 2026-12-02, side by
-//      side (median of 10, bit-reversal pass -> gathering): forward 2^24 4.423 -> 4.142 ms, 2^26
-//      18.89 -> 17.73, 2^27 38.69 -> 36.47; coset_inverse 2^24 5.25 -> 4.90, 2^27 44.34 ->
-//      42.11; coset_forward 2^24 4.742 -> 4.745, 2^27 41.19 -> 40.84 (its two scaling
-//      products per element move from the memory-bound permutation into a compute-bound
-//      pass, eating what the pass saves); 2^20 within 1%. DIF passes whose last stores to
-//      bit-reversed positions instead were measured slower (forward 2^27 33.0 vs 31.6 ms,
-//      H200, 2026-12-05, bench/RESULTS.md) and removed.
+//      coset_forward rides on whichever reads the input first. The gathering pass makes
+//      forward 2^27 6% faster than a bit-reversal pass (H200). DIF passes that store to
+//      bit-reversed positions instead were 4% slower (forward 2^27, H200).
 //   2. the k radix-2 DIT stages in ceil(k/10) passes over memory (2^27: 9 + 9 + 9; the
-//      shorter passes first: 2^24 6 + 9 + 9, plan::make_passes), each
-//      on tiles of up to 1024 elements: 8 elements per thread in registers, 3 stages per
-//      trip through shared memory (reg_pass_kernel);
+//      shorter passes first: 2^24 6 + 9 + 9, plan::make_passes), each on tiles of up to
+//      1024 elements: 8 elements per thread in registers, 3 stages per trip through shared
+//      memory (reg_pass_kernel);
 //   3. the inverses use the twiddles w^-j = -w^(n/2 - j) (same table, outputs swapped)
 //      and scale by c s^i (c = n^-1, s = 1 or g^-1) as the last pass stores: no extra pass.
 // compute_h keeps the coefficients in bit-reversed order between its iDFT and coset DFT
 // (DIF passes natural -> bit-reversed, then DIT passes bit-reversed -> natural), so only
-// its last coset iDFT has a bit-reversal pass, and that pass computes a b as it loads
-// (H200, 2026-12-01, side by side, two rounds, then with a b - c: compute_h 2^24 32.2 ->
-// 32.0 ms, 2^27 279.4 -> 277.4). Six transforms, not seven (HMethod::kSixTransforms): c
-// gets its iDFT alone, scaled by 1/Z and left bit-reversed by the DIF passes, and is
-// subtracted from the coset iDFT of a b / Z by a tiled transposing pass (the coset iDFT is
-// linear and undoes c's coset DFT; cuzk/ntt/domain.hpp).
-// Impl::kTiled (the previous fast path, kept for side-by-side benchmarks) and
-// Impl::kReference run steps 1-2 with one butterfly per thread per stage (tiles in
-// shared memory / one kernel per stage), then for the inverses one pass that reverses
-// a_j <-> a_{n-j} and scales: sum_j A_j w^(-ij) is forward(A) read at -i mod n, exactly
-// as the CPU code does it.
-// Each butterfly costs one Fr multiplication (32-bit PTX words, cuzk/ff/mont_ptx.hpp) plus
-// an addition and a subtraction, none when the twiddle is w^0 (the register passes: only in
-// the transform's stage 0, CUZK_NTT_ONE_BRANCH); twiddles w_n^j (j < n/2; the register
-// passes' Shoup pairs j <= n/2) come from a per-size table in global memory, read through
-// the read-only cache.
+// its last coset iDFT has a bit-reversal pass, and that pass computes a b as it loads. Six
+// transforms, not seven: c gets its iDFT alone, scaled by 1/Z and
+// left bit-reversed by the DIF passes, and is subtracted from the coset iDFT of a b / Z by a
+// tiled transposing pass (the coset iDFT is linear and undoes c's coset DFT;
+// cuzk/ntt/domain.hpp).
+// Impl::kReference runs the bit reversal with one pair per thread, then one kernel per
+// stage, then for the inverses one pass that reverses a_j <-> a_{n-j} and scales: sum_j A_j
+// w^(-ij) is forward(A) read at -i mod n, exactly as the CPU code does it. kFast takes this
+// path too below 2^3, where a register pass has no room.
+// Each butterfly of the register passes costs one Fr multiplication by Shoup's method
+// (cuzk/ff/shoup_ptx.hpp: the twiddle's precomputed quotient, 72 against 60 G products/s
+// for Montgomery's in the field bench) plus an addition and a subtraction, none in the
+// transform's stage 0 (every twiddle w^0). The twiddle pairs w_n^j (j <= n/2) come from a
+// per-size table in global memory, read through the L1 (bypassing it was 45% slower at
+// 2^24: the tiles of a block and the blocks of an SM reuse the pairs).
 // Powers s^i of the coset shifts are lo[i mod 1024] * hi[i / 1024] (two small tables per
 // shift, 8 MiB in all), so a scaling costs 2 multiplications per element.
-// Measured on an H200 (bench/gpu_ntt.cpp, median of 5, kFast vs kTiled in the same run):
-//   forward 2^24 6.56 ms (7.11), 2^27 53.3 (64.0); inverse 2^27 56.6; coset_forward 2^27
-//   57.1 (67.8); coset_inverse 2^27 61.9 (69.5); compute_h 2^24 46.3 (53.7), 2^27 374 (478).
-// 2026-11-30, with each pass's shared memory sized to its tile (a 256-element first pass
-// had run at 6 warps a SM, ncu) and the bit reversal by tiles: forward 2^24 5.25 ms, 2^27
-// 47.5; coset_forward 2^27 50.5, coset_inverse 56.2; compute_h 2^24 40.1, 2^27 365.
-// 2026-12-01, Fr multiplication with rotating accumulators (mont_ptx.hpp): forward 2^24
-// 5.21 ms, 2^27 46.7; coset_forward 2^27 49.75, coset_inverse 55.2; compute_h 2^24 39.65.
-// Then Fr's p and -p^-1 from constant memory (field.hpp; Fr mul 52.9 -> 60.3 G/s): forward
-// 2^24 4.77 ms, 2^27 42.55; coset_forward 2^27 45.0, coset_inverse 48.6; compute_h 2^24
-// 35.9, 2^27 321 (sppark: 4.43 / 42.3 / 46.4 / 51.6).
-// 2026-12-01, the twiddle products by Shoup's method (CUZK_NTT_SHOUP, shoup_ptx.hpp; Fr
-// product 60.1 -> 72.1 G/s in the field bench), side by side: forward 2^24 4.77 -> 4.78 ms,
-// 2^27 42.65 -> 41.53; coset_forward 2^27 45.16 -> 44.03, coset_inverse 48.87 -> 48.11 (2^24
-// 5.56 -> 5.64); compute_h 2^24 35.9 -> 35.8. ncu put the passes on the L1/shared-memory
-// path (64 B of twiddle a butterfly), so a thread now loads each distinct twiddle of a
-// group once (1 + 2 + 4 for 12 butterflies, reg_pass_kernel). Side by side (Montgomery,
-// per-butterfly loads -> Shoup, shared loads; Montgomery with shared loads in brackets):
-// forward 2^24 4.77 -> 4.47 ms (4.64), 2^27 42.67 -> 39.01 (41.24); coset_forward 2^27
-// 45.19 -> 41.54, coset_inverse 48.9 -> 45.4; compute_h 2^24 35.98 -> 33.5, 2^27 322.3 ->
-// 294.2 (305.6). The table of pairs costs 64 B a twiddle (2^27: 4 GiB, was 2).
-// 2026-12-01 (fifth session), Nsight Compute stall reasons (bench/results/2026-12-01-h200-
-// ncu-detail-*): the passes' fmaheavy (IMAD) pipe 59-64% busy against 84% in the MSM's
-// accumulation; cycles between a warp's instructions ~10, of which "wait" (fixed latency)
-// 2.5-2.7, L1TEX long scoreboard 1.4 / 1.6 / 3.3 (passes 1 / 2 / 3 at 2^24), instruction
-// fetch 2.6 in the first pass (256-element tiles, one warp a block) against 0.7-0.8. Small
-// tiles now share a block (launch_reg_pass): first pass 1.37 -> 1.29 ms, instruction fetch
-// 2.63 -> 1.71; side by side forward 2^24 4.46 -> 4.39 ms, 2^27 38.87 -> 38.43, compute_h
-// 2^24 33.4 -> 32.2, 2^27 293.5 -> 288.3. Tried and dropped the same day: one barrier per
-// exchange instead of two (racecheck clean, 0.6% slower), prefetching the next group's
-// twiddles into L1 or L2 (30% slower: the index arithmetic and the prefetches cost more
-// than the latency they hid), and lazy reduction (values in [0, 2r) between butterflies,
-// the Shoup product without its conditional subtraction: 2-6% slower).
-// 2026-12-01 (sixth session): from 2^25 on, blocks of 256 threads (two 1024-element tiles,
-// four of 512) instead of 128 (CUZK_NTT_WIDE_BLOCKS_FROM): compute_h 2^25 / 2^26 / 2^27 67.6
-// / 140.2 / 288.4 -> 66.2 / 136.4 / 279.5 ms, coset_inverse 2^27 44.96 -> 44.07, forward
-// 2^27 38.45 -> 38.54. Tiles of 2^11 or 2^12 (CUZK_NTT_TILE_LOG) were slower (ntt_plan.hpp).
-// 2026-12-04 (nineteenth session): butterflies without a branch on w^0 (CUZK_NTT_ONE_BRANCH,
-// the table gains slot n/2 = -1 for the inverse), ptxas capped at 128 registers, 128-thread
-// blocks at every size: forward 2^24 4.01 -> 3.83 ms, 2^27 35.3 -> 33.6; coset_inverse 2^27
-// 40.7 -> 37.7; compute_h 2^27 233.9 -> 230.1 (H200, side by side; details at the macros).
-// 2026-12-04 (twenty-second session): less spilling, from DIT kernels without the generic
-// group path where every group is full (CUZK_NTT_ALL_FULL_KERNELS) and the scalings as one
-// call (CUZK_NTT_SCALE_CALL): forward 2^24 3.79 -> 3.58 ms, 2^27 33.0 -> 32.0; coset_forward
-// 2^27 38.5 -> 35.6; compute_h 2^27 220.0 -> 213.9 (H200, side by side).
-// 2026-12-05 (thirty-first session), tried and removed (H100 side by side, two rounds,
-// forward 2^24 / 2^27; bench/RESULTS.md): the full groups as a loop over their 3 stages on a
-// constant-geometry register order, against ncu's instruction-fetch stalls: 3.76 / 32.5 ->
-// 4.04 / 35.0 ms (3.93 / 34.6 without the register cap); persistent passes that copy the
-// next tile into shared memory with cp.async during the last group: 4.45 / 39.1 ms. Both
-// passed the NTT tests (the second also racecheck and memcheck).
-// 2026-12-06 (thirty-sixth session), tried and removed: the twiddle products' quotient on
-// the FP64 pipe (exact 52-bit products by DFMA.RZ, acd72a7; H100 side by side forward 2^24
-// 3.40 -> 3.99 ms, 2^27 30.2 -> 35.9): the IMAD pipe went from 78 to 46% busy, but the
-// quotient took ~140 instructions instead of ~60 on the product's critical path, and at 4
-// warps a scheduler the passes are bound by latency and issue as much as by that pipe.
-// Also measured slower that day (H100): twiddle loads that bypass L1 (ld.global.nc
-// .L1::no_allocate): forward 2^24 3.40 -> 4.91 ms, 2^27 30.2 -> 35.7; the tiles of a block
-// and the blocks of an SM reuse the pairs through L1.
-// 2026-12-06 (thirty-seventh session), tried and removed (eb0f710, H100 side by side, two
-// rounds): L2 bulk prefetches (cp.async.bulk.prefetch.L2, a few per tile): of the last DIT
-// pass's next-group twiddle runs (one contiguous run a stage and column in the bit-reversed
-// table), forward 2^24 3.38 -> 3.47 ms, 2^27 30.0 -> 30.6; of the gathering pass's input
-// runs for the block resident-blocks later, forward 2^24 3.38 -> 3.45, 2^27 30.0 -> 30.4.
-// Also slower that day (3d723ef, c91e293): tiles in column-major order, so that the blocks
-// resident at once share one column group's twiddles, forward 2^24 3.40 -> 3.57 ms, 2^27
-// 30.2 -> 31.2; 256-thread blocks at every size 3.64 / 31.9, with a block's two tiles
-// sharing their columns 3.65 / 32.0.
-// 2026-12-06 (thirty-eighth session): the register passes' stores st.global.cs
-// (CUZK_NTT_STREAM_STORES), H100 side by side: forward 2^24 3.40 -> 3.38 ms, 2^27 30.2 ->
-// 30.05, 2^20-2^23 -1 to -4% (not the build: see the macro); the other cache
-// policies tried that day were flat or slower.
-// 2026-12-06 (thirty-ninth session), tried and removed (H100 side by side, two rounds):
-// the lazy twiddle product as one __noinline__ function a kernel (one copy of its ~190
-// instructions instead of ~20 inlined, against the passes' no-instruction stalls): each
-// call moved its 24 argument words through IMAD.MOV and the callee spilled 40 B; forward
-// 2^24 3.387 -> 4.252 ms, 2^27 30.08 -> 38.44. And x w's first row written without a carry
-// chain (shoup_ptx.hpp, mul_low_add32): 3.385 -> 3.405, 30.06 -> 30.33.
-// 2026-12-07 (fortieth session): intermediate passes store lazy values below 2p
-// (CUZK_NTT_LAZY_BETWEEN_PASSES), H100 side by side: forward 2^24 3.39 -> 3.37 ms, 2^27 30.1
-// -> 29.85. A build whose passes load and store no data (CUZK_NTT_DIAG_NO_DATA) ran forward
-// 2^24 in 3.25 ms and 2^27 in 28.75 (H100): the data traffic is ~4% of the transform.
-// 2026-12-07 (forty-first session): stage 0 on the canonical loaded elements without
-// reductions (CUZK_NTT_CANONICAL_STAGE0), H100 side by side: forward 2^24 3.35 -> 3.32 ms,
-// 2^27 29.74 -> 29.52. Tried the same day: stages 1-2's twiddles (w_8^k) from constant memory
-// (CUZK_NTT_FIRST_GROUP_CONST) in every kernel: forward +0.3-0.8%, coset inverse -2%. In the
-// inverse DIT kernels only (setting 4, forty-third session, H100 side by side): coset_inverse
-// 2^24 3.87 -> 3.82 ms, 2^27 33.8 -> 33.2; compute_h 2^27 208.4 -> 207.6; forward unchanged.
-// What limited it before the Shoup products (2026-11-30): the multiplications. A 2^27
-// forward is 27 * 2^26 = 1.81e9 butterflies, 34.8 ms at the 52 G/s Fr mul throughput of
-// the field bench then (30.0 ms at 60.3 G/s, 42.55 ms = 71%); 47.5 ms was 73% of that,
-// the rest being the butterflies' add/sub (~10%), twiddle loads and index arithmetic, the
-// shared-memory exchanges, and 16 warps per SM (128 registers: ncu puts each pass at ~72%
-// of the SM's compute throughput). The one-pair-a-thread bit reversal (bitrev_kernel, kept
-// for the kTiled/kReference paths and n < 2^8) took ~0.85 ms of the 6.56 at 2^24 (its
-// scattered a[rev(i)] reads ran at 1.2 TB/s); the tiled one ~0.25 ms.
+// Where the time goes: a 2^27 forward is 27 * 2^26 = 1.81e9 butterflies; loading and
+// storing the elements is ~4% of it (a diagnostic build without them ran 2^27 in 28.8 ms
+// against 30.1, H100), the rest the products, the butterflies' add/sub, the twiddle loads,
+// the index arithmetic and the shared-memory exchanges, at 16 warps per SM (128 registers);
+// the passes are bound by latency and issue as much as by the IMAD pipe (ncu). Measured
+// (bench/RESULTS.md has the table): forward 2^24 3.32 ms, 2^27 29.5; coset_inverse 2^27
+// 33.2; compute_h 2^27 207.6 (H100).
+// Measured slower and not kept: the group of 3 stages as a loop on a constant-geometry
+// register order (+8%), persistent passes with cp.async prefetches (+20%), the quotient on
+// the FP64 pipe (+18%), the twiddle product as a __noinline__ call (+27%), L2 bulk prefetches
+// of the next twiddles or inputs (+2%), tiles in column-major order (+3-5%).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -154,9 +63,10 @@
 #include "cuzk/common/trace.hpp"
 #include "cuzk/ff/shoup_ptx.hpp"
 #include "cuzk/gpu/ntt.hpp"
-#include "cuzk/gpu/ntt_plan.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ntt.hpp"
+#include "gpu/ntt/ntt_plan.hpp"
 
 namespace cuzk::gpu::ntt {
 namespace {
@@ -188,19 +98,13 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
     x = x + t;
 }
 
-// The register passes' twiddle products (Impl::kFast): 1 = Shoup's multiplication by a
-// constant with a precomputed quotient (cuzk/ff/shoup_ptx.hpp), from a table of pairs
-// (w_j in standard form, w'_j = floor(w_j 2^256 / r)), 64 B a twiddle; 0 = Montgomery
-// products from the 32-B table of w_j in Montgomery form (the other paths always use it).
-// H200 side by side (2026-12-01, with the shared twiddle loads): 2^27 forward 41.24 ->
-// 39.01 ms, 2^24 4.64 -> 4.47 (the header has the whole story).
-#ifndef CUZK_NTT_SHOUP
-#define CUZK_NTT_SHOUP 1
-#endif
+// The register passes' twiddle products: Shoup's multiplication by a constant with a
+// precomputed quotient (cuzk/ff/shoup_ptx.hpp), from a table of pairs (w_j in standard
+// form, w'_j = floor(w_j 2^256 / r)), 64 B a twiddle; forward 2^27 39.0 ms against 41.2 with
+// Montgomery products from the 32-B table (H200). The reference path uses that table.
 
 // r and 2^256 - r for shoup_mul, from constant memory (a compile-time modulus loses the
 // fused multiply-adds, field.hpp's device_modulus says why).
-#if CUZK_NTT_SHOUP
 constexpr cuzk::BigInt<Fr::N> neg_modulus() {
     cuzk::BigInt<Fr::N> r{};
     cuzk::BigInt<Fr::N>::sub(r, cuzk::BigInt<Fr::N>::zero(), Fr::kP);
@@ -208,93 +112,34 @@ constexpr cuzk::BigInt<Fr::N> neg_modulus() {
 }
 __constant__ cuzk::BigInt<Fr::N> shoup_p = Fr::kP;
 __constant__ cuzk::BigInt<Fr::N> shoup_np = neg_modulus();
-#endif
 
-// CUZK_NTT_LAZY (1): the butterflies of the all-full register passes keep their values in
-// [0, 2p) instead of [0, p) (shoup_ptx.hpp, the lazy butterflies): the product without its
-// final subtraction, the sum and the difference modulo 2p; the last such pass of a
-// transform makes its values canonical as it stores them (CUZK_NTT_LAZY_BETWEEN_PASSES).
-// 0: canonical values throughout. Needs the Shoup products (their form without the final
-// subtraction). H200 side by side (2026-12-04, two rounds): forward 2^27 31.97 / 31.96 ->
-// 31.66 / 31.66 ms, coset_inverse 2^27 36.24 / 36.08 -> 35.07 / 34.99, compute_h 2^27 213.7
-// -> 213.1; 2^24 within 0.5% (bench/RESULTS.md).
-#ifndef CUZK_NTT_LAZY
-#define CUZK_NTT_LAZY CUZK_NTT_SHOUP
-#endif
-#if CUZK_NTT_LAZY && !CUZK_NTT_SHOUP
-#error "CUZK_NTT_LAZY needs the Shoup products (CUZK_NTT_SHOUP)"
-#endif
-#if CUZK_NTT_LAZY
+// The butterflies of the all-full register passes keep their values in [0, 2p) instead of
+// [0, p) (shoup_ptx.hpp, the lazy butterflies): the product without its final subtraction,
+// the sum and the difference modulo 2p (coset_inverse 2^27 35.0 ms against 36.2, H200).
+// A lazy pass stores its values below 2p where the next pass of the same transform is lazy
+// too, saving lazy_canonical's 17 instructions an element (forward 2^27 29.8 ms against
+// 30.1, H100); the transform's last pass stores canonical values.
 // 2p as immediates in the sums and differences (as Field's sums take p).
 constexpr cuzk::BigInt<Fr::N> kTwiceModulus = Fr::kP2;
-#endif
-// CUZK_NTT_LAZY_BETWEEN_PASSES (1): a lazy pass stores its values below 2p, not made
-// canonical, where the next pass of the same transform is lazy too (an all-full kernel:
-// its butterflies take inputs below 2p); the transform's last pass still stores canonical
-// values. It saves each such pass lazy_canonical's 17 instructions an element (~1.4% of a
-// 9-stage pass's). 0: every pass stores canonical values. H100 side by side (2026-12-07,
-// median of 5, two rounds; bench/RESULTS.md), 0 -> 1: forward 2^24 3.396 / 3.388 -> 3.367 /
-// 3.367 ms, 2^27 30.06 / 30.13 -> 29.81 / 29.88; coset_inverse 2^24 3.995 / 3.954 -> 3.927 /
-// 3.901, 2^27 flat (34.11 / 34.13 -> 34.08 / 34.15); compute_h 2^24 flat (23.89 / 23.81 ->
-// 23.80 / 23.81).
-#ifndef CUZK_NTT_LAZY_BETWEEN_PASSES
-#define CUZK_NTT_LAZY_BETWEEN_PASSES 1
-#endif
 
-// Twiddle j of a register pass's table (see CUZK_NTT_SHOUP), loaded once for the
-// butterflies that share it, and the product by it.
+// Twiddle j of a register pass's table, loaded once for the butterflies that share it, and
+// the product by it.
 __device__ __forceinline__ Fr load_fr(const Fr* p);
 struct Twiddle {
     Fr w;
-#if CUZK_NTT_SHOUP
     Fr wq;
-#endif
 };
 __device__ __forceinline__ Twiddle load_twiddle(const Fr* __restrict__ tw, size_t j) {
-#if CUZK_NTT_SHOUP
     return Twiddle{load_fr(tw + 2 * j), load_fr(tw + 2 * j + 1)};
-#else
-    return Twiddle{load_fr(tw + j)};
-#endif
 }
-// CUZK_NTT_FIRST_GROUP_CONST: the twiddles of a transform's stages 1 and 2 (in the group of
-// stage 0: w_8^k, k = 1..3, the same field elements at every size) from constant memory,
-// filled from the first Shoup table a device builds (shoup_twiddles), instead of the table in
-// global memory: no loads, operands from the constant bank. Which kernels (first_group_const):
-// 0 none, 1 all, 2 the DIT kernels, 3 the inverse kernels, 4 (default) the inverse DIT kernels.
-// ptxas -v, spill stores a thread, 0 -> 1: forward DIT 32 -> 12 B, inverse DIT 76 -> 44,
-// gathering inverse 16 -> 40, DIF 228 -> 264 (forward) and 156 -> 188 (inverse); 4 changes only
-// the inverse DIT kernels (76 -> 44 B, gathering 16 -> 40). H100 side by side (median of 5;
-// bench/RESULTS.md), ms:
-//   2026-12-07, 0 -> 1 (-> 2): forward 2^24 3.330 -> 3.328 (3.356), then two rounds 3.313 /
-//   3.312 -> 3.356 / 3.324; 2^27 29.57 -> 29.63 (29.66), then 29.50 / 29.56 -> 29.75 / 29.70;
-//   coset_inverse 2^24 3.889 -> 3.813 (3.855), 2^27 33.92 -> 33.25 (33.39); coset_forward
-//   2^27 33.89 -> 34.00 (34.04); compute_h 2^27 208.7 -> 208.4 (208.0): slower for the
-//   forward transforms.
-//   2026-12-07 (forty-third session), two rounds, 0 -> 3 -> 4: coset_inverse 2^24 3.870 /
-//   3.867 -> 3.958 / 3.817 -> 3.820 / 3.818, 2^27 33.83 / 33.80 -> 33.28 / 33.31 -> 33.25 /
-//   33.21; compute_h 2^24 23.69 / 23.66 -> 23.63 / 23.64 -> 23.57 / 23.57, 2^27 208.5 / 208.4
-//   -> 208.2 / 208.2 -> 207.6 / 207.6; forward and coset_forward within 0.1% (the same code).
-#ifndef CUZK_NTT_FIRST_GROUP_CONST
-#define CUZK_NTT_FIRST_GROUP_CONST 4
-#endif
-#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
+// The twiddles of a transform's stages 1 and 2 (in the group of stage 0: w_8^k, k = 1..3,
+// the same field elements at every size) in the inverse DIT kernels, from constant memory
+// filled from the first Shoup table a device builds (shoup_twiddles) instead of the table in
+// global memory: coset_inverse 2^27 33.2 ms against 33.8 (H100). In the forward or DIF
+// kernels ptxas spilled more with them and the forward transforms lost 0.3-0.8%.
 __constant__ uint64_t first_group_pairs[3][2][Fr::N];  // w_8^k (standard form), w'
-// Whether the kernels of this kind take them (the setting's kernel kinds, above).
-constexpr bool first_group_const(bool inverse, bool dif) {
-    switch (CUZK_NTT_FIRST_GROUP_CONST) {
-        case 1:
-            return true;
-        case 2:
-            return !dif;
-        case 3:
-            return inverse;
-        case 4:
-            return inverse && !dif;
-        default:
-            return false;
-    }
-}
+// Whether the kernels of this kind take them.
+constexpr bool first_group_const(bool inverse, bool dif) { return inverse && !dif; }
 // The pair of the forward twiddle w_8^k (the inverse's -w_8^-k = w_8^(4 - k), its outputs
 // swapped as for any inverse twiddle: plan::tile_twiddle_position).
 template <bool kInverse>
@@ -308,33 +153,16 @@ __device__ __forceinline__ Twiddle first_group_twiddle(unsigned k) {
     }
     return t;
 }
-#endif
-// CUZK_NTT_SHOUP_NP0 (1, the default): the Shoup products skip the row of q (2^256 - r)
-// whose word is 0 (shoup_ptx.hpp, np_zero_words); 0: all rows.
-#ifndef CUZK_NTT_SHOUP_NP0
-#define CUZK_NTT_SHOUP_NP0 1
-#endif
-// CUZK_NTT_SHOUP_NP_ONES (0, the default): 1 takes the row of np's word 0 (2^32 - 1) as
-// (q << 32) - q on the integer ALU instead of 8 wide multiply-adds (shoup_ptx.hpp). H200
-// side by side (2026-12-02, on top of NP0): the product alone gains (76.4 -> 79.2 G/s), the
-// NTT does not (forward 2^24 4.03 / 4.07 -> 4.06 / 4.06 ms, 2^27 35.48 / 35.52 -> 35.40 /
-// 35.43; coset_forward 2^24 4.63 -> 4.68; compute_h 2^27 270.6 -> 269.7): off. Again on
-// today's kernels (H100, 2026-12-06, two rounds): forward 2^24 3.41 -> 3.54 ms, 2^27 30.19 ->
-// 31.96, compute_h 2^27 210.1 -> 218.6 (DIT all-full spills 76 -> 104 B a thread): off.
-#ifndef CUZK_NTT_SHOUP_NP_ONES
-#define CUZK_NTT_SHOUP_NP_ONES 0
-#endif
+// The Shoup products skip the row of q (2^256 - r) whose word is 0 (np_zero_words). Taking
+// the row of np's word 0 (2^32 - 1) as (q << 32) - q (np_word0_ones) speeds the product alone
+// but made forward 2^27 6% slower (more spills), so kOnes is off.
 __device__ __forceinline__ Fr mul_twiddle(const Fr& y, const Twiddle& t) {
-#if CUZK_NTT_SHOUP
     ff_detail::ptx::DeviceIsa isa;
     Fr r;
-    constexpr uint32_t kZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
-    constexpr bool kOnes = CUZK_NTT_SHOUP_NP_ONES && ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP);
+    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP);
+    constexpr bool kOnes = false;
     ff_detail::ptx::shoup_mul<Fr::N, kZero, kOnes>(isa, r.l, y.l, t.w.l, t.wq.l, shoup_p.l, shoup_np.l);
     return r;
-#else
-    return y * t.w;
-#endif
 }
 
 // out[k] = s^(k step) for k < count (one exponentiation per entry; tables only).
@@ -353,7 +181,7 @@ __global__ void combine_kernel(Fr* out, size_t count, const Fr* lo, const Fr* hi
 // r): shoup_ptx.hpp) from w~_j, w_j in Montgomery form.
 // w~_j = lo[j mod 1024] * hi[j / 1024] made here: no Montgomery table beside the pairs (2 GiB
 // at 2^27 while the table was built).
-// Slot j's pair at plan::twiddle_position(j, log_n) (CUZK_NTT_TWIDDLE_BITREV).
+// Slot j's pair at plan::twiddle_position(j, log_n).
 __global__ void shoup_table_kernel(Fr* out, const Fr* lo, const Fr* hi, size_t count, cuzk::BigInt<Fr::N> neg_inv,
                                    unsigned log_n) {
     for (size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count; j += size_t(gridDim.x) * blockDim.x) {
@@ -388,24 +216,14 @@ __device__ __forceinline__ Fr scaled(const Scale& sc, size_t i, const Fr& x) {
     return x * sc.lo[i & (kPowLo - 1)] * sc.hi_c[i >> kPowLoLog];
 }
 
-// The register passes' scaling (CUZK_NTT_SCALE_CALL=1): the products out of line, one copy
-// called from the 16 load / store sites instead of 16 inlined copies of ~550 instructions
-// (two thirds of the pass kernel's 215 KiB, on no pass's butterfly path). H200 side by side
-// (2026-12-04, two rounds): coset_forward 2^27 39.55 / 39.51 -> 38.45 / 38.45 ms, 2^24 -1.2%;
-// but forward 2^27 33.59 / 33.59 -> 33.77 / 33.78, 2^24 flat: off (bench/RESULTS.md).
-// With the all-full kernels (CUZK_NTT_ALL_FULL_KERNELS) it spills 12-24 B a thread in the
-// DIT kernels instead of 20-160, and wins everywhere (2026-12-04, the table there): on.
-#ifndef CUZK_NTT_SCALE_CALL
-#define CUZK_NTT_SCALE_CALL 1
-#endif
-#if CUZK_NTT_SCALE_CALL
+// The register passes' scaling out of line: one copy called from the 16 load / store sites
+// instead of 16 inlined copies of ~550 instructions (two thirds of the pass kernel's code,
+// on no pass's butterfly path); with the all-full kernels it spills 12-24 B a thread in the
+// DIT kernels instead of 20-160, and coset_forward 2^27 ran 35.6 ms against 37.5 (H200).
 __device__ __noinline__ Fr scaled_call(Scale sc, size_t i, Fr x) { return scaled(sc, i, x); }
 __device__ __forceinline__ Fr pass_scaled(const Scale& sc, size_t i, const Fr& x) {
     return sc.none ? x : scaled_call(sc, i, x);
 }
-#else
-__device__ __forceinline__ Fr pass_scaled(const Scale& sc, size_t i, const Fr& x) { return scaled(sc, i, x); }
-#endif
 
 // Fr through 16-byte accesses (device buffers are cudaMalloc'd, Fr 32-byte strided).
 __device__ __forceinline__ Fr load_fr(const Fr* p) {
@@ -424,38 +242,14 @@ __device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
     q[1] = make_ulonglong2(x.l[2], x.l[3]);
 }
 
-// CUZK_NTT_STREAM_STORES (1): the register passes store their elements with st.global.cs
-// (evict first in L2), likely leaving more of the L2 to the twiddle pairs, which are reused
-// (the elements are read once by the next pass); 0: plain stores. H100 side by side
-// (2026-12-06, median of 5, two rounds each, three machines; bench/RESULTS.md), 0 -> 1:
-// forward 2^20 0.278 / 0.280 -> 0.267 / 0.267 ms, 2^22 0.983 / 0.984 -> 0.953 / 0.957, 2^23
-// 1.921 / 1.921 -> 1.852 / 1.846, 2^24 3.401 / 3.401 -> 3.380 / 3.383 (and 3.409 / 3.409 ->
-// 3.398 / 3.388), 2^27 30.17 / 30.19 -> 30.03 / 30.05 (and 30.19 / 30.24 -> 30.06 / 30.06);
-// coset_inverse 2^20 0.319 -> 0.306, 2^27 34.19 -> 34.10; compute_h 2^27 210.4 -> 209.8.
-// The same stores only from 2^22 on (a uniform branch a store) ran 2^20 as fast as these
-// with plain stores there (0.267 ms), so part of the small sizes' gain might have been the
-// build (base was the full build of 887130a, the variants staged). Settled a session later,
-// the full build of 8594b19 against the same tree staged with plain stores (two rounds):
-// forward 2^20 0.267 / 0.267 against 0.270 / 0.272 ms, 2^22 0.955 / 0.954 against 0.980 /
-// 0.982, 2^23 1.840 / 1.849 against 1.918 / 1.917, 2^24 3.385 / 3.387 against 3.405 /
-// 3.403, 2^27 30.07 / 30.05 against 30.20 / 30.20 (and a staged build beside them ran as
-// fast as the full one), so the stores do give the small sizes 1-4%.
-// Measured there too and not kept: the loads .cs (evict first in L1 and L2; forward 2^24
-// +0.8%), the loads .L1::no_allocate (+1.8%: an element's two 16-byte halves share a
-// sector through L1), both .cs (flat), the loads evict-first in L2 only (createpolicy, with
-// .cs stores: as the stores alone), the twiddle loads .L1::evict_last (flat, alone or with
-// .cs stores).
-#ifndef CUZK_NTT_STREAM_STORES
-#define CUZK_NTT_STREAM_STORES 1
-#endif
+// The register passes store their elements with st.global.cs (evict first in L2), leaving
+// more of the L2 to the twiddle pairs, which are reused (the elements are read once by the
+// next pass): forward 2^20-2^24 1-4% faster, 2^27 0.5% (H100). Evict-first loads, loads
+// that skip L1 and evict-last twiddle loads were flat or slower.
 __device__ __forceinline__ void store_fr_pass(Fr* p, const Fr& x) {
-#if CUZK_NTT_STREAM_STORES
     ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
     __stcs(q, make_ulonglong2(x.l[0], x.l[1]));
     __stcs(q + 1, make_ulonglong2(x.l[2], x.l[3]));
-#else
-    store_fr(p, x);
-#endif
 }
 
 // Bit-reversal permutation with an optional scaling by c s^i of the element that starts
@@ -478,11 +272,9 @@ __global__ void bitrev_kernel(Fr* a, unsigned log_n, Scale sc) {
 // middle bits b and rev(b) (b <= rev(b); the others return at once), both read and
 // written in runs of 16 consecutive elements through shared memory. The one-pair-a-thread
 // kernel above reads a[rev(i)] scattered: ~0.85 ms at 2^24 on the H200, 1.2 TB/s.
-// With ab_b (compute_h's quotient): a_i b_i, or a_i b_i - c_i with ab_c, is what gets
-// moved, the product folded into the permutation's loads instead of a pass of its own
-// over a, b (and c) (ab_minus_c_kernel).
-__global__ void __launch_bounds__(256)
-    bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc, const Fr* ab_b, const Fr* ab_c) {
+// With ab_b (compute_h's quotient): a_i b_i is what gets moved, the product folded into the
+// permutation's loads instead of a pass of its own over a and b (ab_kernel).
+__global__ void __launch_bounds__(256) bitrev_tiled_kernel(Fr* a, unsigned log_n, Scale sc, const Fr* ab_b) {
     constexpr unsigned kSide = 1u << plan::kRevLog;
     __shared__ uint64_t sh[2][Fr::N][kSide][kSide + 1];  // +1: column reads spread over banks
     const unsigned m = log_n - 2 * plan::kRevLog;
@@ -495,7 +287,6 @@ __global__ void __launch_bounds__(256)
         const size_t i = plan::rev_tile_index(log_n, mid[k], t);
         Fr x = load_fr(a + i);
         if (ab_b) x = x * load_fr(ab_b + i);
-        if (ab_c) x = x - load_fr(ab_c + i);
         x = scaled(sc, i, x);
 #pragma unroll
         for (unsigned l = 0; l < Fr::N; ++l) sh[k][l][t >> plan::kRevLog][t & (kSide - 1)] = x.l[l];
@@ -510,16 +301,14 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// a <- its bit reversal, pre-scaled; with b (log n >= 2 kRevLog) a_i b_i first, with b
-// and c a_i b_i - c_i.
-void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr,
-                   const Fr* c = nullptr) {
+// a <- its bit reversal, pre-scaled; with b (log n >= 2 kRevLog) a_i b_i first.
+void launch_bitrev(Fr* a, unsigned log_n, const Scale& pre, cudaStream_t stream, const Fr* b = nullptr) {
     if (log_n >= 2 * plan::kRevLog) {
         bitrev_tiled_kernel<<<1u << (log_n - 2 * plan::kRevLog), 1u << (2 * plan::kRevLog), 0, stream>>>(a, log_n, pre,
-                                                                                                         b, c);
+                                                                                                         b);
         check_launch("bitrev_tiled_kernel");
     } else {
-        if (b) throw std::logic_error("gpu::ntt: a b - c needs the tiled bit reversal");  // internal use only
+        if (b) throw std::logic_error("gpu::ntt: a b needs the tiled bit reversal");  // internal use only
         bitrev_kernel<<<grid_for(size_t(1) << log_n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
         check_launch("bitrev_kernel");
     }
@@ -550,37 +339,15 @@ __global__ void stage_kernel(Fr* a, unsigned log_n, unsigned log_h, const Fr* __
     }
 }
 
-// One pass of p.s stages on the tiles of 2^s C <= 1024 elements (ntt_plan.hpp); one
-// block per tile, one butterfly per thread per stage (blockDim = 2^(s-1) C <= 512).
-__global__ void __launch_bounds__(512) pass_kernel(Fr* a, unsigned log_n, plan::Pass p, const Fr* __restrict__ tw) {
-    __shared__ Fr sh[1u << plan::kTiledTileLog];
-    const size_t tile = blockIdx.x;
-    const size_t base = plan::tile_base(p, tile);
-    const size_t r0 = plan::tile_r0(p, tile);
-    const unsigned elems = 1u << (p.s + p.log_c);
-    for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) sh[e] = a[base + plan::tile_offset(p, e)];
-    __syncthreads();
-    for (unsigned u = 0; u < p.s; ++u) {
-        for (unsigned q = threadIdx.x; q < elems / 2; q += blockDim.x) {
-            const plan::Butterfly b = plan::tile_butterfly(log_n, p, r0, u, q);
-            butterfly(sh[b.i0], sh[b.i1], tw[b.tw]);
-        }
-        __syncthreads();
-    }
-    for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) a[base + plan::tile_offset(p, e)] = sh[e];
-}
-
-// DIT butterfly with twiddle w_n^j (kInverse: w_n^-j), j < n/2 from the table. j = 0 is
-// w = 1 and costs no multiplication (stage 0, and the first butterflies of the first
-// pass). The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) = -w^(n/2 - j)
-// for 0 < j < n/2, and negating w just swaps the two outputs (the table position of
-// w_n^j or -w_n^-j: plan::tile_twiddle_position).
-#if CUZK_NTT_LAZY
-// The lazy butterflies (CUZK_NTT_LAZY): DIT, or Gentleman-Sande with kDif.
+// DIT butterfly with twiddle w_n^j (kInverse: w_n^-j), j < n/2 from the table; `one`: w = 1,
+// no multiplication. The inverse needs no second table: w^-j = w^(n/2) w^(n/2 - j) =
+// -w^(n/2 - j) for 0 < j < n/2, and negating w just swaps the two outputs (the table
+// position of w_n^j or -w_n^-j: plan::tile_twiddle_position).
+// The lazy butterflies (values in [0, 2p): shoup_ptx.hpp): DIT, or Gentleman-Sande with kDif.
 template <bool kInverse, bool kDif>
 __device__ __forceinline__ void lazy_butterfly(Fr& x, Fr& y, bool one, const Twiddle& w) {
-    constexpr uint32_t kZero = CUZK_NTT_SHOUP_NP0 ? ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP) : 0;
-    constexpr bool kOnes = CUZK_NTT_SHOUP_NP_ONES && ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP);
+    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP);
+    constexpr bool kOnes = false;
     constexpr cuzk::BigInt<Fr::N> p2 = kTwiceModulus;
     ff_detail::ptx::DeviceIsa isa;
     if constexpr (kDif)
@@ -590,12 +357,9 @@ __device__ __forceinline__ void lazy_butterfly(Fr& x, Fr& y, bool one, const Twi
         ff_detail::ptx::lazy_dit_butterfly<Fr::N, kZero, kOnes>(isa, x.l, y.l, one, kInverse, w.w.l, w.wq.l, shoup_p.l,
                                                                 shoup_np.l, p2.l);
 }
-#endif
 template <bool kInverse, bool kLazy = false>
 __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
-#if CUZK_NTT_LAZY
     if constexpr (kLazy) return lazy_butterfly<kInverse, false>(x, y, one, w);
-#endif
     if (one) {
         const Fr t = y;
         y = x - t;
@@ -615,9 +379,7 @@ __device__ __forceinline__ void butterfly_j(Fr& x, Fr& y, bool one, const Twiddl
 // Its transpose (Gentleman-Sande): (x, y) <- (x + y, w (x - y)), for the DIF order.
 template <bool kInverse, bool kLazy = false>
 __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twiddle& w) {
-#if CUZK_NTT_LAZY
     if constexpr (kLazy) return lazy_butterfly<kInverse, true>(x, y, one, w);
-#endif
     const Fr d = kInverse && !one ? y - x : x - y;  // w^-j = -w^(n/2 - j)
     x = x + y;
     y = one ? d : mul_twiddle(d, w);
@@ -633,99 +395,30 @@ __device__ __forceinline__ void butterfly_gs_j(Fr& x, Fr& y, bool one, const Twi
 // `pre` scales the inputs as they are loaded, `post` the outputs as they are stored (i:
 // global index, or its bit reversal when the Scale says so); callers pass them to the
 // first / last pass only.
-// CUZK_NTT_INDEX32 (1): the register passes' twiddle indices in 32-bit arithmetic (exact
-// for n <= 2^32, plan::tile_twiddle) instead of size_t; 0: size_t. Why: Nsight Compute
-// (H200, 2026-12-04) counted 276 warp instructions a warp-butterfly in a pass, only 108 of
-// them multiplies, and the passes are close to issue-bound (a prefetch adding a few
-// instructions a twiddle cost 3-7%). Side by side (H200, two rounds): forward 2^27 35.53 /
-// 35.52 -> 35.37 / 35.32 ms, 2^24 4.040 / 4.061 -> 4.014 / 4.038; compute_h 2^27 234.9 ->
-// 233.9, 2^24 27.1 -> 26.9; coset forward / inverse 2^27 -0.4 / -0.6%.
-#ifndef CUZK_NTT_INDEX32
-#define CUZK_NTT_INDEX32 1
-#endif
-using TwiddleIndex = std::conditional_t<CUZK_NTT_INDEX32 != 0, uint32_t, size_t>;
-// CUZK_NTT_ONE_BRANCH (0, the default with Shoup's table): only the transform's stage 0
-// (every twiddle w^0, a uniform branch) skips its products; the other butterflies multiply,
-// by the table's slot 0 (1) or n/2 (-1) where their twiddle is w^0, so a stage's butterflies
-// are straight-line code that ptxas interleaves (two products in flight a thread). 1: each
-// butterfly branches on its twiddle index (divergent in the first pass), as before. Costs
-// ~1/log n more products (stages 1.. of the first pass: half, a quarter, ... of theirs).
-// H200 side by side (2026-12-04, median of 5, two rounds, with the register cap below):
-// forward 2^24 4.018 / 4.007 -> 3.832 / 3.825 ms, 2^27 35.32 / 35.33 -> 34.36 / 34.34;
-// coset_inverse 2^24 4.65 / 4.76 -> 4.50 / 4.64; compute_h 2^24 26.86 / 26.99 -> 26.19 /
-// 26.18, 2^27 233.9 / 233.9 -> 231.4 / 231.4. Without the cap ptxas takes 166 registers (12
-// warps a SM; 256-thread blocks fit one a SM): 2^24 flat, 2^27 forward 46.8 ms.
-#ifndef CUZK_NTT_ONE_BRANCH
-#define CUZK_NTT_ONE_BRANCH (CUZK_NTT_SHOUP ? 0 : 1)
-#endif
-#if !CUZK_NTT_ONE_BRANCH && !CUZK_NTT_SHOUP
-#error "CUZK_NTT_ONE_BRANCH=0 needs the Shoup table's slot n/2 (CUZK_NTT_SHOUP)"
-#endif
-// CUZK_NTT_FULL_GROUP (1): a group of 3 stages (its register bits are its stage bits, in
-// order) takes a straight-line path of its own, chosen by a uniform branch: no per-stage
-// "is this a stage bit" test or stage-0 branch, so the group is one basic block and
-// ptxas may issue a stage's twiddle loads during the stage before (ncu had put pass 3's
-// long-scoreboard stalls, 29%, on those loads). The group holding the transform's stage 0
-// (first pass, lh0 = 0) skips stage 0's products and, with CUZK_NTT_FIRST_ONES, those of
-// stages 1 and 2 whose twiddle is w^0 (tile element bits below the stage bit all 0: the
-// jl = 0 butterflies), 3 of a thread's 8 products there, ~3% of the transform's.
-// 2: only the group of stage 0 takes the path (side-by-side runs). H200 side by side
-// (2026-12-04, median of 5, two rounds, with CUZK_NTT_WHOLE_GROUPS in ntt_plan.hpp), ms:
-//   variant                   fwd 2^24       fwd 2^27        coset fwd 2^27  coset inv 2^24 / 2^27
-//   before                    3.814 / 3.825  33.49 / 33.51   39.49 / 39.44   4.498 / 37.50
-//   full groups               4.008 / 4.005  33.30 / 33.32   38.63 / 38.59   5.036 / 37.00
-//   first group only (2)      3.882 / 3.885  33.85 / 33.91   39.40 / 39.44   4.497 / 38.83
-//   whole-group plan          3.785 / 3.789  33.58 / 33.53   39.53 / 39.45   4.434 / 37.54
-//   both (the default)        3.780 / 3.781  33.27 / 33.35   38.62 / 38.57   4.273 / 37.02
-// and compute_h 2^24 26.00 -> 25.32, 2^27 229.9 -> 221.5. Full groups alone lose at 2^24,
-// whose 8-stage passes keep a 2-stage group on the other path (two copies of the stage
-// code in the running kernel); the 6 + 9 + 9 plan makes every group there full.
-#ifndef CUZK_NTT_FULL_GROUP
-#define CUZK_NTT_FULL_GROUP (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3 ? 0 : 1)
-#endif
-// CUZK_NTT_ALL_FULL_KERNELS: passes whose groups are all full (s a multiple of 3: 2^24's
-// 6 + 9 + 9, 2^27's 9 + 9 + 9) run kernels compiled without the generic group path: 0 none,
-// 1 the forward DIT passes, 2 (default) the DIT passes, 3 every kind. What it changes is
-// ptxas's spilling (bytes of spill stores a thread, generic -> all-full kernel): with the
-// scaling inlined (CUZK_NTT_SCALE_CALL=0) forward DIT 160 -> 64, inverse DIT 20 -> 64, DIF
-// 60 -> 144; with the scaling a call (the default), DIT 12-16 -> 16-24, DIF 12-16 -> 244-252.
-// H200 side by side (2026-12-04, median of 5, two rounds), ms:
-//   scaling inlined      fwd 2^24       fwd 2^27       coset fwd 2^27  coset inv 2^27  compute_h 2^27
-//   0                    3.802 / 3.793  33.05 / 33.05  38.50 / 38.47   36.29 / 36.30   220.3 / 220.1
-//   3                    3.685 / 3.675  32.50 / 32.52  37.51 / 37.54   36.94 / 36.77   223.1 / 222.9
-//   then 0               3.792 / 3.773  33.01 / 33.01  38.49 / 38.51   36.20 / 36.16   220.1 / 220.0
-//   1                    3.663 / 3.662  32.45 / 32.45  37.53 / 37.56   36.30 / 36.31   218.7 / 218.7
-//   then 1               3.686 / 3.672  32.41 / 32.41  37.54 / 37.53   36.47 / 36.34   219.0 / 218.9
-//   scaling a call, 1    3.572 / 3.580  32.00 / 31.95  35.63 / 35.65   36.80 / 36.74   214.5 / 214.4
-//   scaling a call, 2    3.589 / 3.576  31.99 / 31.98  35.63 / 35.63   36.04 / 36.25   213.9 / 213.9
-// (compute_h 2^24 25.29 / 25.25 -> 24.44 / 24.47 from the first row of the last three to the
-// last; bench/RESULTS.md, twenty-second session).
-// With the lazy butterflies (CUZK_NTT_LAZY, all-full kernels only) the DIF all-full kernels
-// spill 112-116 B instead of 244-252, and 3 wins: H200 side by side (2026-12-04, two
-// rounds), 2 -> 3: compute_h 2^27 214.10 / 214.04 -> 211.96 / 212.00 ms, 2^24 24.38 / 24.50 ->
-// 24.22 / 24.40; the transforms within 0.2%. Default 3.
-#ifndef CUZK_NTT_ALL_FULL_KERNELS
-#define CUZK_NTT_ALL_FULL_KERNELS 3
-#endif
-#ifndef CUZK_NTT_FIRST_ONES
-#define CUZK_NTT_FIRST_ONES 1
-#endif
-// CUZK_NTT_CANONICAL_STAGE0 (1): the lazy DIT kernels' stage 0 (w^0 everywhere) runs on the
-// elements just loaded, which are canonical (below p: the transform's input, or its scaling),
-// so its sums and differences go to [0, 2p) without a comparison
-// (ff_detail::ptx::canonical_one_dit_butterfly): ~27 instructions fewer a butterfly, 4 a
-// thread in the first pass (static count of the forward gathering kernel 6178 -> 6051
-// SASS instructions, spills unchanged). 0: the lazy butterfly with one = true. H100 side by
-// side (2026-12-07, median of 5, two rounds), 0 -> 1: forward 2^24 3.352 / 3.351 -> 3.317 /
-// 3.317 ms, 2^27 29.74 / 29.74 -> 29.55 / 29.49; compute_h 2^24 23.74 / 23.73 -> 23.67 /
-// 23.65; coset_inverse 2^24 flat (3.880 -> 3.875). More than its ~2% of the first pass's
-// instructions suggested: ncu put that pass at 0.728 ms (0.776 in the thirty-sixth session).
-#ifndef CUZK_NTT_CANONICAL_STAGE0
-#define CUZK_NTT_CANONICAL_STAGE0 1
-#endif
-#if CUZK_NTT_FULL_GROUP && (CUZK_NTT_ONE_BRANCH || CUZK_NTT_REG_LOG != 3)
-#error "CUZK_NTT_FULL_GROUP needs the branch-free butterflies and 8 elements a thread"
-#endif
+// The register passes' twiddle indices in 32-bit arithmetic (exact for n <= 2^32,
+// plan::tile_twiddle): the passes are close to issue-bound (ncu: 276 warp instructions a
+// warp-butterfly, 108 of them multiplies), and size_t indices made forward 2^27 0.5% slower.
+using TwiddleIndex = uint32_t;
+// Only the transform's stage 0 (every twiddle w^0, a uniform branch) skips its products; the
+// other butterflies multiply, by the table's slot 0 (1) or n/2 (-1) where their twiddle is
+// w^0, so a stage's butterflies are straight-line code that ptxas interleaves (two products
+// in flight a thread), at ~1/log n more products; branching on each twiddle index instead was
+// 3-5% slower (forward 2^24 3.83 against 4.01 ms, H200).
+// A group of 3 stages (its register bits are its stage bits, in order) takes a straight-line
+// path of its own (full_group), chosen by a uniform branch: no per-stage "is this a stage bit"
+// test or stage-0 branch, so the group is one basic block and ptxas may issue a stage's
+// twiddle loads during the stage before. The group holding the transform's stage 0 (first
+// pass, lh0 = 0) skips stage 0's products and those of stages 1 and 2 whose twiddle is w^0
+// (the jl = 0 butterflies), 3 of a thread's 8 products there. With the whole-group plan
+// (ntt_plan.hpp) compute_h 2^27 ran 221.5 ms against 229.9 on the generic path (H200).
+// Passes whose groups are all full (s a multiple of 3: 2^24's 6 + 9 + 9, 2^27's 9 + 9 + 9)
+// run kernels compiled without the generic group path (kAllFull): ptxas spills less there
+// (forward 2^24 3.66 ms against 3.79, H200), and they run the lazy butterflies (values below
+// 2p; in the generic kernels ptxas spilled 250-1200 B a thread with them).
+// In those kernels the DIT stage 0 (w^0 everywhere) runs on the elements just loaded, which
+// are canonical (below p: the transform's input, or its scaling), so its sums and differences
+// go to [0, 2p) without a comparison (ff_detail::ptx::canonical_one_dit_butterfly): ~27
+// instructions fewer a butterfly; forward 2^27 29.5 ms against 29.7 (H100).
 // The butterflies of register bit i that share one twiddle t: the kRegElems / 2^(i+1) pairs
 // (j, j + 2^i) whose bits of j below i are jl (DIT, or Gentleman-Sande with kDif).
 template <bool kInverse, bool kDif, bool kLazy = false>
@@ -743,14 +436,12 @@ __device__ __forceinline__ void twiddle_butterflies(Fr (&x)[plan::kRegElems], un
 
 // The twiddle of stage u (register bit i) for the elements whose bits below i are jl; in the
 // group of stage 0 (kFirst: u = i) w_n^(jl n / 2^(i+1)) = w_8^(jl 2^(2-i)), from constant
-// memory (CUZK_NTT_FIRST_GROUP_CONST).
+// memory in the inverse DIT kernels (first_group_const).
 template <bool kInverse, bool kDif, bool kFirst>
 __device__ __forceinline__ Twiddle group_twiddle(const Fr* __restrict__ tw, unsigned log_n, const plan::Pass& p,
                                                  TwiddleIndex r0, unsigned u, unsigned i, unsigned jl,
                                                  const plan::RegBits& rb, unsigned e0) {
-#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
     if constexpr (kFirst && first_group_const(kInverse, kDif)) return first_group_twiddle<kInverse>(jl << (2 - i));
-#endif
     (void)i;
     return load_twiddle(tw, plan::tile_twiddle_position<kInverse>(log_n, p, r0, u, plan::group_element(rb, e0, jl)));
 }
@@ -766,7 +457,6 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
     for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
         const unsigned i = kDif ? plan::kRegLog - 1 - ii : ii;
         const unsigned u = u0 + i;
-#if CUZK_NTT_LAZY && CUZK_NTT_CANONICAL_STAGE0
         // Stage 0 of a DIT pass comes first, on the loaded (canonical) elements.
         if (kFirst && kLazy && !kDif && i == 0) {
             constexpr cuzk::BigInt<Fr::N> kp = Fr::kP;
@@ -776,10 +466,9 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
                 ff_detail::ptx::canonical_one_dit_butterfly<Fr::N>(isa, x[j].l, x[j + 1].l, kp.l);
             continue;
         }
-#endif
 #pragma unroll
         for (unsigned jl = 0; jl < (1u << i); ++jl) {
-            const bool one = kFirst && (i == 0 || (CUZK_NTT_FIRST_ONES && jl == 0));  // compile-time: w^0
+            const bool one = kFirst && (i == 0 || jl == 0);  // compile-time: w^0
             Twiddle t{};
             if (!one) t = group_twiddle<kInverse, kDif, kFirst>(tw, log_n, p, r0, u, i, jl, rb, e0);
             twiddle_butterflies<kInverse, kDif, kLazy>(x, i, jl, one, t);
@@ -787,102 +476,25 @@ __device__ __forceinline__ void full_group(Fr (&x)[plan::kRegElems], unsigned lo
     }
 }
 
-// Launch bounds: ptxas takes 128 registers (16 warps a SM, register-bound per ncu). Asking
-// for 5 or 6 blocks a SM (96 / 80 registers, 20 / 24 warps) was slower (H200, 2026-12-01,
-// side by side: forward 2^24 5.26 -> 5.39 / 6.06 ms, 2^27 47.7 -> 48.7 / 53.7).
-// With 4 elements a thread (CUZK_NTT_REG_LOG=2, 256-thread blocks) at least 2 blocks a SM
-// are asked for, so that it keeps the 16 warps of the default. Measured side by side (H200,
-// 2026-12-01): 86-96 registers, still 16 warps, one more trip through shared memory per
-// 9-10 stages; slower: forward 2^24 4.76 -> 5.05 ms, 2^27 42.55 -> 49.4, compute_h 2^27
-// 321.6 -> 356.0. The default stays 8 elements.
-// CUZK_NTT_TILES_PER_BLOCK (default 1): small tiles share a block (launch_reg_pass); 0:
-// one tile a block, as before (kept for side-by-side runs).
-#ifndef CUZK_NTT_TILES_PER_BLOCK
-#define CUZK_NTT_TILES_PER_BLOCK 1
-#endif
-// Threads of a block that tiles share (launch_reg_pass): 2^kSharedBlockLog, the 1024-
-// element tile's block (128 threads), below n = 2^CUZK_NTT_WIDE_BLOCKS_FROM; from there on
-// 2^kWideBlockLog = 256 (two 1024-element tiles, four of 512, ...). H200 side by side
-// (2026-12-01), 256 threads at every size against 128: compute_h 2^27 288.5 -> 279.5 ms,
-// coset_inverse 2^27 45.0 -> 44.1, forward 2^27 flat (38.50 / 38.55); but forward 2^24
-// 4.40 -> 4.50, 2^20 0.287 -> 0.300, compute_h 2^24 32.2 -> 32.7. 512 threads (one block a
-// SM) was slower everywhere (forward 2^24 5.22, 2^27 44.9). Then the switch at 2^25
-// against none (side by side, median of 5, two rounds): compute_h 2^25 67.6 -> 66.2 ms,
-// 2^26 140.2 -> 136.4, 2^27 288.4 -> 279.5; coset_inverse 2^26 21.7 -> 21.6, 2^27 44.96 ->
-// 44.07; forward 2^26 18.79 -> 18.82, 2^27 38.45 -> 38.54 (+0.3%); 2^24 unchanged.
-// With the branch-free butterflies (CUZK_NTT_ONE_BRANCH=0, 128 registers) 128 threads win
-// again at 2^27, so the default is now 28 (never wide): side by side (H200, 2026-12-04, two
-// rounds) switch at 25 -> none: forward 2^27 34.36 / 34.34 -> 33.58 / 33.56 ms,
-// coset_inverse 39.30 / 39.38 -> 37.79 / 37.64, compute_h 231.4 / 231.4 -> 230.0 / 230.2,
-// coset_forward 39.20 / 39.23 -> 39.54 / 39.50; 2^24 (narrow either way) within noise.
-#ifndef CUZK_NTT_WIDE_BLOCKS_FROM
-#define CUZK_NTT_WIDE_BLOCKS_FROM 28
-#endif
-// CUZK_NTT_REMAP_WIDE (2): 1 gives the gathering passes (Remap) the wide blocks at every
-// size: at 2^27 their tiles are 512 elements, two to a 128-thread block, and the elements
-// that neighbour one another in memory (one tile element of each of the block's tiles,
-// plan::gather_tile) come in runs of two, 64 B, from two warps at about the same time;
-// four tiles to a 256-thread block make the runs 128 B, one L2 line. H200, 2026-12-05
-// (bench/RESULTS.md): forward 2^27 31.61 -> 31.29 ms, coset_forward 2^27 35.35 -> 36.06.
-// 2 (the default): only the gathering passes that scale nothing as they load (the forward,
-// the inverse and coset inverse, whose scaling is on the last pass; not the coset forward).
-// H100 side by side (2026-12-06, two rounds, median of 5), 0 -> 2: forward 2^27 32.66 /
-// 32.69 -> 32.32 / 32.32 ms, coset_inverse 2^27 35.44 / 35.47 -> 35.02 / 35.06; coset
-// forward, compute_h and 2^24 within 0.3%. 0: never.
-#ifndef CUZK_NTT_REMAP_WIDE
-#define CUZK_NTT_REMAP_WIDE 2
-#endif
-// CUZK_NTT_GATHER_INTERLEAVE (1): the all-full gathering kernel's block threads are
-// interleaved over its tiles (plan::block_thread), so that a warp's gather loads cover 8
-// rows of 2 or 4 tiles' consecutive elements instead of 32 rows of one tile's (2^27: 32-byte
-// pieces of 32 lines a load). Not in the generic gathering kernel (2^25, 2^26: s = 8), where
-// ptxas then spilled 116 B a thread instead of 20. 0: thread f of tile k is block thread k T
-// + f. H100 side by side (2026-12-06, median of 5, two rounds; bench/RESULTS.md), key on, 0
-// -> 1: forward 2^27 30.61 / 30.61 -> 30.25 / 30.30 ms, coset_forward 2^27 34.78 / 34.80 ->
-// 34.63 / 34.61; 2^24 (tiles of 8 threads, interleaved either way) unchanged.
-#ifndef CUZK_NTT_GATHER_INTERLEAVE
-#define CUZK_NTT_GATHER_INTERLEAVE 1
-#endif
-// CUZK_NTT_TILE_KEY (1): in the DIT kernels, where a half warp spans two tiles (tiles of 8
-// threads, as in 2^24's first pass; interleaved ones), the odd tile's shared-memory slots
-// are XORed with 12 (plan::smem_tile_key) against a 2-way bank conflict on every
-// exchange. 0: no key. H100 side by side (2026-12-06, median of 5, two rounds), before ->
-// both (key and interleave), ms: forward 2^24 3.482 / 3.501 -> 3.408 / 3.427, 2^25 7.73 /
-// 7.74 -> 7.65 / 7.64, 2^26 15.42 / 15.47 -> 15.24 / 15.24, 2^27 31.00 / 31.02 -> 30.25 /
-// 30.30; coset_forward 2^27 35.10 / 35.12 -> 34.63 / 34.61; compute_h 2^24 24.08 / 24.18 ->
-// 23.99 / 23.98, 2^27 211.7 / 211.7 -> 210.8 / 210.7; inverse 2^27 32.37 / 32.42 -> 32.19 /
-// 32.21; coset_inverse 2^24 3.936 / 3.973 -> 3.981 / 3.987 (+0.5%), 2^27 34.55 / 34.59 ->
-// 34.44 / 34.41; 2^20 to 2^23 within 1%.
-#ifndef CUZK_NTT_TILE_KEY
-#define CUZK_NTT_TILE_KEY 1
-#endif
-constexpr unsigned kSharedBlockLog = plan::kTiledTileLog - plan::kRegLog;
-constexpr unsigned kWideBlockLog = kSharedBlockLog + (plan::kRegLog >= 3 ? 1 : 0);  // 4 a thread: 256 already
-constexpr unsigned kRegPassThreadsLog = std::max(plan::kTileLog - plan::kRegLog, kWideBlockLog);
+// Block shapes. A tile of 2^L elements has 2^(L-3) threads (8 elements each: 4 a thread
+// was 15% slower at 2^27, 16 a thread 2.4x slower, H200). Small tiles share a block
+// (launch_reg_pass) up to the 1024-element tile's block, 2^kSharedBlockLog = 128 threads;
+// wide blocks, 2^kWideBlockLog = 256 threads (two 1024-element tiles, four of 512, ...), from
+// 2^kWideBlocksFromLog on, and in the gathering passes that scale nothing as they load (the
+// forward, the inverse and coset inverse, whose scaling is on the last pass): their tiles'
+// neighbouring elements then come in 128-byte runs, one L2 line (forward 2^27 32.3 ms
+// against 32.7 with narrow blocks, H100). 256 threads at every size were slower (forward
+// 2^27 33.6 ms against 34.4 narrow, H200), 512 slower still.
+constexpr unsigned kSharedBlockLog = plan::kTileLog - plan::kRegLog;
+constexpr unsigned kWideBlockLog = kSharedBlockLog + 1;
+constexpr unsigned kWideBlocksFromLog = 28;
+constexpr unsigned kRegPassThreadsLog = kWideBlockLog;
 static_assert(kRegPassThreadsLog <= 9, "512 threads a block at most (128 registers a thread)");
-// CUZK_NTT_REG_PASS_MIN_BLOCKS: blocks of 2^kRegPassThreadsLog threads a SM asked of ptxas,
-// i.e. a register cap (2: 128 registers, 16 warps a SM; 0: none). The branch-free
-// butterflies need it (ptxas spills 8-24 B a thread under it; see CUZK_NTT_ONE_BRANCH).
-#ifndef CUZK_NTT_REG_PASS_MIN_BLOCKS
-#define CUZK_NTT_REG_PASS_MIN_BLOCKS (CUZK_NTT_ONE_BRANCH ? 0 : 2)
-#endif
-#if CUZK_NTT_REG_PASS_MIN_BLOCKS > 0
-#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, CUZK_NTT_REG_PASS_MIN_BLOCKS)
-#elif CUZK_NTT_REG_LOG >= 3
-#define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog)
-#else
+// Launch bounds: 2 blocks of 2^kRegPassThreadsLog threads a SM, i.e. ptxas capped at 128
+// registers (16 warps a SM; the branch-free butterflies spill 8-24 B a thread under it).
+// Without the cap ptxas took 166 registers and forward 2^27 ran 46.8 ms against 34.4 (H200);
+// 5 or 6 blocks a SM (96 / 80 registers) were 2-12% slower.
 #define CUZK_REG_PASS_BOUNDS __launch_bounds__(1u << kRegPassThreadsLog, 2)
-#endif
-// CUZK_NTT_DIAG_NO_DATA (0): a diagnostic build only, its transforms wrong: 1 makes the
-// register passes compute on values made from the element index instead of loading their
-// elements, and store (almost) nothing, so that a pass's time without its data traffic
-// can be set beside the real one (the bench with CUZK_BENCH_NO_CHECK=1). H100 (2026-12-07,
-// two rounds, against the build without it in the same call): forward 2^24 3.25 / 3.26 ms
-// against 3.40 / 3.39, 2^27 28.8 / 28.7 against 30.1 / 30.1: loading and storing the
-// elements costs the transform ~4%; the rest is the arithmetic and the twiddles.
-#ifndef CUZK_NTT_DIAG_NO_DATA
-#define CUZK_NTT_DIAG_NO_DATA 0
-#endif
 // How a pass maps its tiles' elements to memory: in place, or for the natural -> natural
 // transforms without a bit-reversal pass, through the bit reversal as it loads.
 //   kGather: the first DIT pass loads permuted element g from src[rev(g)]
@@ -894,15 +506,14 @@ enum class Remap { kNone, kGather };
 // src, dst: where the pass loads and stores (the same buffer except around a gathering
 // pass; Remap above).
 // kAllFull: every group of the pass is full (launch_reg_pass checks it), so the kernel has
-// no generic path (CUZK_NTT_ALL_FULL_KERNELS).
+// no generic path and runs the lazy butterflies.
 template <bool kInverse, bool kDif, Remap kRemap = Remap::kNone, bool kAllFull = false>
 __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, unsigned log_n, plan::Pass p,
                                                      const Fr* __restrict__ tw, Scale pre, Scale post, bool lazy_out) {
     constexpr bool kGather = kRemap == Remap::kGather;
-    // The lazy butterflies (CUZK_NTT_LAZY) in the kernels without the generic group path
-    // only: in the generic ones ptxas spilled 250-1200 B a thread with them (against 12-36
-    // B). The all-full DIT kernels spill 72-120 B with them (16-24 without).
-    constexpr bool kLazy = CUZK_NTT_LAZY && kAllFull;
+    // The lazy butterflies in the kernels without the generic group path only: in the
+    // generic ones ptxas spilled 250-1200 B a thread with them (against 12-36 B).
+    constexpr bool kLazy = kAllFull;
     static_assert(!(kGather && kDif), "the gathering pass is the first DIT pass");
     // Limb-major tile, sized by the launch to this pass's tile (elems x 32 B): a first pass
     // of 256-element tiles with a fixed 32 KiB ran 6 warps a SM (shared-memory bound).
@@ -911,20 +522,21 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     // Tiles under 1024 elements come several to a block (launch_reg_pass), thread f of
     // tile k being thread f + k 2^(tile_log - 3) of the block (but where interleaved, below),
     // each tile in its own part of shared memory.
-    // The DIT kernels key their tiles' slots (plan::smem_tile_key, CUZK_NTT_TILE_KEY) and,
-    // in the all-full gathering kernel, interleave their threads (plan::block_thread,
-    // CUZK_NTT_GATHER_INTERLEAVE). The DIF kernels keep the plain layout, though their pass
-    // of 8-thread tiles (2^24's last) has the same conflicts: with the key, ptxas spilled 212
-    // instead of 136 B a thread in the inverse all-full DIF kernel, and compute_h 2^27 lost
-    // 0.7% (H100). In the DIT all-full kernels the key also lowered the spills, 84 -> 76 B
-    // (forward) and 120 -> 84 B (inverse).
-    constexpr bool kInterleave = kGather && kAllFull && CUZK_NTT_GATHER_INTERLEAVE;
+    // The DIT kernels key their tiles' slots (plan::smem_tile_key: where a half warp spans
+    // two tiles, the odd tile's slots XORed with 12 against a 2-way bank conflict on every
+    // exchange) and, in the all-full gathering kernel, interleave their threads over its
+    // tiles (plan::block_thread: a warp's gather loads then cover 8 rows of 2 or 4 tiles'
+    // consecutive elements instead of 32 rows of one tile's); together forward 2^27 30.3 ms
+    // against 31.0 (H100). Not in the generic gathering kernel, where ptxas then spilled 116 B
+    // a thread instead of 20. The DIF kernels keep the plain layout: with the key, ptxas
+    // spilled 212 instead of 136 B a thread in the inverse all-full DIF kernel, and compute_h
+    // 2^27 lost 0.7% (H100).
+    constexpr bool kInterleave = kGather && kAllFull;
     const unsigned threads_log = plan::tile_log(p) - plan::kRegLog;
     const unsigned tiles_log = unsigned(__ffs(int(blockDim.x))) - 1 - threads_log;
     unsigned f, tile_in_block;
     plan::block_thread(threadIdx.x, threads_log, tiles_log, kInterleave, tile_in_block, f);
-    const unsigned key =
-        !kDif && CUZK_NTT_TILE_KEY ? plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave) : 0;
+    const unsigned key = !kDif ? plan::smem_tile_key(tile_in_block, threads_log, tiles_log, kInterleave) : 0;
     const size_t v = (size_t(blockIdx.x) << tiles_log) + tile_in_block;
     const size_t tile = kRemap != Remap::kNone ? plan::gather_tile(log_n, p, v) : v;
     uint64_t* sh = shared_tiles + size_t(tile_in_block) * Fr::N * elems;
@@ -941,13 +553,7 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 const size_t si = kGather ? plan::gather_source(log_n, gi) : gi;
-#if CUZK_NTT_DIAG_NO_DATA
-                x[j] = Fr{};  // diagnostic: no data loaded (see the macro)
-                x[j].l[0] = si;
-                (void)src, (void)pre;
-#else
                 x[j] = pass_scaled(pre, si, load_fr(src + si));
-#endif
             }
         } else {
             __syncthreads();  // the previous group's stores are visible
@@ -960,17 +566,13 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
         }
         unsigned u0, r;
         plan::group_stages(p, g, u0, r);
-        bool full = false;
-#if CUZK_NTT_FULL_GROUP
-        // Uniform. (CUZK_NTT_FULL_GROUP 2: only the group of stage 0, for side-by-side runs.)
-        full = kAllFull || (r == plan::kRegLog && (CUZK_NTT_FULL_GROUP == 1 || p.lh0 + u0 == 0));
+        const bool full = kAllFull || r == plan::kRegLog;  // uniform
         if (full) {
             if (p.lh0 + u0 == 0)
                 full_group<kInverse, kDif, true, kLazy>(x, log_n, p, TwiddleIndex(r0), u0, rb, e0, tw);
             else
                 full_group<kInverse, kDif, false, kLazy>(x, log_n, p, TwiddleIndex(r0), u0, rb, e0, tw);
         }
-#endif
         if (!kAllFull && !full) {
 #pragma unroll
             for (unsigned ii = 0; ii < plan::kRegLog; ++ii) {
@@ -982,7 +584,6 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                 // b (tile_twiddle), i.e. on the bits of j below i: one load per value jl of
                 // those, shared by the kRegElems / 2^(i+1) butterflies that have it (a group of
                 // 3 stages loads 1 + 2 + 4 twiddles for its 12 butterflies).
-#if !CUZK_NTT_ONE_BRANCH
                 if (p.lh0 + u == 0) {  // the transform's stage 0: every twiddle is w^0 (uniform branch)
 #pragma unroll
                     for (unsigned j = 0; j < plan::kRegElems; ++j) {
@@ -994,19 +595,14 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
                     }
                     continue;
                 }
-#endif
 #pragma unroll
                 for (unsigned jl = 0; jl < (1u << i); ++jl) {
                     const unsigned e = plan::group_element(rb, e0, jl);
-                    // Without CUZK_NTT_ONE_BRANCH, w^0 multiplies too: by slot 0 (1), or for the
-                    // inverse by slot n/2 (w^(n/2) = -1, its outputs swapped), so no butterfly
-                    // branches on its data.
-                    const bool one =
-                        CUZK_NTT_ONE_BRANCH && plan::tile_twiddle<TwiddleIndex>(log_n, p, TwiddleIndex(r0), u, e) == 0;
+                    // w^0 multiplies too: by slot 0 (1), or for the inverse by slot n/2 (w^(n/2) =
+                    // -1, its outputs swapped), so no butterfly branches on its data.
                     const Twiddle t =
-                        one ? Twiddle{}
-                            : load_twiddle(tw, plan::tile_twiddle_position<kInverse>(log_n, p, TwiddleIndex(r0), u, e));
-                    twiddle_butterflies<kInverse, kDif>(x, i, jl, one, t);
+                        load_twiddle(tw, plan::tile_twiddle_position<kInverse>(log_n, p, TwiddleIndex(r0), u, e));
+                    twiddle_butterflies<kInverse, kDif>(x, i, jl, false, t);
                 }
             }
         }
@@ -1015,17 +611,12 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
             for (unsigned j = 0; j < plan::kRegElems; ++j) {
                 const size_t gi = base + plan::tile_offset(p, plan::group_element(rb, e0, j));
                 // Canonical unless the next pass is lazy too (lazy_out, uniform; launch_reg_pass).
-                if (kLazy && !(CUZK_NTT_LAZY_BETWEEN_PASSES && lazy_out)) {
+                if (kLazy && !lazy_out) {
                     ff_detail::ptx::DeviceIsa isa;
                     constexpr cuzk::BigInt<Fr::N> p = Fr::kP;
                     ff_detail::ptx::lazy_canonical<Fr::N>(isa, x[j].l, x[j].l, p.l);
                 }
-#if CUZK_NTT_DIAG_NO_DATA
-                if (x[j].l[0] == 0x0123456789abcdefull) store_fr_pass(dst + gi, x[j]);  // ~never: keeps the work
-                (void)post;
-#else
                 store_fr_pass(dst + gi, pass_scaled(post, gi, x[j]));
-#endif
             }
         } else {
             if (step > 0) __syncthreads();  // every thread has read this group's values
@@ -1039,10 +630,10 @@ __global__ void CUZK_REG_PASS_BOUNDS reg_pass_kernel(const Fr* src, Fr* dst, uns
     }
 }
 
-// a_i <- a_i b_i - c_i (c null: a_i b_i).
-__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
+// a_i <- a_i b_i.
+__global__ void ab_kernel(Fr* a, const Fr* b, size_t n) {
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        a[i] = c ? a[i] * b[i] - c[i] : a[i] * b[i];
+        a[i] = a[i] * b[i];
 }
 
 // a_i <- a_i - c_j with j = i, or j = rev(i) (log n bits) when rev_bits > 0.
@@ -1087,9 +678,7 @@ struct DeviceTables {
     PowTable g, g_inv;
     cudaMemPool_t scratch = nullptr;  // gathering passes' buffers (scratch_pool)
     cudaMemPool_t tables = nullptr;   // twiddles and shoup (table_pool)
-#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
-    bool first_group_pairs = false;  // its constants set on this device
-#endif
+    bool first_group_pairs = false;   // its constants set on this device
 };
 
 std::mutex& registry_mutex() {
@@ -1102,18 +691,13 @@ std::map<int, DeviceTables>& registry() {
 }
 
 // The L2's fetch granularity on a miss (cudaLimitMaxL2FetchGranularity, a hint of 0 to 128
-// bytes; the driver's default here is 64), set for the device when its tables are first
-// used; CUZK_L2_FETCH_BYTES overrides it (side-by-side runs). The later passes read 32-byte
-// elements and 64-byte twiddle pairs in short column runs, neighbouring tiles' in
-// neighbouring blocks. H200, 2026-12-04, one call (median of 5; 64 = default, two runs ->
-// 128 / 32): forward 2^27 33.31 / 33.36 -> 33.00 / 33.80 ms, coset_inverse 2^27 37.10 /
-// 37.12 -> 36.05 / 38.08, compute_h 2^27 221.9 / 222.1 -> 219.7 / 225.9; 2^24 within 0.5%
-// at 128; G1 MSM 2^26 with a table 319.9 -> 319.7 (bench/RESULTS.md).
-#ifndef CUZK_NTT_L2_FETCH_BYTES
-#define CUZK_NTT_L2_FETCH_BYTES 128
-#endif
+// bytes; the driver's default is 64), set for the device when its tables are first used:
+// the later passes read 32-byte elements and 64-byte twiddle pairs in short column runs,
+// neighbouring tiles' in neighbouring blocks, and 128 made coset_inverse 2^27 3% faster
+// than 64 (H200). CUZK_L2_FETCH_BYTES overrides it (README.md).
+constexpr size_t kL2FetchBytes = 128;
 void set_l2_fetch_granularity() {
-    size_t bytes = CUZK_NTT_L2_FETCH_BYTES;
+    size_t bytes = kL2FetchBytes;
     if (const char* v = std::getenv("CUZK_L2_FETCH_BYTES"); v != nullptr && *v != 0) {
         char* end = nullptr;
         const unsigned long b = std::strtoul(v, &end, 10);
@@ -1273,8 +857,8 @@ const Fr* twiddles(unsigned log_n, cudaStream_t stream) {
 // twiddle_table_bytes.
 constexpr size_t shoup_pair_count(size_t n) { return n / 2 + 1; }
 
-// The register passes' table (CUZK_NTT_SHOUP): pairs only, so a size that only runs
-// Impl::kFast holds 64 B a twiddle, not 96. The power tables come from the pool too: no
+// The register passes' table: pairs only, so a size that only runs Impl::kFast holds 64 B
+// a twiddle, not 96. The power tables come from the pool too: no
 // cudaFree (a device-wide wait) in the build.
 const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
@@ -1291,7 +875,6 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
                                                                                    neg_inv, log_n);
             check_launch("shoup_table_kernel");
         }
-#if CUZK_NTT_FIRST_GROUP_CONST && CUZK_NTT_SHOUP
         if (log_n >= 3 && !t.first_group_pairs) {  // slots k n/8 hold w_8^k
             for (size_t k = 1; k <= 3; ++k)
                 check(cudaMemcpyToSymbolAsync(
@@ -1300,7 +883,6 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
                       "setting the first group's twiddles");
             t.first_group_pairs = true;
         }
-#endif
         check(cudaStreamSynchronize(stream), "building the twiddle table");
         t.shoup[log_n] = table.release();
     }
@@ -1308,9 +890,7 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
 }
 
 // The table the register passes read.
-const Fr* register_pass_twiddles(unsigned log_n, cudaStream_t stream) {
-    return CUZK_NTT_SHOUP ? shoup_twiddles(log_n, stream) : twiddles(log_n, stream);
-}
+const Fr* register_pass_twiddles(unsigned log_n, cudaStream_t stream) { return shoup_twiddles(log_n, stream); }
 
 const PowTable& coset_powers(bool inverse_shift, cudaStream_t stream) {
     DeviceTables& t = tables_of_current_device();
@@ -1341,8 +921,8 @@ Scale const_scale(const Fr& c) { return Scale{nullptr, nullptr, c, false, 0}; }
 // The factor c s^i with s = g or g^-1 for i < n. When c != 1 the hi table is multiplied
 // by c into `scratch` (n/1024 entries, enqueued on the stream), from the kept scratch pool:
 // from the default pool (release threshold 0) each call mapped its buffer again after the
-// last synchronisation, with the device idle meanwhile. H100, side by side, median of 5:
-// coset_inverse 2^20 0.378 -> 0.310 ms, compute_h 2^20 1.80 -> 1.72, 2^24 25.71 -> 25.58.
+// last synchronisation, with the device idle meanwhile (coset_inverse 2^20 0.310 ms against
+// 0.378, H100).
 Scale coset_scale(bool inverse_shift, const Fr& c, size_t n, StreamScratch& scratch, cudaStream_t stream) {
     const PowTable& pt = coset_powers(inverse_shift, stream);
     if (c == Fr::one()) return Scale{pt.lo, pt.hi, c, false, 0};
@@ -1358,29 +938,16 @@ void reverse_scale(Fr* a, size_t n, bool reverse, const Scale& sc, cudaStream_t 
     check_launch("reverse_scale_kernel");
 }
 
-// Whether CUZK_NTT_ALL_FULL_KERNELS gives passes of this kind an all-full kernel.
-constexpr bool all_full_kind(bool inverse, bool dif) {
-    const int mode = CUZK_NTT_FULL_GROUP == 1 ? CUZK_NTT_ALL_FULL_KERNELS : 0;
-    return mode >= (dif ? 3 : inverse ? 2 : 1);
-}
-
-// Whether every group of the pass is full (s / 3 groups of 3 stages).
+// Whether every group of the pass is full (s / 3 groups of 3 stages): such a pass runs the
+// all-full kernel, whose butterflies are lazy, so its inputs may be below 2p and it may store
+// such values.
 constexpr bool all_full_pass(const plan::Pass& p) { return p.s % plan::kRegLog == 0; }
 
-// Whether a pass of this kind runs lazy butterflies (an all-full kernel with CUZK_NTT_LAZY,
-// as launch_kind picks it): its inputs may be below 2p, and it may store such values
-// (CUZK_NTT_LAZY_BETWEEN_PASSES).
-constexpr bool lazy_pass(bool inverse, bool dif, const plan::Pass& p) {
-    return CUZK_NTT_LAZY && all_full_kind(inverse, dif) && all_full_pass(p);
-}
-
 // Launches the reg_pass_kernel of this kind: the all-full one where the pass's groups are
-// all full and the kind has one.
+// all full.
 template <bool kInverse, bool kDif, Remap kRemap, class Launch>
 void launch_kind(bool all_full, const Launch& launch) {
-    if constexpr (all_full_kind(kInverse, kDif)) {
-        if (all_full) return launch(reg_pass_kernel<kInverse, kDif, kRemap, true>);
-    }
+    if (all_full) return launch(reg_pass_kernel<kInverse, kDif, kRemap, true>);
     launch(reg_pass_kernel<kInverse, kDif, kRemap>);
 }
 
@@ -1399,13 +966,12 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
     // fetch (~25% of the cycles between a warp's instructions at 2^24 against ~7% in the
     // passes of 1024-element tiles), its independent one-warp blocks running far apart in
     // the kernel's long unrolled code; the barriers of a wider block keep its warps
-    // together. From 2^CUZK_NTT_WIDE_BLOCKS_FROM on, blocks twice as wide (kWideBlockLog);
-    // with CUZK_NTT_REMAP_WIDE (2), an unscaled gathering pass's blocks at every size.
-    const bool wide = log_n >= CUZK_NTT_WIDE_BLOCKS_FROM ||
-                      (CUZK_NTT_REMAP_WIDE && remap != Remap::kNone && (CUZK_NTT_REMAP_WIDE == 1 || pre.none));
+    // together. From 2^kWideBlocksFromLog on, blocks twice as wide (kWideBlockLog), and an
+    // unscaled gathering pass's blocks at every size (kWideBlocksFromLog says why).
+    const bool wide = log_n >= kWideBlocksFromLog || (remap != Remap::kNone && pre.none);
     const unsigned block_log = wide ? kWideBlockLog : kSharedBlockLog;
     const size_t share = std::max<size_t>(1, (size_t(1) << block_log) / tile_threads);
-    const size_t per_block = std::min<size_t>(tiles, CUZK_NTT_TILES_PER_BLOCK ? share : 1);
+    const size_t per_block = std::min<size_t>(tiles, share);
     const unsigned threads = unsigned(per_block) * tile_threads;
     if (tiles / per_block > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
     const unsigned grid = unsigned(tiles / per_block);  // powers of two: per_block divides tiles
@@ -1442,32 +1008,31 @@ void launch_reg_pass(const Fr* src, Fr* dst, unsigned log_n, const plan::Pass& p
 // alone (only kFast with log n >= 3 does the last two). kFast fuses w^-1 and the scalings
 // into its passes; the other paths run the forward DFT, then reverse a_j <-> a_{n-j} and
 // post-scale in one more pass (as the CPU code does).
-// With ab_b the input is a_i b_i, with ab_b and ab_c a_i b_i - c_i (compute_h's quotient):
-// folded into the tiled bit reversal where there is one, a pass of its own otherwise.
-// `ab_read`, when given (with ab_b), is recorded on the stream right after the kernel that
-// reads ab_b and ab_c.
+// With ab_b the input is a_i b_i (compute_h's quotient): folded into the tiled bit reversal
+// where there is one, a pass of its own otherwise. `ab_read`, when given (with ab_b), is
+// recorded on the stream right after the kernel that reads ab_b.
 void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl impl, cudaStream_t stream,
                Order in = Order::kNatural, Order out = Order::kNatural, const Fr* ab_b = nullptr,
-               const Fr* ab_c = nullptr, cudaEvent_t ab_read = nullptr) {
+               cudaEvent_t ab_read = nullptr) {
     const size_t n = size_t(1) << log_n;
     const bool reg = impl == Impl::kFast && log_n >= plan::kRegMinLogN;
     if ((in != Order::kNatural || out != Order::kNatural) && (!reg || in == out))
         throw std::logic_error("gpu::ntt: unsupported order");  // internal use only
     if (ab_read && !ab_b) throw std::logic_error("gpu::ntt: an ab_read event without ab_b");
     if (ab_b && !(reg && in == Order::kNatural && out == Order::kNatural && log_n >= 2 * plan::kRevLog)) {
-        ab_minus_c_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, ab_c, n);
-        check_launch("ab_minus_c_kernel");
+        ab_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, ab_b, n);
+        check_launch("ab_kernel");
         if (ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
-        ab_b = ab_c = nullptr;
+        ab_b = nullptr;
     }
     if (log_n == 0) {
         if (!pre.none) reverse_scale(a, 1, false, pre, stream);
         if (!post.none) reverse_scale(a, 1, false, post, stream);
         return;
     }
-    plan::Pass passes[plan::kMaxPasses];
-    const unsigned np = plan::make_passes(log_n, passes, reg ? plan::kTileLog : plan::kTiledTileLog);
     if (reg) {
+        plan::Pass passes[plan::kMaxPasses];
+        const unsigned np = plan::make_passes(log_n, passes);
         if (in == Order::kBitReversed) pre.rev_bits = log_n;
         if (out == Order::kBitReversed) post.rev_bits = log_n;
         const Fr* tw = register_pass_twiddles(log_n, stream);
@@ -1485,7 +1050,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
                 remap = Remap::kGather;
             }
             if (work == a) {
-                launch_bitrev(a, log_n, pre, stream, ab_b, ab_c);
+                launch_bitrev(a, log_n, pre, stream, ab_b);
                 if (ab_b && ab_read) check(cudaEventRecord(ab_read, stream), "cudaEventRecord");
                 pre = no_scale();
             }
@@ -1495,8 +1060,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
             const plan::Pass& p = passes[dif ? np - 1 - k : k];
             const bool first = k == 0, last = k + 1 == np;
             const Remap r = first ? remap : Remap::kNone;
-            const bool lazy_out = CUZK_NTT_LAZY_BETWEEN_PASSES && !last && lazy_pass(inverse, dif, p) &&
-                                  lazy_pass(inverse, dif, passes[dif ? np - 2 - k : k + 1]);
+            const bool lazy_out = !last && all_full_pass(p) && all_full_pass(passes[dif ? np - 2 - k : k + 1]);
             launch_reg_pass(first ? a : work, last ? a : work, log_n, p, tw, inverse, dif, r, first ? pre : no_scale(),
                             last ? post : no_scale(), lazy_out, stream);
         }
@@ -1505,20 +1069,9 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
     const Fr* tw = twiddles(log_n, stream);
     bitrev_kernel<<<grid_for(n, kThreads), kThreads, 0, stream>>>(a, log_n, pre);
     check_launch("bitrev_kernel");
-    if (impl == Impl::kReference) {
-        for (unsigned lh = 0; lh < log_n; ++lh) {
-            stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
-            check_launch("stage_kernel");
-        }
-    } else {
-        for (unsigned i = 0; i < np; ++i) {
-            const plan::Pass& p = passes[i];
-            const size_t tiles = plan::tile_count(log_n, p);
-            const unsigned threads = 1u << (p.s + p.log_c - 1);
-            if (tiles > 0x7fffffffu) throw std::invalid_argument("gpu::ntt: too many tiles");
-            pass_kernel<<<unsigned(tiles), threads, 0, stream>>>(a, log_n, p, tw);
-            check_launch("pass_kernel");
-        }
+    for (unsigned lh = 0; lh < log_n; ++lh) {
+        stage_kernel<<<grid_for(n / 2, kThreads), kThreads, 0, stream>>>(a, log_n, lh, tw);
+        check_launch("stage_kernel");
     }
     if (inverse || !post.none) reverse_scale(a, n, inverse, post, stream);
 }
@@ -1657,30 +1210,21 @@ void to_scaled_coefficients(Fr* d, size_t n, Stream stream, Impl impl) {
     transform(d, log_m, true, no_scale(), post, impl, stream, Order::kNatural, out);
 }
 
-void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl, HMethod method) {
+void prepare_h_input(unsigned k, Fr* d, size_t n, Stream stream, Impl impl) {
     if (k > 2) throw std::invalid_argument("gpu::ntt::prepare_h_input: k must be 0, 1 or 2 (a, b, c)");
-    if (k == 2 && method == HMethod::kSixTransforms)
+    if (k == 2)
         to_scaled_coefficients(d, n, stream, impl);
     else
         to_coset_evals(d, n, stream, impl);
 }
 
-void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl,
-                                HMethod method) {
-    const unsigned log_m = checked(d_a, m, "gpu::ntt::quotient_and_coset_inverse");
+void quotient_and_coset_inverse(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t m, Stream stream, Impl impl) {
+    checked(d_a, m, "gpu::ntt::quotient_and_coset_inverse");
     if (!d_b || !d_c) throw std::invalid_argument("gpu::ntt::quotient_and_coset_inverse: null device pointer");
-    // The coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i iDFT_unscaled(x)_i for x = a b - c
-    // (kSevenTransforms) or x = a b, then h_i -= c_i (kSixTransforms: c is iNTT(c) / Z
-    // already). The product rides on the iDFT's bit reversal (kFast).
-    const bool six = method == HMethod::kSixTransforms;
-    if (six) {
-        quotient_coset_inverse(d_a, d_b, m, stream, impl);
-        subtract_scaled_c(d_a, d_c, m, stream, impl);
-        return;
-    }
-    StreamScratch scratch(stream);
-    const Scale from_coset = coset_scale(true, (pow2(log_m) * vanishing_on_coset(m)).inverse(), m, scratch, stream);
-    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, d_c);
+    // The coset iDFT with 1/Z folded in: h_i = (m Z)^-1 g^-i iDFT_unscaled(a b)_i, then h_i -=
+    // c_i (c is iNTT(c) / Z already). The product rides on the iDFT's bit reversal (kFast).
+    quotient_coset_inverse(d_a, d_b, m, stream, impl);
+    subtract_scaled_c(d_a, d_c, m, stream, impl);
 }
 
 void quotient_coset_inverse(Fr* d_a, const Fr* d_b, size_t m, Stream stream, Impl impl, CUevent_st* b_read) {
@@ -1688,8 +1232,7 @@ void quotient_coset_inverse(Fr* d_a, const Fr* d_b, size_t m, Stream stream, Imp
     if (!d_b) throw std::invalid_argument("gpu::ntt::quotient_coset_inverse: null device pointer");
     StreamScratch scratch(stream);
     const Scale from_coset = coset_scale(true, (pow2(log_m) * vanishing_on_coset(m)).inverse(), m, scratch, stream);
-    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, nullptr,
-              b_read);
+    transform(d_a, log_m, true, no_scale(), from_coset, impl, stream, Order::kNatural, Order::kNatural, d_b, b_read);
 }
 
 void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl impl) {
@@ -1706,16 +1249,15 @@ void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl imp
     }
 }
 
-void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl, HMethod method) {
+void compute_h_device(Fr* d_a, Fr* d_b, Fr* d_c, size_t n, Stream stream, Impl impl) {
     const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
     if (!d_a || !d_b || !d_c) throw std::invalid_argument("gpu::ntt::compute_h_device: null device pointer");
     Fr* const d[3] = {d_a, d_b, d_c};
-    for (unsigned k = 0; k < 3; ++k) prepare_h_input(k, d[k], n, stream, impl, method);
-    quotient_and_coset_inverse(d_a, d_b, d_c, m, stream, impl, method);
+    for (unsigned k = 0; k < 3; ++k) prepare_h_input(k, d[k], n, stream, impl);
+    quotient_and_coset_inverse(d_a, d_b, d_c, m, stream, impl);
 }
 
-std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl,
-                          HMethod method) {
+std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl) {
     if (a.size() != b.size() || a.size() != c.size())
         throw std::invalid_argument("gpu::ntt::compute_h: a, b, c must have one value per constraint each (got " +
                                     std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
@@ -1731,7 +1273,7 @@ std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::spa
     }
     {
         trace::Span span("h_kernels", "gpu");
-        compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl, method);
+        compute_h_device(da.ptr, db.ptr, dc.ptr, n, nullptr, impl);
         check(cudaStreamSynchronize(nullptr), "gpu::ntt::compute_h");
     }
     trace::Span span("d2h_h", "gpu");
@@ -1752,9 +1294,7 @@ unsigned table_log_size(size_t n, const char* what) {
 }
 }  // namespace
 
-size_t twiddle_table_bytes(size_t n) {
-    return CUZK_NTT_SHOUP ? 2 * shoup_pair_count(n) * sizeof(Fr) : (n / 2) * sizeof(Fr);
-}
+size_t twiddle_table_bytes(size_t n) { return 2 * shoup_pair_count(n) * sizeof(Fr); }
 
 void prepare_twiddles(size_t n, Stream stream) {
     register_pass_twiddles(table_log_size(n, "prepare_twiddles"), stream);
@@ -1764,7 +1304,7 @@ size_t release_twiddles(size_t n, Stream stream) {
     const unsigned log_n = table_log_size(n, "release_twiddles");
     DeviceTables& t = tables_of_current_device();
     std::lock_guard lk(t.mu);
-    Fr*& p = (CUZK_NTT_SHOUP ? t.shoup : t.twiddles)[log_n];
+    Fr*& p = t.shoup[log_n];
     if (!p) return 0;
     check(cudaFreeAsync(p, stream), "cudaFreeAsync (twiddles)");
     p = nullptr;
