@@ -11,7 +11,7 @@
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/error.hpp"
 #include "cuzk/gadgets/poseidon.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 #include "proof_paths.hpp"
 #include "sparse_tree.hpp"
 

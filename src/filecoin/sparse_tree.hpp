@@ -12,7 +12,7 @@
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/gadgets/merkle.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 #include "proof_paths.hpp"
 
 namespace cuzk::filecoin::detail {

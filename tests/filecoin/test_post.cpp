@@ -13,7 +13,7 @@
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/error.hpp"
 #include "cuzk/gadgets/poseidon.hpp"
-#include "cuzk/r1cs/sha256_bytes.hpp"
+#include "cuzk/hash/sha256.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk::filecoin {
