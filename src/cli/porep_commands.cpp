@@ -13,13 +13,13 @@
 #include <stdexcept>
 
 #include "cli_util.hpp"
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/circuits/porep.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/filecoin/c1.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
-#include "cuzk/gpu/backend.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "seal_commands.hpp"
