@@ -644,7 +644,10 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
     if (!sha && (spec.inputs < 1 || spec.inputs > 1024 || spec.inputs > spec.size))
         throw EngineError(Code::InvalidArgument,
                           "random-dense inputs must be in [1, min(1024, size)], got " + std::to_string(spec.inputs));
-    return enqueue(spec, circuit_key(spec), nullptr);
+    // Refused now, from the closed-form sizes, rather than after a shape has grown past the budget.
+    const CircuitKey key = circuit_key(spec);
+    if (!params.loaded(key.id())) params.check_fits(key.id(), ParamManager::footprint(key.counts(), false));
+    return enqueue(spec, key, nullptr);
 }
 
 SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, const CircuitKey& key,
