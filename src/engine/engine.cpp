@@ -776,7 +776,7 @@ void Engine::Impl::witness_loop() {
                 bufs.a = pool.take(c.domain);
                 bufs.b = pool.take(c.domain);
                 bufs.c = pool.take(c.domain);
-                item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain);
+                item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain, give_up);
                 item.public_inputs = std::move(built.public_inputs);
                 span.end();
                 std::lock_guard<std::mutex> lock(mu_);

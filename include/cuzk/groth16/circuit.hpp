@@ -59,8 +59,10 @@ class Circuit {
     // Witness mode: the assignment and the per-constraint evaluations.
     Witness witness() const { return witness(r1cs::WitnessBuffers{}, 0, 0); }
     // The same, reusing the storage of `reuse` (see r1cs::WitnessBuffers) and reserving
-    // room for `num_aux` aux variables and `num_constraints` evaluations up front.
-    virtual Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const = 0;
+    // room for `num_aux` aux variables and `num_constraints` evaluations up front; `cancel`
+    // is checked every few thousand constraints (r1cs::WitnessOptions::cancel).
+    virtual Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints,
+                            const CancelCheck& cancel = {}) const = 0;
     // Check mode: nullopt when every constraint holds, else what failed (by namespace).
     virtual std::optional<std::string> check() const = 0;
 };
@@ -88,8 +90,10 @@ class CircuitOf final : public Circuit {
         return {cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
     }
     using Circuit::witness;
-    Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const override {
+    Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints,
+                    const CancelCheck& cancel = {}) const override {
         r1cs::WitnessOptions opt;
+        opt.cancel = cancel;
         opt.record_evals = true;
         opt.reserve_aux = num_aux;
         opt.reserve_constraints = num_constraints;
