@@ -32,6 +32,7 @@ namespace {
 constexpr uint64_t kShaBaseAux = 512, kShaBlockAux = 25814;
 constexpr uint64_t kShaBaseConstraints = 517, kShaBlockConstraints = 25840;
 constexpr uint64_t kShaBaseNnz[3] = {1475, 514, 2}, kShaBlockNnz[3] = {59264, 25872, 56886};
+constexpr uint64_t kShaCoeffs = 1024;  // powers of two and their negations: a few hundred
 }  // namespace
 
 size_t sha256_blocks_for(size_t constraints) { return std::max<size_t>(1, (constraints + 12800) / 25600); }
@@ -62,6 +63,7 @@ r1cs::ShapeCounts builtin_counts(const std::string& name, size_t size, size_t in
         c.nnz_a = kShaBaseNnz[0] + n * kShaBlockNnz[0];
         c.nnz_b = kShaBaseNnz[1] + n * kShaBlockNnz[1];
         c.nnz_c = kShaBaseNnz[2] + n * kShaBlockNnz[2];
+        c.coeffs = kShaCoeffs;
         return c;
     }
     // random-dense: w_k = (c_k v_i + v_j)(v_l + d_k) for k < size, then input_i * 0 = 0.
@@ -71,6 +73,7 @@ r1cs::ShapeCounts builtin_counts(const std::string& name, size_t size, size_t in
     c.nnz_a = 2 * n + inputs + 1;
     c.nnz_b = 2 * n;
     c.nnz_c = n;
+    c.coeffs = 2 * n + 2;  // c_k and d_k are drawn at random; 1 and -1
     return c;
 }
 

@@ -71,6 +71,7 @@ r1cs::ShapeCounts porep_counts(const StackedParams& params, const CancelCheck& c
     c.nnz_a = uint64_t(m * kPoRepNnzPerConstraint[0]) + 1;
     c.nnz_b = uint64_t(m * kPoRepNnzPerConstraint[1]) + 1;
     c.nnz_c = uint64_t(m * kPoRepNnzPerConstraint[2]) + 1;
+    c.coeffs = kPoRepCoeffs;
     return c;
 }
 

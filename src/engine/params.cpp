@@ -165,8 +165,7 @@ Footprint ParamManager::footprint(const r1cs::ShapeCounts& k, bool keys_from_fil
         // CSR rows and entries (reserved from the counts, so no doubling slack), and a
         // coefficient dictionary entry (the Fr, its hash node and bucket: ~128 bytes) for
         // each distinct coefficient: random-dense draws two a constraint.
-        const uint64_t dict = k.num_constraints <= 1 ? 2 : std::min<uint64_t>(2 * k.num_constraints + 2, k.nnz());
-        const uint64_t matrices = 3 * 8 * (k.num_constraints + 1) + 8 * k.nnz() + 128 * dict;
+        const uint64_t matrices = 3 * 8 * (k.num_constraints + 1) + 8 * k.nnz() + 128 * k.coeffs;
         // Read back from a cache file, the file's bytes sit beside the shape for a moment.
         f.shape = 2 * matrices + per_variable;
         // Setup (groth16/setup.cpp): powers of tau, their Lagrange form and the H scalars (3 m

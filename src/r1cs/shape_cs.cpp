@@ -43,6 +43,8 @@ void ShapeCS::append(SparseMatrix& m, const LC& l) {
 
 void ShapeCS::reserve(const ShapeCounts& counts) {
     if (!matrices_) return;
+    shape_.coeffs.reserve(counts.coeffs);
+    dict_.reserve(counts.coeffs);
     const uint64_t nnz[3] = {counts.nnz_a, counts.nnz_b, counts.nnz_c};
     SparseMatrix* ms[3] = {&shape_.a, &shape_.b, &shape_.c};
     for (size_t i = 0; i < 3; ++i) {

@@ -87,6 +87,7 @@ TEST(BuiltinCounts, MatchTheRecordedShapes) {
         EXPECT_GE(c.nnz_a, s.a.nnz());
         EXPECT_GE(c.nnz_b, s.b.nnz());
         EXPECT_GE(c.nnz_c, s.c.nnz());
+        EXPECT_GE(c.coeffs, s.coeffs.size());
         // Bounds, but tight ones: a reservation from them is not wasteful.
         EXPECT_LE(c.nnz(), s.a.nnz() + s.b.nnz() + s.c.nnz() + s.num_constraints / 16 + 8);
     };

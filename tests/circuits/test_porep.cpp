@@ -316,6 +316,8 @@ TEST(SlowPoRep, CountsBoundTheRecordedShape2KiB) {
     EXPECT_EQ(c.num_inputs, s.num_inputs);
     EXPECT_EQ(c.num_aux, s.num_aux);
     EXPECT_EQ(c.num_constraints, s.num_constraints);
+    std::printf("%zu distinct coefficients\n", s.coeffs.size());
+    EXPECT_GE(c.coeffs, s.coeffs.size());
     const size_t nnz[3] = {s.a.nnz(), s.b.nnz(), s.c.nnz()};
     const uint64_t bound[3] = {c.nnz_a, c.nnz_b, c.nnz_c};
     for (int m = 0; m < 3; ++m) {

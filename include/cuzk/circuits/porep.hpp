@@ -118,6 +118,9 @@ r1cs::ShapeCounts porep_counts(const StackedParams& params, const CancelCheck& c
 // margin covers the other sectors' mix of gadgets (11 layers from 32 GiB on), whose shapes
 // are too large to record in a test.
 inline constexpr double kPoRepNnzPerConstraint[3] = {3.0, 1.5, 3.0};
+// Distinct coefficients, at most: Poseidon's constants for each arity and powers of two
+// (2 KiB's shape has 1,526), which do not grow with the sector's nodes.
+inline constexpr uint64_t kPoRepCoeffs = uint64_t(1) << 16;
 
 // The circuit type-erased for setup, the prover and the command line.
 inline std::unique_ptr<groth16::Circuit> make_stacked_circuit(StackedCircuit c, std::string name = "porep") {

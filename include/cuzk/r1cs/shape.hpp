@@ -135,6 +135,7 @@ struct ShapeCounts {
     uint64_t num_aux = 0;
     uint64_t num_constraints = 0;  // the input constraints included
     uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;
+    uint64_t coeffs = 2;  // distinct coefficients (the dictionary), at most
     uint64_t nnz() const { return nnz_a + nnz_b + nnz_c; }
 };
 
