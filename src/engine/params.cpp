@@ -187,11 +187,6 @@ Footprint ParamManager::footprint(const r1cs::ShapeCounts& k, bool keys_from_fil
     return f;
 }
 
-bool ParamManager::keys_from_file(const CircuitKey& key) const {
-    std::error_code ec;
-    return key.is_porep() && std::filesystem::exists(filecoin_params_path(key), ec);
-}
-
 void ParamManager::check_fits(const std::string& id, const Footprint& fp) const {
     const uint64_t limit = budget_.limit();
     if (fp.load_peak() <= limit && fp.params + fp.item <= limit) return;
@@ -217,7 +212,19 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     // Nothing large is allocated before the estimate from the counts fits the budget and is
     // reserved; the reservation is settled on the parameters' exact size once they exist.
     const r1cs::ShapeCounts counts = key.counts(give_up);
-    const Footprint fp = footprint(counts, from_file);
+    Footprint fp = footprint(counts, from_file);
+    if (from_file) {
+        // The file's counts are the queries' real lengths (inspect_params reads only them); the
+        // bounds from the counts alone would take every variable as dense.
+        const formats::FileLayout layout = formats::inspect_params(filecoin_file);
+        auto count = [&](const char* s) { return layout.find(s) ? layout.find(s)->count : 0; };
+        LoadedCircuit exact;
+        exact.num_inputs = counts.num_inputs;
+        exact.num_aux = counts.num_aux;
+        exact.domain = ntt::EvaluationDomain::size_for(counts.num_constraints);
+        estimate(exact, count("h"), count("l"), count("a"), count("b_g1"));
+        fp.params = exact.bytes;
+    }
     check_fits(id, fp);
     if (!budget_.reserve(fp.load_peak(), give_up))
         throw EngineError(EngineError::Code::ShuttingDown, "gave up waiting for memory to load " + id);

@@ -117,8 +117,6 @@ class ParamManager {
     // The footprint of a circuit of these counts: keys read from a file need no matrices
     // and no setup.
     static Footprint footprint(const r1cs::ShapeCounts& counts, bool keys_from_file);
-    // Whether a PoRep key's parameters come from Filecoin's file (else a development setup).
-    bool keys_from_file(const CircuitKey& key) const;
     // Throws EngineError(ResourceExhausted), naming the estimate and the budget, when a
     // circuit of footprint `fp` could never load or prove one partition inside the budget.
     void check_fits(const std::string& id, const Footprint& fp) const;
