@@ -28,6 +28,14 @@ std::vector<Fr> RandomDense::public_inputs() const {
     return x;
 }
 
+namespace {
+// sha256-chain's sizes: base + blocks x per block (pinned by tests/circuits/test_builtin.cpp).
+constexpr uint64_t kShaBaseAux = 512, kShaBlockAux = 25814;
+constexpr uint64_t kShaBaseConstraints = 517, kShaBlockConstraints = 25840;
+constexpr uint64_t kShaBaseNnz[3] = {1475, 514, 2}, kShaBlockNnz[3] = {59264, 25872, 56886};
+constexpr uint64_t kShaCoeffs = 1024;  // powers of two and their negations: a few hundred
+}  // namespace
+
 size_t sha256_blocks_for(size_t constraints) { return std::max<size_t>(1, (constraints + 12800) / 25600); }
 
 std::vector<std::string> builtin_names() { return {"sha256-chain", "random-dense"}; }
@@ -52,6 +60,34 @@ void check_builtin(const std::string& name, size_t size, size_t inputs) {
                                     ": " + std::to_string(inputs + 1) +
                                     " input constraints, and products that read every input once");
     }
+}
+
+r1cs::ShapeCounts builtin_counts(const std::string& name, size_t size, size_t inputs) {
+    check_builtin(name, size, inputs);
+    const uint64_t n = size;
+    r1cs::ShapeCounts c;
+    if (name == "sha256-chain") {
+        // Each block adds the same gadgets; the preimage bits and the packing are the base.
+        c.num_inputs = 3;  // ONE and the two packed halves of the digest
+        c.num_aux = kShaBaseAux + n * kShaBlockAux;
+        c.num_constraints = kShaBaseConstraints + n * kShaBlockConstraints;
+        c.nnz_a = kShaBaseNnz[0] + n * kShaBlockNnz[0];
+        c.nnz_b = kShaBaseNnz[1] + n * kShaBlockNnz[1];
+        c.nnz_c = kShaBaseNnz[2] + n * kShaBlockNnz[2];
+        c.coeffs = kShaCoeffs;
+        return c;
+    }
+    // random-dense: p = size - inputs - 1 products w_k = (c_k v_i + v_j)(v_l + d_k), then
+    // input_i * 0 = 0 for ONE and each input.
+    const uint64_t p = n - inputs - 1;
+    c.num_inputs = inputs + 1;
+    c.num_aux = p + 1;
+    c.num_constraints = n;
+    c.nnz_a = 2 * p + inputs + 1;
+    c.nnz_b = 2 * p;
+    c.nnz_c = p;
+    c.coeffs = 2 * p + 2;  // c_k and d_k are drawn at random; 1 and -1
+    return c;
 }
 
 BuiltinCircuit make_builtin(const std::string& name, size_t size, uint64_t seed, size_t inputs) {

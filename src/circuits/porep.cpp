@@ -58,6 +58,23 @@ uint32_t StackedParams::tree_arity(size_t level) const {
     return tree.top_arity;
 }
 
+r1cs::ShapeCounts porep_counts(const StackedParams& params, const CancelCheck& cancel) {
+    r1cs::CountCS cs;
+    cs.set_cancel(cancel);
+    StackedCircuit::blank(params).synthesize(cs);
+    r1cs::enforce_inputs_times_zero(cs);
+    r1cs::ShapeCounts c;
+    c.num_inputs = cs.num_inputs();
+    c.num_aux = cs.num_aux();
+    c.num_constraints = cs.num_constraints();
+    const double m = double(c.num_constraints);
+    c.nnz_a = uint64_t(m * kPoRepNnzPerConstraint[0]) + 1;
+    c.nnz_b = uint64_t(m * kPoRepNnzPerConstraint[1]) + 1;
+    c.nnz_c = uint64_t(m * kPoRepNnzPerConstraint[2]) + 1;
+    c.coeffs = kPoRepCoeffs;
+    return c;
+}
+
 StackedCircuit StackedCircuit::blank(const StackedParams& params) {
     StackedCircuit c;
     c.params = params;

@@ -340,17 +340,53 @@ std::optional<filecoin::RegisteredSealProof> parse_registered_proof(const std::s
 
 // Validates a porep-seal-commit spec against its C1 output (see JobSpec): the parsed C1,
 // whose registered proof fixes the circuit and the partitions.
-std::shared_ptr<const filecoin::SealCommitPhase1Output> parse_porep_job(const JobSpec& spec, bool check) {
+//
+// With `budget`, the parse's bound (filecoin::c1_parse_bytes) is reserved before it starts,
+// waiting at most kC1MemoryWait for room, and the parsed output keeps its own bytes reserved
+// for as long as the job holds it, so concurrent submits cannot parse past the budget.
+constexpr std::chrono::seconds kC1MemoryWait{10};
+
+struct HeldC1 {
+    Reservation mem;  // declared first: released after the output is freed
+    filecoin::SealCommitPhase1Output c1;
+};
+
+std::shared_ptr<const filecoin::SealCommitPhase1Output> parse_porep_job(const JobSpec& spec, bool check,
+                                                                        MemoryBudget* budget = nullptr,
+                                                                        const std::function<bool()>& abort = {}) {
     using Code = EngineError::Code;
     if (spec.c1_json.empty())
         throw EngineError(Code::InvalidArgument,
                           "porep-seal-commit needs the C1 output (SealCommitPhase1Output JSON), got 0 bytes");
-    auto c1 = std::make_shared<filecoin::SealCommitPhase1Output>();
+    auto held = std::make_shared<HeldC1>();
+    if (budget) {
+        const uint64_t want = filecoin::c1_parse_bytes(spec.c1_json.size());
+        const auto deadline = Clock::now() + kC1MemoryWait;
+        auto give_up = [&] { return (abort && abort()) || Clock::now() > deadline; };
+        if (want > budget->limit())
+            throw EngineError(Code::ResourceExhausted, "parsing the C1 output (" + std::to_string(spec.c1_json.size()) +
+                                                           " bytes of JSON) needs " + std::to_string(want >> 20) +
+                                                           " MiB, more than the memory budget of " +
+                                                           std::to_string(budget->limit() >> 20) + " MiB");
+        if (!budget->reserve(want, give_up))
+            throw EngineError(Code::ResourceExhausted,
+                              "parsing the C1 output (" + std::to_string(spec.c1_json.size()) +
+                                  " bytes of JSON) needs " + std::to_string(want >> 20) +
+                                  " MiB of the memory budget of " + std::to_string(budget->limit() >> 20) +
+                                  " MiB, and no room came within " + std::to_string(kC1MemoryWait.count()) + " s (" +
+                                  std::to_string(budget->reserved() >> 20) + " MiB reserved)");
+        held->mem = Reservation(budget, want);
+    }
     try {
-        *c1 = filecoin::parse_c1_output(spec.c1_json, "c1 output");
+        held->c1 = filecoin::parse_c1_output(spec.c1_json, "c1 output");
     } catch (const std::exception& e) {
         throw EngineError(Code::InvalidArgument, e.what());
     }
+    if (budget) {
+        const uint64_t keep = filecoin::c1_heap_bytes(held->c1);
+        if (keep < held->mem.bytes()) held->mem.release(held->mem.bytes() - keep);
+    }
+    std::shared_ptr<const filecoin::SealCommitPhase1Output> c1(held, &held->c1);
     const auto& cfg = filecoin::porep_config(c1->registered_proof);
     if (!spec.registered_proof.empty()) {
         const auto want = parse_registered_proof(spec.registered_proof);
@@ -646,7 +682,7 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
                           "priority must be LOW, NORMAL, HIGH or CRITICAL (1..4), got " + std::to_string(prio));
     if (in.kind == "porep-seal-commit") {
         // The C1 names the registered proof, which fixes the circuit and the partitions.
-        auto c1 = parse_porep_job(in, cfg.check_c1);
+        auto c1 = parse_porep_job(in, cfg.check_c1, &budget, [this] { return abort_.load(); });
         JobSpec spec = in;
         spec.c1_json = {};  // parsed: the JSON (~50 MB for 32 GiB) is not kept
         spec.circuit = "porep";
@@ -670,7 +706,10 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
         throw EngineError(Code::InvalidArgument, "unknown proof kind '" + echo(spec.kind) + "' (known: " + known + ")");
     }
     check_builtin(spec);
-    return enqueue(spec, circuit_key(spec), nullptr, request_digest(spec));
+    // Refused now, from the closed-form sizes, rather than after a shape has grown past the budget.
+    const CircuitKey key = circuit_key(spec);
+    if (!params.loaded(key.id())) params.check_fits(key.id(), ParamManager::footprint(key.counts(), false));
+    return enqueue(spec, key, nullptr, request_digest(spec));
 }
 
 void Engine::Impl::check_request_id(const std::string& id) const {
@@ -806,7 +845,7 @@ void Engine::Impl::witness_loop() {
                 bufs.a = pool.take(c.domain);
                 bufs.b = pool.take(c.domain);
                 bufs.c = pool.take(c.domain);
-                item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain);
+                item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain, give_up);
                 item.public_inputs = std::move(built.public_inputs);
                 span.end();
                 std::lock_guard<std::mutex> lock(mu_);

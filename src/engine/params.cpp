@@ -94,6 +94,14 @@ std::unique_ptr<groth16::Circuit> CircuitKey::blank_circuit() const {
         .circuit;
 }
 
+r1cs::ShapeCounts CircuitKey::counts(const CancelCheck& cancel) const {
+    if (is_porep()) {
+        const auto& cfg = filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof));
+        return circuits::porep_counts(circuits::StackedParams::from_config(cfg), cancel);
+    }
+    return circuits::builtin_counts(name, size, name == "random-dense" ? inputs : 4);
+}
+
 std::string CircuitKey::params_file_name() const {
     return filecoin::porep_params_file_name(filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof)));
 }
@@ -146,6 +154,51 @@ void ParamManager::estimate(LoadedCircuit& c, uint64_t h, uint64_t l, uint64_t a
     c.item_bytes = c.item_abc_bytes + rest + rest / 8 + (uint64_t(8) << 20);
 }
 
+Footprint ParamManager::footprint(const r1cs::ShapeCounts& k, bool keys_from_file) {
+    const uint64_t n = k.num_inputs + k.num_aux;
+    const uint64_t m = ntt::EvaluationDomain::size_for(k.num_constraints);
+    Footprint f;
+    // Densities: three bits a variable, in vectors grown by doubling; the circuit's own
+    // bookkeeping (random-dense keeps a variable table): 8 bytes a variable.
+    const uint64_t per_variable = n + 8 * n;
+    if (keys_from_file) {
+        f.shape = per_variable;
+    } else {
+        // CSR rows and entries (reserved from the counts, so no doubling slack), and a
+        // coefficient dictionary entry (the Fr, its hash node and bucket: ~128 bytes) for
+        // each distinct coefficient: random-dense draws two a constraint.
+        const uint64_t matrices = 3 * 8 * (k.num_constraints + 1) + 8 * k.nnz() + 128 * k.coeffs;
+        // Read back from a cache file, the file's bytes sit beside the shape for a moment.
+        f.shape = 2 * matrices + per_variable;
+        // Setup (groth16/setup.cpp): powers of tau, their Lagrange form and the H scalars (3 m
+        // scalars); then the H scalars, a_j, b_j, c_j(tau) and the four query scalars (m + 8 n,
+        // a query's vector at most twice its length) beside one matrix's column copy; the
+        // fixed-base tables and chunk buffers: 8 MiB.
+        const uint64_t nnz_max = std::max({k.nnz_a, k.nnz_b, k.nnz_c});
+        f.setup = std::max(fr_bytes(3 * m), fr_bytes(m + 8 * n) + 8 * (n + 1) + 8 * nnz_max) + (uint64_t(8) << 20);
+    }
+    LoadedCircuit c;
+    c.num_inputs = k.num_inputs;
+    c.num_aux = k.num_aux;
+    c.num_constraints = k.num_constraints;
+    c.domain = m;
+    // The a and b queries hold at most one base a variable.
+    estimate(c, m - 1, k.num_aux, n, n);
+    f.params = c.bytes;
+    f.item = c.item_bytes;
+    return f;
+}
+
+void ParamManager::check_fits(const std::string& id, const Footprint& fp) const {
+    const uint64_t limit = budget_.limit();
+    if (fp.load_peak() <= limit && fp.params + fp.item <= limit) return;
+    throw EngineError(EngineError::Code::ResourceExhausted,
+                      "circuit " + id + " needs an estimated " + mib(fp.load_peak()) + " to load (shape " +
+                          mib(fp.shape) + ", setup " + mib(fp.setup) + ", parameters " + mib(fp.params) + ") and " +
+                          mib(fp.item) + " per partition beside its parameters, more than the memory budget of " +
+                          mib(limit));
+}
+
 std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const std::function<bool()>& give_up,
                                                   Reservation& mem) {
     namespace fs = std::filesystem;
@@ -158,12 +211,32 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     std::error_code fec;
     const fs::path filecoin_file = key.is_porep() ? filecoin_params_path(key) : fs::path();
     const bool from_file = key.is_porep() && fs::exists(filecoin_file, fec);
+    // Nothing large is allocated before the estimate from the counts fits the budget and is
+    // reserved; the reservation is settled on the parameters' exact size once they exist.
+    const r1cs::ShapeCounts counts = key.counts(give_up);
+    Footprint fp = footprint(counts, from_file);
+    if (from_file) {
+        // The file's counts are the queries' real lengths (inspect_params reads only them); the
+        // bounds from the counts alone would take every variable as dense.
+        const formats::FileLayout layout = formats::inspect_params(filecoin_file);
+        auto count = [&](const char* s) { return layout.find(s) ? layout.find(s)->count : 0; };
+        LoadedCircuit exact;
+        exact.num_inputs = counts.num_inputs;
+        exact.num_aux = counts.num_aux;
+        exact.domain = ntt::EvaluationDomain::size_for(counts.num_constraints);
+        estimate(exact, count("h"), count("l"), count("a"), count("b_g1"));
+        fp.params = exact.bytes;
+    }
+    check_fits(id, fp);
+    if (!budget_.reserve(fp.load_peak(), give_up))
+        throw EngineError(EngineError::Code::ShuttingDown, "gave up waiting for memory to load " + id);
+    mem = Reservation(&budget_, fp.load_peak());
     r1cs::Shape shape;
     groth16::ShapeSummary summary;
     if (from_file) {
         trace::Span span("shape", "engine");
         auto t0 = Clock::now();
-        summary = blank->summary();
+        summary = blank->summary({give_up, std::nullopt});
         log_(1, "event=shape circuit=" + id + " constraints=" + std::to_string(summary.num_constraints) +
                     " mode=density_only ms=" + std::to_string(int64_t(ms_since(t0))));
     } else {
@@ -175,10 +248,10 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
             } catch (const std::exception& e) {
                 log_(2, "event=param_cache_bad circuit=" + id + " file=" + base.string() + ".shape error=\"" +
                             e.what() + "\"; recomputing");
-                shape = blank->shape();
+                shape = blank->shape({give_up, counts});
             }
         } else {
-            shape = blank->shape();
+            shape = blank->shape({give_up, counts});
             // A PoRep shape takes a while (2 KiB: 2.7M constraints): keep it beside the keys.
             if (cached && key.is_porep()) {
                 try {
@@ -199,17 +272,6 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     c->num_constraints = summary.num_constraints;
     c->domain = ntt::EvaluationDomain::size_for(summary.num_constraints);
     c->density = std::move(summary.density);
-    // Reserve the parameters' bytes before making or reading them: sizes follow from the shape.
-    estimate(*c, c->domain - 1, c->num_aux, c->num_inputs + c->density.a_aux.count(),
-             c->density.b_input.count() + c->density.b_aux.count());
-    const uint64_t want = c->bytes;
-    if (want + c->item_bytes > budget_.limit())
-        throw EngineError(EngineError::Code::ResourceExhausted,
-                          "circuit " + id + " needs " + mib(want) + " of parameters plus " + mib(c->item_bytes) +
-                              " per partition, more than the memory budget of " + mib(budget_.limit()));
-    if (!budget_.reserve(want, give_up))
-        throw EngineError(EngineError::Code::ShuttingDown, "gave up waiting for memory to load " + id);
-    mem = Reservation(&budget_, want);
 
     const fs::path params_file = base.string() + ".params";
     std::error_code ec;
@@ -265,7 +327,7 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     if (!have) {
         trace::Span span("setup", "engine");
         auto t0 = Clock::now();
-        c->params = groth16::setup(shape, groth16::ToxicWaste::from_seed(setup_seed_));
+        c->params = groth16::setup(shape, groth16::ToxicWaste::from_seed(setup_seed_), {}, give_up);
         c->source = "dev-setup";
         log_(1, "event=setup circuit=" + id + " constraints=" + std::to_string(c->num_constraints) +
                     " ms=" + std::to_string(int64_t(ms_since(t0))));
@@ -316,7 +378,13 @@ std::shared_ptr<const LoadedCircuit> ParamManager::acquire(const CircuitKey& key
     std::shared_ptr<LoadedCircuit> c;
     try {
         auto t1 = Clock::now();
-        c = load(key, give_up, mem);
+        try {
+            c = load(key, give_up, mem);
+        } catch (const Cancelled& e) {
+            throw EngineError(EngineError::Code::ShuttingDown, "loading " + id + " stopped (" + e.what() +
+                                                                   "): its job was cancelled or the engine is "
+                                                                   "shutting down");
+        }
         log_(1, "event=params_loaded circuit=" + id + " bytes=" + std::to_string(c->bytes) +
                     " ms=" + std::to_string(int64_t(ms_since(t1))));
     } catch (...) {

@@ -2,9 +2,9 @@
 // in the header).
 #include "cuzk/filecoin/c1.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/filecoin/graph.hpp"
@@ -291,38 +291,297 @@ ojson proof_json(const VanillaProof& p) {
 
 }  // namespace
 
-SealCommitPhase1Output parse_c1_output(std::string_view text, std::string_view file) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw FormatError(std::string(file), "", e.byte ? e.byte - 1 : 0, std::string("invalid JSON: ") + e.what());
-    }
-    const Node root{doc, "", file};
-    SealCommitPhase1Output c1;
-    const Node rp = root.field("registered_proof");
-    const std::string name = rp.string();
-    const auto proof = seal_proof_from_name(name);
-    if (!proof) rp.fail("unknown registered seal proof \"" + name + "\"");
-    c1.registered_proof = *proof;
-    const PoRepConfig& cfg = porep_config(*proof);
+namespace {
 
-    const Node vp = root.field("vanilla_proofs");
-    if (!vp.j.is_object() || vp.j.size() != 1)
-        vp.fail("expected an object with one key, \"" + std::string(cfg.vanilla_proof_tag) + "\"");
-    if (vp.j.begin().key() != cfg.vanilla_proof_tag)
-        vp.fail("expected \"" + std::string(cfg.vanilla_proof_tag) + "\" proofs for " + name + ", found \"" +
-                vp.j.begin().key() + "\"");
-    const Node parts = vp.field(cfg.vanilla_proof_tag);
-    parts.array(cfg.partitions, ("partitions for " + name).c_str());
-    for (size_t k = 0; k < cfg.partitions; ++k) {
-        const Node part = parts.at(k);
-        part.array(cfg.challenges_per_partition, "challenge proofs per partition");
-        std::vector<VanillaProof> proofs;
-        proofs.reserve(cfg.challenges_per_partition);
-        for (size_t i = 0; i < cfg.challenges_per_partition; ++i) proofs.push_back(read_proof(part.at(i), cfg));
-        c1.vanilla_proofs.push_back(std::move(proofs));
+// JSON values a challenge proof of `cfg` may hold: 33 a 32-byte value (the array and its
+// bytes), a few more a path level and an object; four times the count as a margin.
+uint64_t proof_value_limit(const PoRepConfig& cfg) {
+    const MerkleShape r = tree_r_shape(cfg);
+    const uint64_t tree_r = uint64_t(r.base_levels) * (r.base_arity - 1) + (r.sub_arity ? r.sub_arity - 1 : 0) +
+                            (r.top_arity ? r.top_arity - 1 : 0) + 2;
+    const uint64_t levels = cfg.comm_d_path_levels() + 16 * (r.base_levels + 2);
+    const uint64_t values32 = cfg.comm_d_path_levels() + 2 + tree_r +
+                              (1 + kBaseDegree + kExpDegree) * (cfg.layers + tree_r) + (cfg.layers + 1) * kTotalParents;
+    return 4 * (33 * values32 + 8 * levels) + 4096;
+}
+
+// Values of any other field (a 32-byte value or a name): a generous bound.
+constexpr uint64_t kFieldValueLimit = 4096;
+
+// The C1 JSON read as a stream of SAX events (nlohmann::json::sax_parse) into the result:
+// each challenge proof, vanilla_proofs.<tag>[k][i], is built as a DOM, read (read_proof) and
+// dropped as soon as it ends, the other known fields are kept as small DOMs and unknown
+// fields are skipped. So the memory beyond the result is one challenge proof's DOM (about
+// 20 times its text), never the whole document's; counts beyond the expected ones are
+// skipped, not stored, and a proof or field with more values than it can have is refused.
+// registered_proof must come before vanilla_proofs (serde and Curio write it first): it
+// fixes the shapes the proofs are read against.
+class C1Reader {
+ public:
+    using binary_t = json::binary_t;
+    C1Reader(std::string_view file, SealCommitPhase1Output& out) : file_(file), out_(out) {}
+
+    bool null() { return scalar(json(nullptr)); }
+    bool boolean(bool v) { return scalar(json(v)); }
+    bool number_integer(int64_t v) { return scalar(json(v)); }
+    bool number_unsigned(uint64_t v) { return scalar(json(v)); }
+    bool number_float(double v, const std::string&) { return scalar(json(v)); }
+    bool string(std::string& v) { return scalar(json(std::move(v))); }
+    bool binary(binary_t&) { return scalar(json(nullptr)); }
+    bool start_object(size_t) { return start(true); }
+    bool start_array(size_t) { return start(false); }
+    bool end_object() { return end(); }
+    bool end_array() { return end(); }
+    bool key(std::string& k) {
+        if (skip_) return true;
+        if (building_) {
+            key_ = std::move(k);
+            return true;
+        }
+        if (depth_ == 1) {
+            if (k == "vanilla_proofs" && seen_proofs_) fail("vanilla_proofs", "the field appears twice");
+            root_key_ = std::move(k);
+        } else if (depth_ == 2) {
+            if (tag_seen_) fail("vanilla_proofs", "expected an object with one key, \"" + tag() + "\"");
+            if (k != cfg_->vanilla_proof_tag)
+                fail("vanilla_proofs",
+                     "expected \"" + tag() + "\" proofs for " + std::string(cfg_->name) + ", found \"" + k + "\"");
+            tag_seen_ = true;
+        }
+        return true;
     }
+    bool parse_error(size_t position, const std::string&, const nlohmann::detail::exception& e) {
+        throw FormatError(std::string(file_), "", position ? position - 1 : 0,
+                          std::string("invalid JSON: ") + e.what());
+    }
+
+    // The fields other than vanilla_proofs, once the document has ended.
+    const json& fields() const { return fields_; }
+    bool saw_proofs() const { return seen_proofs_; }
+    const PoRepConfig* config() const { return cfg_; }
+
+ private:
+    [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+        throw FormatError(std::string(file_), path.empty() ? "(root)" : path, FormatError::kNoOffset, problem);
+    }
+    std::string tag() const { return std::string(cfg_->vanilla_proof_tag); }
+    std::string parts_path() const { return "vanilla_proofs." + tag(); }
+    std::string part_path() const { return parts_path() + "[" + std::to_string(k_) + "]"; }
+    std::string proof_path() const { return part_path() + "[" + std::to_string(i_) + "]"; }
+    static bool known_field(const std::string& k) {
+        for (const char* f : {"registered_proof", "comm_r", "comm_d", "replica_id", "seed", "ticket"})
+            if (k == f) return true;
+        return false;
+    }
+
+    // A value (a scalar, or a container's start) inside a DOM being built.
+    json* put(json&& v) {
+        if (++values_ > limit_)
+            fail(building_proof_ ? proof_path() : root_key_,
+                 "more than " + std::to_string(limit_) + " JSON values, more than the field can hold");
+        if (stack_.empty()) {
+            dom_ = std::move(v);
+            return &dom_;
+        }
+        json& top = *stack_.back();
+        if (top.is_array()) {
+            top.push_back(std::move(v));
+            return &top.back();
+        }
+        json& slot = top[key_];
+        slot = std::move(v);
+        return &slot;
+    }
+    void begin_build(bool proof) {
+        building_ = true;
+        building_proof_ = proof;
+        values_ = 0;
+        limit_ = proof ? proof_limit_ : kFieldValueLimit;
+    }
+    // The DOM being built is complete.
+    void built() {
+        building_ = false;
+        if (building_proof_) {
+            out_.vanilla_proofs.back().push_back(read_proof(Node{dom_, proof_path(), file_}, *cfg_));
+            ++i_;
+        } else {
+            fields_[root_key_] = std::move(dom_);
+        }
+        dom_ = json();
+    }
+
+    bool scalar(json&& v) {
+        if (skip_) return true;
+        if (building_) {
+            put(std::move(v));
+            if (stack_.empty()) built();
+            return true;
+        }
+        switch (depth_) {
+            case 0:
+                fail("", std::string("expected a JSON object, found ") + v.type_name());
+            case 1:
+                if (root_key_ == "vanilla_proofs") {
+                    seen_proofs_ = true;
+                    fail("vanilla_proofs", std::string("expected an object, found ") + v.type_name());
+                }
+                if (known_field(root_key_)) {
+                    begin_build(false);
+                    put(std::move(v));
+                    built();
+                }
+                return true;
+            case 2:
+                fail(parts_path(), std::string("expected an array, found ") + v.type_name());
+            case 3:
+                if (k_ < cfg_->partitions) fail(part_path(), std::string("expected an array, found ") + v.type_name());
+                ++k_;
+                return true;
+            default:  // 4: a challenge proof that is not an object: read_proof says so
+                if (i_ >= cfg_->challenges_per_partition) {
+                    ++i_;
+                    return true;
+                }
+                begin_build(true);
+                put(std::move(v));
+                built();
+                return true;
+        }
+    }
+
+    bool start(bool object) {
+        if (skip_) {
+            ++skip_;
+            return true;
+        }
+        if (building_) {
+            stack_.push_back(put(object ? json::object() : json::array()));
+            return true;
+        }
+        switch (depth_) {
+            case 0:
+                if (!object) fail("", "expected a JSON object, found array");
+                fields_ = json::object();
+                depth_ = 1;
+                return true;
+            case 1:
+                if (root_key_ == "vanilla_proofs") {
+                    enter_proofs(object);
+                    depth_ = 2;
+                } else if (known_field(root_key_)) {
+                    begin_build(false);
+                    stack_.push_back(put(object ? json::object() : json::array()));
+                } else {
+                    skip_ = 1;  // a field this reader does not use
+                }
+                return true;
+            case 2:
+                if (object) fail(parts_path(), "expected an array, found object");
+                depth_ = 3;
+                return true;
+            case 3:
+                if (k_ >= cfg_->partitions) {  // counted, not read: the count is refused at the end
+                    ++k_;
+                    skip_ = 1;
+                    return true;
+                }
+                if (object) fail(part_path(), "expected an array, found object");
+                out_.vanilla_proofs.emplace_back().reserve(cfg_->challenges_per_partition);
+                i_ = 0;
+                depth_ = 4;
+                return true;
+            default:  // 4: a challenge proof
+                if (i_ >= cfg_->challenges_per_partition) {
+                    ++i_;
+                    skip_ = 1;
+                    return true;
+                }
+                begin_build(true);
+                stack_.push_back(put(object ? json::object() : json::array()));
+                return true;
+        }
+    }
+
+    bool end() {
+        if (skip_) {
+            --skip_;
+            return true;
+        }
+        if (building_) {
+            stack_.pop_back();
+            if (stack_.empty()) built();
+            return true;
+        }
+        switch (depth_) {
+            case 1:
+                depth_ = 0;
+                return true;
+            case 2:
+                if (!tag_seen_) fail("vanilla_proofs", "expected an object with one key, \"" + tag() + "\"");
+                depth_ = 1;
+                return true;
+            case 3:
+                if (k_ != cfg_->partitions)
+                    fail(parts_path(), "expected " + std::to_string(cfg_->partitions) + " partitions for " +
+                                           std::string(cfg_->name) + ", found " + std::to_string(k_));
+                depth_ = 2;
+                return true;
+            default:  // 4
+                if (i_ != cfg_->challenges_per_partition)
+                    fail(part_path(), "expected " + std::to_string(cfg_->challenges_per_partition) +
+                                          " challenge proofs per partition, found " + std::to_string(i_));
+                ++k_;
+                depth_ = 3;
+                return true;
+        }
+    }
+
+    // vanilla_proofs starts: the registered proof read so far fixes what the proofs must be.
+    void enter_proofs(bool object) {
+        if (seen_proofs_) fail("vanilla_proofs", "the field appears twice");
+        seen_proofs_ = true;
+        if (!fields_.contains("registered_proof"))
+            fail("vanilla_proofs", "registered_proof must come before vanilla_proofs (as filecoin-ffi writes it)");
+        const Node rp = Node{fields_, "", file_}.field("registered_proof");
+        const std::string name = rp.string();
+        const auto proof = seal_proof_from_name(name);
+        if (!proof) rp.fail("unknown registered seal proof \"" + name + "\"");
+        cfg_ = &porep_config(*proof);
+        if (!object) fail("vanilla_proofs", "expected an object with one key, \"" + tag() + "\"");
+        proof_limit_ = proof_value_limit(*cfg_);
+        out_.vanilla_proofs.reserve(cfg_->partitions);
+    }
+
+    std::string_view file_;
+    SealCommitPhase1Output& out_;
+    const PoRepConfig* cfg_ = nullptr;
+    json fields_;           // the known fields other than vanilla_proofs
+    std::string root_key_;  // the field whose value comes next (document depth 1)
+    int depth_ = 0;         // containers of the structure open: root, vanilla_proofs, partitions, partition
+    uint64_t skip_ = 0;     // depth inside a value being skipped
+    bool seen_proofs_ = false, tag_seen_ = false;
+    size_t k_ = 0, i_ = 0;  // partition, challenge
+    // The DOM being built (a challenge proof or a small field).
+    bool building_ = false, building_proof_ = false;
+    json dom_;
+    std::vector<json*> stack_;
+    std::string key_;
+    uint64_t values_ = 0, limit_ = 0, proof_limit_ = 0;
+};
+
+}  // namespace
+
+SealCommitPhase1Output parse_c1_output(std::string_view text, std::string_view file) {
+    SealCommitPhase1Output c1;
+    C1Reader reader(file, c1);
+    json::sax_parse(text.begin(), text.end(), &reader);
+    if (!reader.saw_proofs()) {
+        if (!reader.fields().contains("registered_proof"))
+            throw FormatError(std::string(file), "registered_proof", FormatError::kNoOffset, "missing field");
+        throw FormatError(std::string(file), "vanilla_proofs", FormatError::kNoOffset, "missing field");
+    }
+    const Node root{reader.fields(), "", file};
+    c1.registered_proof = *seal_proof_from_name(root.field("registered_proof").string());
     c1.comm_r = root.field("comm_r").domain();
     c1.comm_d = root.field("comm_d").domain();
     c1.replica_id = root.field("replica_id").domain();
@@ -331,12 +590,51 @@ SealCommitPhase1Output parse_c1_output(std::string_view text, std::string_view f
     return c1;
 }
 
+// The result holds under half the text (a 32 GiB C1: 14.5 MiB for 36.8 MiB of JSON, the peak
+// resident set growing by 16 MiB); a challenge proof's DOM is at most its value limit, ~12 MiB.
+uint64_t c1_parse_bytes(uint64_t text_bytes) { return text_bytes + (uint64_t(32) << 20); }
+
+namespace {
+template <class T>
+uint64_t vec_bytes(const std::vector<T>& v) {
+    return uint64_t(v.capacity()) * sizeof(T);
+}
+uint64_t heap_bytes(const MerkleProof& m) {
+    uint64_t b = vec_bytes(m.base) + vec_bytes(m.sub) + vec_bytes(m.top);
+    for (const auto* path : {&m.base, &m.sub, &m.top})
+        for (const auto& e : *path) b += vec_bytes(e.hashes);
+    return b;
+}
+uint64_t heap_bytes(const ColumnProof& c) { return vec_bytes(c.column.rows) + heap_bytes(c.inclusion_proof); }
+}  // namespace
+
+uint64_t c1_heap_bytes(const SealCommitPhase1Output& c1) {
+    uint64_t b = vec_bytes(c1.vanilla_proofs);
+    for (const auto& part : c1.vanilla_proofs) {
+        b += vec_bytes(part);
+        for (const VanillaProof& p : part) {
+            b += heap_bytes(p.comm_d_proofs) + heap_bytes(p.comm_r_last_proof);
+            const ReplicaColumnProof& r = p.replica_column_proofs;
+            b += heap_bytes(r.c_x) + vec_bytes(r.drg_parents) + vec_bytes(r.exp_parents);
+            for (const auto& c : r.drg_parents) b += heap_bytes(c);
+            for (const auto& c : r.exp_parents) b += heap_bytes(c);
+            b += vec_bytes(p.labeling_proofs) + vec_bytes(p.encoding_proof.parents);
+            for (const auto& l : p.labeling_proofs) b += vec_bytes(l.parents);
+        }
+    }
+    return b;
+}
+
 SealCommitPhase1Output read_c1_output_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw FormatError(path, "", FormatError::kNoOffset, "cannot open the file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse_c1_output(ss.str(), path);
+    // Read in place at the file's size (a string stream would hold the text twice).
+    const std::streamoff size = in.tellg();
+    std::string text(size_t(std::max<std::streamoff>(size, 0)), '\0');
+    in.seekg(0);
+    if (!in.read(text.data(), std::streamsize(text.size())))
+        throw FormatError(path, "", FormatError::kNoOffset, "cannot read the file");
+    return parse_c1_output(text, path);
 }
 
 std::string write_c1_output(const SealCommitPhase1Output& c1) {

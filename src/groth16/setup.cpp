@@ -76,12 +76,14 @@ class FixedBase {
 };
 
 // Evaluates every column of a matrix at tau: out[j] = sum_rows coeff * L_row(tau).
-std::vector<Fr> evaluate_columns(const r1cs::Shape& shape, r1cs::Matrix m, std::span<const Fr> lagrange) {
+std::vector<Fr> evaluate_columns(const r1cs::Shape& shape, r1cs::Matrix m, std::span<const Fr> lagrange,
+                                 const CancelCheck& cancel) {
     const r1cs::ColumnMatrix cols = shape.transpose(m);
     const size_t n = shape.num_inputs + shape.num_aux;
     std::vector<Fr> out(n, Fr::zero());
     parallel_for(0, n, 1024, [&](size_t b, size_t e) {
         for (size_t j = b; j < e; ++j) {
+            if ((j - b) % 4096 == 0) throw_if_cancelled(cancel, "setup");
             Fr acc = Fr::zero();
             for (uint64_t k = cols.col_ptr[j]; k < cols.col_ptr[j + 1]; ++k)
                 acc += shape.coeffs[cols.coeff[k]] * lagrange[cols.row[k]];
@@ -104,7 +106,13 @@ ToxicWaste ToxicWaste::from_seed(uint64_t seed) {
     return {Fr::random(rng), Fr::random(rng), Fr::random(rng), Fr::random(rng), Fr::random(rng)};
 }
 
-Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProgress& progress) {
+Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProgress& user_progress,
+                 const CancelCheck& cancel) {
+    // The fixed-base multiplications report every 2,048 points: the cancellation is checked there.
+    const SetupProgress progress = [&](const char* stage, size_t done, size_t total) {
+        throw_if_cancelled(cancel, "setup");
+        if (user_progress) user_progress(stage, done, total);
+    };
     const size_t ni = shape.num_inputs, na = shape.num_aux;
     if (ni == 0) throw std::invalid_argument("setup: the shape has no inputs (ONE is missing)");
     if (shape.num_constraints < ni)
@@ -128,8 +136,10 @@ Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProg
     });
     const Fr z_tau = powers[m - 1] * tw.tau - Fr::one();  // Z(tau) = tau^m - 1
     if (z_tau.is_zero()) throw std::invalid_argument("setup: tau is a root of unity of the domain");
+    throw_if_cancelled(cancel, "setup");
     std::vector<Fr> lagrange = powers;
     ntt::inverse(lagrange);
+    throw_if_cancelled(cancel, "setup");
 
     const Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
     // h_i = tau^i Z(tau) / delta, i < m-1.
@@ -140,11 +150,13 @@ Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProg
     });
     powers = {};
 
-    const auto at = evaluate_columns(shape, r1cs::Matrix::A, lagrange);
-    const auto bt = evaluate_columns(shape, r1cs::Matrix::B, lagrange);
-    const auto ct = evaluate_columns(shape, r1cs::Matrix::C, lagrange);
+    throw_if_cancelled(cancel, "setup");
+    const auto at = evaluate_columns(shape, r1cs::Matrix::A, lagrange, cancel);
+    const auto bt = evaluate_columns(shape, r1cs::Matrix::B, lagrange, cancel);
+    const auto ct = evaluate_columns(shape, r1cs::Matrix::C, lagrange, cancel);
     lagrange = {};
 
+    throw_if_cancelled(cancel, "setup");
     const r1cs::Density density = shape.density();
     std::vector<Fr> ic_s(ni), l_s(na), a_s, b_s;
     for (size_t j = 0; j < ni + na; ++j) {

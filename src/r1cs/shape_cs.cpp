@@ -41,8 +41,22 @@ void ShapeCS::append(SparseMatrix& m, const LC& l) {
     m.row_ptr.push_back(m.col.size());
 }
 
+void ShapeCS::reserve(const ShapeCounts& counts) {
+    if (!matrices_) return;
+    shape_.coeffs.reserve(counts.coeffs);
+    dict_.reserve(counts.coeffs);
+    const uint64_t nnz[3] = {counts.nnz_a, counts.nnz_b, counts.nnz_c};
+    SparseMatrix* ms[3] = {&shape_.a, &shape_.b, &shape_.c};
+    for (size_t i = 0; i < 3; ++i) {
+        ms[i]->row_ptr.reserve(counts.num_constraints + 1);
+        ms[i]->col.reserve(nnz[i]);
+        ms[i]->coeff.reserve(nnz[i]);
+    }
+}
+
 void ShapeCS::record(LC& a, LC& b, LC& c) {
     if (shape_.num_constraints >= UINT32_MAX) throw SynthesisError("ShapeCS: too many constraints (limit 2^32 - 1)");
+    if (cancel_ && shape_.num_constraints % kCancelEvery == 0) throw_if_cancelled(cancel_, "shape recording");
     a.normalize();
     b.normalize();
     for (const Term& t : a.terms())

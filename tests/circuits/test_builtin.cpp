@@ -139,5 +139,37 @@ TEST(BuiltinRandomDense, SizeAndInputsCheckedUpFront) {
     EXPECT_NO_THROW(circuits::check_builtin("random-dense", circuits::random_dense_min_size(64), 64));
 }
 
+// builtin_counts is what the engine sizes its memory reservations from before recording a
+// shape: the counts must be the recorded ones and the non-zeros at least them.
+TEST(BuiltinCounts, MatchTheRecordedShapes) {
+    const uint64_t seed = test::seed();
+    auto expect_fits = [](const r1cs::ShapeCounts& c, const r1cs::Shape& s) {
+        EXPECT_EQ(c.num_inputs, s.num_inputs);
+        EXPECT_EQ(c.num_aux, s.num_aux);
+        EXPECT_EQ(c.num_constraints, s.num_constraints);
+        EXPECT_GE(c.nnz_a, s.a.nnz());
+        EXPECT_GE(c.nnz_b, s.b.nnz());
+        EXPECT_GE(c.nnz_c, s.c.nnz());
+        EXPECT_GE(c.coeffs, s.coeffs.size());
+        // Bounds, but tight ones: a reservation from them is not wasteful.
+        EXPECT_LE(c.nnz(), s.a.nnz() + s.b.nnz() + s.c.nnz() + s.num_constraints / 16 + 8);
+    };
+    for (size_t blocks : {size_t(1), size_t(2), size_t(3)}) {
+        SCOPED_TRACE("sha256-chain " + std::to_string(blocks));
+        const r1cs::ShapeCounts c = circuits::builtin_counts("sha256-chain", blocks);
+        expect_fits(c, circuits::make_builtin("sha256-chain", blocks, seed).circuit->shape());
+        EXPECT_EQ(c.nnz_a, circuits::make_builtin("sha256-chain", blocks, seed).circuit->shape().a.nnz());
+    }
+    for (size_t inputs : {size_t(1), size_t(4)}) {
+        for (size_t constraints : {circuits::random_dense_min_size(inputs), size_t(100), size_t(5000)}) {
+            SCOPED_TRACE("random-dense " + std::to_string(constraints) + " " + std::to_string(inputs));
+            expect_fits(circuits::builtin_counts("random-dense", constraints, inputs),
+                        circuits::make_builtin("random-dense", constraints, seed, inputs).circuit->shape());
+        }
+    }
+    EXPECT_THROW(circuits::builtin_counts("nope", 1), std::invalid_argument);
+    EXPECT_THROW(circuits::builtin_counts("random-dense", 0), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace cuzk

@@ -307,6 +307,28 @@ TEST(PoRep, FromVanillaRejectsMalformedProofs) {
     EXPECT_THROW(c.synthesize(cs), std::invalid_argument);
 }
 
+// porep_counts sizes the engine's reservation for a PoRep shape before it is recorded: its
+// counts must be the shape's and its non-zero bounds hold.
+TEST(SlowPoRep, CountsBoundTheRecordedShape2KiB) {
+    const auto params = params_of(RegisteredSealProof::StackedDrg2KiBV1_1);
+    const r1cs::ShapeCounts c = circuits::porep_counts(params);
+    const r1cs::Shape s = circuits::make_stacked_circuit(StackedCircuit::blank(params))->shape();
+    EXPECT_EQ(c.num_inputs, s.num_inputs);
+    EXPECT_EQ(c.num_aux, s.num_aux);
+    EXPECT_EQ(c.num_constraints, s.num_constraints);
+    std::printf("%zu distinct coefficients\n", s.coeffs.size());
+    EXPECT_GE(c.coeffs, s.coeffs.size());
+    const size_t nnz[3] = {s.a.nnz(), s.b.nnz(), s.c.nnz()};
+    const uint64_t bound[3] = {c.nnz_a, c.nnz_b, c.nnz_c};
+    for (int m = 0; m < 3; ++m) {
+        std::printf("matrix %c: %.3f non-zeros per constraint\n", "ABC"[m], double(nnz[m]) / double(s.num_constraints));
+        EXPECT_GE(bound[m], nnz[m]) << "matrix "
+                                    << "ABC"[m];
+    }
+    int calls = 0;
+    EXPECT_THROW(circuits::porep_counts(params, [&] { return ++calls > 3; }), Cancelled);
+}
+
 // ---- Groth16 end to end (dev setup: not Filecoin's parameters) --------------------------------
 
 TEST(VerySlowPoRep, Groth16SetupProveVerify2KiB) {

@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -206,15 +208,89 @@ TEST(Engine, RequestIdMakesSubmitIdempotent) {
     ASSERT_TRUE(e.await(a.job_id));
 }
 
-TEST(Engine, AJobThatCannotFitTheBudgetFailsWithTheSizes) {
+TEST(Engine, AJobThatCannotFitTheBudgetIsRefusedWithTheSizes) {
     EngineConfig c = cpu_config();
     c.memory_budget = 1 << 20;  // 1 MiB: less than one partition's fixed overhead
     Engine e(c);
-    auto r = e.await(e.submit(dense()).job_id);
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->state, JobState::Failed);
-    EXPECT_NE(r->error.find("memory budget"), std::string::npos) << r->error;
+    auto [code, why] = refusal(e, dense());
+    EXPECT_EQ(code, EngineError::Code::ResourceExhausted);
+    EXPECT_NE(why.find("memory budget of 1 MiB"), std::string::npos) << why;
+    EXPECT_NE(why.find("per partition"), std::string::npos) << why;
     expect_idle(e);
+}
+
+// This process's resident set (VmRSS) or its high-water mark (VmHWM), in bytes.
+uint64_t proc_status_bytes(const char* field) {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field) + 1)) << 10;
+    return 0;
+}
+
+// The shape is recorded only once its estimated memory fits: a circuit of 2^26 constraints
+// (its shape and setup alone ~40 GB) is refused at submit, and by preload, from its
+// closed-form sizes, with the resident set and its high-water mark untouched.
+TEST(Engine, AHugeCircuitIsRefusedBeforeAnythingIsAllocated) {
+    EngineConfig c = cpu_config();
+    c.memory_budget = uint64_t(64) << 20;
+    Engine e(c);
+    std::ofstream("/proc/self/clear_refs") << "5";  // VmHWM := VmRSS
+    const uint64_t hwm0 = proc_status_bytes("VmHWM:");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto [code, why] = refusal(e, dense(uint64_t(1) << 26));
+    EXPECT_EQ(code, EngineError::Code::ResourceExhausted);
+    EXPECT_NE(why.find("needs an estimated"), std::string::npos) << why;
+    EXPECT_NE(why.find("memory budget of 64 MiB"), std::string::npos) << why;
+    try {
+        e.preload("random-dense-67108864-2-1");
+        ADD_FAILURE() << "preload accepted";
+    } catch (const EngineError& err) {
+        EXPECT_EQ(err.code(), EngineError::Code::ResourceExhausted);
+        EXPECT_NE(std::string(err.what()).find("needs an estimated"), std::string::npos) << err.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+    const uint64_t hwm1 = proc_status_bytes("VmHWM:");
+    std::printf("VmHWM %llu -> %llu KiB\n", (unsigned long long)(hwm0 >> 10), (unsigned long long)(hwm1 >> 10));
+    EXPECT_LT(hwm1, hwm0 + (uint64_t(16) << 20));
+    expect_idle(e);
+}
+
+// Shape recording and the development setup check the job's cancellation every few
+// thousand constraints: cancelling a job (or shutting down) while its circuit's shape is
+// being built stops the build within a bound and gives its memory back.
+TEST(SlowEngine, CancelAndShutdownStopAShapeBeingBuilt) {
+    EngineConfig c = cpu_config();
+    c.memory_budget = uint64_t(8) << 30;  // an estimate of ~3 GiB for the load: it fits
+    const uint64_t size = (uint64_t(1) << 21) - 16;
+    auto building = [](Engine& e) {
+        // The load's reservation is taken before the shape is recorded.
+        for (int i = 0; i < 3000 && e.status().memory_reserved == 0; ++i) std::this_thread::sleep_for(10ms);
+        EXPECT_GT(e.status().memory_reserved, 0u);
+        std::this_thread::sleep_for(200ms);  // well into the shape (a few seconds at this size)
+    };
+    Engine e(c);
+    const auto job = e.submit(dense(size, 1, Priority::Normal, 11));
+    building(e);
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(e.cancel(job.job_id).was_running);
+    for (int i = 0; i < 1000 && e.status().memory_reserved != 0; ++i) std::this_thread::sleep_for(1ms);
+    const auto cancel_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("cancel: memory back in %.0f ms\n", cancel_ms);
+    EXPECT_LT(cancel_ms, 1000);
+    EXPECT_EQ(e.status().memory_reserved, 0u);
+    EXPECT_EQ(e.peek(job.job_id).state, JobState::Cancelled);
+    EXPECT_TRUE(e.status().params.empty());
+
+    const auto other = e.submit(dense(size, 1, Priority::Normal, 12));
+    building(e);
+    t0 = std::chrono::steady_clock::now();
+    e.shutdown(false);
+    const auto shutdown_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("shutdown: %.0f ms\n", shutdown_ms);
+    EXPECT_LT(shutdown_ms, 1000);
+    EXPECT_EQ(e.status().memory_reserved, 0u);
+    EXPECT_EQ(e.peek(other.job_id).state, JobState::Cancelled);
 }
 
 TEST(Engine, HigherPriorityAndOlderJobsGoFirst) {

@@ -215,6 +215,31 @@ TEST(EnginePoRep, SubmitValidatesTheC1Output) {
     EXPECT_EQ(refusal(e, w).first, EngineError::Code::NotImplemented);
 }
 
+// Parsing a C1 is reserved from the memory budget before it starts (its bound,
+// filecoin::c1_parse_bytes), and what a refused submit parsed goes back.
+TEST(EnginePoRep, TheC1ParseIsReservedFromTheBudget) {
+    TempDir dir("budget");
+    const std::string good = filecoin::write_c1_output(sealed_c1());
+    {
+        EngineConfig cfg = quiet_cpu();
+        cfg.memory_budget = uint64_t(16) << 20;  // below the parse's 32 MiB + the text
+        Engine e(cfg);
+        auto [code, why] = refusal(e, porep_spec(good));
+        EXPECT_EQ(code, EngineError::Code::ResourceExhausted);
+        EXPECT_NE(why.find("parsing the C1 output"), std::string::npos) << why;
+        EXPECT_NE(why.find("memory budget of 16 MiB"), std::string::npos) << why;
+        EXPECT_EQ(e.status().memory_reserved, 0u);
+    }
+    EngineConfig cfg = quiet_cpu();
+    cfg.filecoin_param_dir = dir.path;
+    cfg.allow_dev_params = false;
+    Engine e(cfg);
+    EXPECT_EQ(refusal(e, porep_spec(good)).first, EngineError::Code::NotFound);
+    EXPECT_EQ(e.status().memory_reserved, 0u);
+    EXPECT_LE(e.status().memory_high_water, filecoin::c1_parse_bytes(good.size()));
+    EXPECT_GT(e.status().memory_high_water, 0u);
+}
+
 // ---- end to end (needs the PoRep keys: dev setup, cached) -----------------------------------
 
 namespace {

@@ -3,6 +3,9 @@
 // damaged field.
 #include <gtest/gtest.h>
 
+#include <malloc.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cuzk/filecoin/c1.hpp"
@@ -220,6 +223,42 @@ TEST(C1, RejectsMalformedInputNamingTheField) {
               "");
 }
 
+// The reader streams: values beyond what a proof or a field can hold are refused naming it,
+// unknown fields are skipped, and vanilla_proofs is read against the registered_proof before it.
+TEST(C1, RefusesOversizedValuesAndSkipsUnknownFields) {
+    const std::string p01 = "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1]";
+    const json big = json(std::vector<uint32_t>(1 << 17, 7));  // more than a 2 KiB proof's ~70k values
+    std::string e = parse_error(damaged([&](json& j) { proof01(j)["encoding_proof"]["parents"][3] = big; }));
+    EXPECT_EQ(e.rfind(p01 + ": more than ", 0), 0u) << e;
+    e = parse_error(damaged([&](json& j) { proof01(j)["extra"] = big; }));
+    EXPECT_EQ(e.rfind(p01 + ": more than ", 0), 0u) << e;
+    e = parse_error(damaged([&](json& j) { j["ticket"] = big; }));
+    EXPECT_EQ(e.rfind("c1.json: ticket: more than ", 0), 0u) << e;
+    // Extra challenge proofs are counted without being read.
+    EXPECT_EQ(parse_error(damaged([&](json& j) {
+                  for (int i = 0; i < 10; ++i) j["vanilla_proofs"]["StackedDrg2KiBV1"][0].push_back(big);
+              })),
+              "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected 2 challenge proofs per partition, found 12");
+    EXPECT_EQ(parse_error(damaged([&](json& j) { j["zz_unknown"] = big; })), "");
+    // Fields in another order than serde's: fine, except vanilla_proofs before registered_proof.
+    nlohmann::ordered_json o = nlohmann::ordered_json::parse(sample_json());
+    nlohmann::ordered_json reordered;
+    for (const char* k : {"ticket", "seed", "registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id"})
+        reordered[k] = o[k];
+    EXPECT_EQ(parse_error(reordered.dump()), "");
+    reordered.erase("registered_proof");
+    reordered["registered_proof"] = o["registered_proof"];
+    EXPECT_EQ(parse_error(reordered.dump()),
+              "c1.json: vanilla_proofs: registered_proof must come before vanilla_proofs (as filecoin-ffi writes it)");
+    EXPECT_EQ(parse_error(damaged([](json& j) { j.erase("vanilla_proofs"); })),
+              "c1.json: vanilla_proofs: missing field");
+    EXPECT_EQ(parse_error(damaged([](json& j) { j["vanilla_proofs"]["StackedDrg2KiBV1"] = 3; })),
+              "c1.json: vanilla_proofs.StackedDrg2KiBV1: expected an array, found number");
+    EXPECT_EQ(parse_error(damaged([](json& j) { j["vanilla_proofs"]["StackedDrg2KiBV1"][0] = json::object(); })),
+              "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected an array, found object");
+    EXPECT_EQ(parse_error(damaged([](json& j) { proof01(j) = 1; })), p01 + ": expected a JSON object, found number");
+}
+
 TEST(C1, RejectsTruncatedInput) {
     const std::string& s = sample_json();
     for (size_t len : {size_t(0), size_t(1), s.size() / 3, s.size() - 1}) {
@@ -300,6 +339,37 @@ SealCommitPhase1Output shape_only_c1(RegisteredSealProof proof) {
         c1.vanilla_proofs.push_back(std::move(part));
     }
     return c1;
+}
+
+// This process's peak resident set (VmHWM), in bytes; reset_peak() sets it to the current one.
+uint64_t peak_rss() {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) << 10;
+    return 0;
+}
+// Free heap goes back to the system first, so that what the parse takes shows as growth.
+void reset_peak() {
+    malloc_trim(0);
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+// A 32 GiB C1 (38.5 MB of JSON) parses within c1_parse_bytes of its text: the peak resident
+// set grows by less than twice the text (a DOM of the whole document took ~6 times it).
+TEST(SlowC1, ParsingALargeC1StaysWithinItsBound) {
+    const std::string text = write_c1_output(shape_only_c1(RegisteredSealProof::StackedDrg32GiBV1_1));
+    reset_peak();
+    const uint64_t before = peak_rss();
+    const SealCommitPhase1Output c1 = parse_c1_output(text);
+    const uint64_t growth = peak_rss() - before;
+    std::printf("%zu bytes of JSON: peak RSS +%llu KiB, result %llu KiB\n", text.size(),
+                (unsigned long long)(growth >> 10), (unsigned long long)(c1_heap_bytes(c1) >> 10));
+    EXPECT_EQ(c1.vanilla_proofs.size(), 10u);
+    EXPECT_LT(growth, 2 * text.size());
+    EXPECT_LT(growth, c1_parse_bytes(text.size()));
+    EXPECT_LT(c1_heap_bytes(c1), text.size());
+    EXPECT_GT(c1_heap_bytes(c1), text.size() / 4);
 }
 
 // 32 GiB and 64 GiB C1 files are ~40 MB of JSON each: about 20 s on the dev machine.

@@ -79,6 +79,28 @@ TEST(Groth16, HandWrittenCubic) {
     prove_and_verify(*make_circuit(c, "cubic"), {y}, rng());
 }
 
+// Shape recording, setup and the witness stop when their cancellation check turns true, also inside
+// gadgets that enforce from their destructors (SHA-256's MultiEq), and the same calls
+// without a cancellation give the usual results.
+TEST(Groth16, ShapeSetupAndWitnessStopWhenCancelled) {
+    const auto b = circuits::make_builtin("sha256-chain", 1, test::seed());
+    int calls = 0;
+    ShapeOptions opt;
+    opt.cancel = [&] { return ++calls > 3; };
+    EXPECT_THROW(b.circuit->shape(opt), Cancelled);
+    EXPECT_EQ(calls, 4);  // checked every r1cs::ShapeCS::kCancelEvery constraints
+    calls = 0;
+    EXPECT_THROW(b.circuit->summary(opt), Cancelled);
+    const r1cs::Shape shape = b.circuit->shape();
+    calls = 0;
+    EXPECT_THROW(setup(shape, ToxicWaste::from_seed(1), {}, [&] { return ++calls > 5; }), Cancelled);
+    EXPECT_EQ(setup(shape, ToxicWaste::from_seed(1), {}, [] { return false; }).vk.ic.size(), shape.num_inputs);
+    calls = 0;
+    EXPECT_THROW(b.circuit->witness({}, 0, 0, [&] { return ++calls > 2; }), Cancelled);
+    EXPECT_EQ(calls, 3);
+    EXPECT_EQ(b.circuit->witness({}, 0, 0, [] { return false; }).aux.size(), shape.num_aux);
+}
+
 TEST(Groth16, EveryBuiltinCircuit) {
     const uint64_t seed = test::seed();
     for (const auto& name : circuits::builtin_names()) {

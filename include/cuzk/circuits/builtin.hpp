@@ -63,6 +63,11 @@ struct BuiltinCircuit {
 BuiltinCircuit make_builtin(const std::string& name, size_t size, uint64_t seed = 1, size_t inputs = 4);
 std::vector<std::string> builtin_names();
 
+// The R1CS sizes of a built-in circuit (input constraints included) in closed form, without
+// synthesizing it: the counts are exact and the non-zeros upper bounds (tests/circuits
+// checks them against the recorded shapes). Throws as make_builtin for a bad name or size.
+r1cs::ShapeCounts builtin_counts(const std::string& name, size_t size, size_t inputs = 4);
+
 // Number of SHA-256 blocks whose chain has about `constraints` constraints.
 size_t sha256_blocks_for(size_t constraints);
 

@@ -40,21 +40,24 @@ void RandomDense::synthesize(CS& cs) const {
     std::mt19937_64 rng(seed);
     using r1cs::Variable;
     const size_t products = constraints - inputs - 1;  // the rest are the input constraints
+    // The values are kept only where CS has values: in shape mode they would be 32 bytes a
+    // variable (4 GiB at 2^27) that nothing reads. The draws are the same in every mode.
+    constexpr bool kValues = CS::kHasValues;
     std::vector<Variable> vars;
-    std::vector<Fr> vals;  // meaningful only where CS has values; cheap to keep anyway
+    std::vector<Fr> vals;
     vars.reserve(inputs + products + 2);
-    vals.reserve(inputs + products + 2);
+    if constexpr (kValues) vals.reserve(inputs + products + 2);
     vars.push_back(Variable::one());
-    vals.push_back(Fr::one());
+    if constexpr (kValues) vals.push_back(Fr::one());
     for (size_t i = 0; i < inputs; ++i) {
         Fr v = Fr::random(rng);
         vars.push_back(cs.alloc_input([&] { return v; }));
-        vals.push_back(v);
+        if constexpr (kValues) vals.push_back(v);
     }
     {
         Fr v = Fr::random(rng);
         vars.push_back(cs.alloc([&] { return v; }));
-        vals.push_back(v);
+        if constexpr (kValues) vals.push_back(v);
     }
     // Variables 1..inputs + 1 (the inputs and the first private value) are read in turn by
     // the first products, in place of their random draws; each later product has its
@@ -87,13 +90,14 @@ void RandomDense::synthesize(CS& cs) const {
             if (d + kAhead < len) {
                 const Draw& a = draws[d + kAhead];
                 for (size_t idx : {a.i, a.j, a.l}) {
-                    __builtin_prefetch(vals.data() + idx);
+                    if constexpr (kValues) __builtin_prefetch(vals.data() + idx);
                     __builtin_prefetch(vars.data() + idx);
                 }
             }
             const Draw& x = draws[d];
             const size_t k = k0 + d;
-            const Fr w = (x.ck * vals[x.i] + vals[x.j]) * (vals[x.l] + x.dk);
+            Fr w = Fr::zero();
+            if constexpr (kValues) w = (x.ck * vals[x.i] + vals[x.j]) * (vals[x.l] + x.dk);
             Variable wv = cs.alloc([&] { return w; });
             auto a = cs.lc();
             cs.add(a, vars[x.i], x.ck);
@@ -102,7 +106,7 @@ void RandomDense::synthesize(CS& cs) const {
             cs.add_const(b, x.dk);
             cs.enforce([k] { return "product " + std::to_string(k); }, a, b, cs.lc(wv));
             vars.push_back(wv);
-            vals.push_back(w);
+            if constexpr (kValues) vals.push_back(w);
         }
     }
 }

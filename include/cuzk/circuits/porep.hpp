@@ -110,6 +110,18 @@ std::vector<Fr> porep_public_inputs(filecoin::RegisteredSealProof proof, const f
 // A canonical little-endian Fr from 32 bytes; std::invalid_argument naming `what` otherwise.
 Fr fr_from_bytes32(const filecoin::Bytes32& b, const char* what);
 
+// A partition's R1CS sizes without recording it: the counts from counting mode (r1cs::CountCS:
+// nothing stored, `cancel` checked between challenges), the non-zeros bounded by
+// kPoRepNnzPerConstraint (tests/circuits/test_porep.cpp checks the bound on 2 KiB's shape).
+r1cs::ShapeCounts porep_counts(const StackedParams& params, const CancelCheck& cancel = {});
+// Non-zeros per constraint in A, B, C, at most: 2 KiB's shape has 2.39, 1.00, 2.17; the
+// margin covers the other sectors' mix of gadgets (11 layers from 32 GiB on), whose shapes
+// are too large to record in a test.
+inline constexpr double kPoRepNnzPerConstraint[3] = {3.0, 1.5, 3.0};
+// Distinct coefficients, at most: Poseidon's constants for each arity and powers of two
+// (2 KiB's shape has 1,526), which do not grow with the sector's nodes.
+inline constexpr uint64_t kPoRepCoeffs = uint64_t(1) << 16;
+
 // The circuit type-erased for setup, the prover and the command line.
 inline std::unique_ptr<groth16::Circuit> make_stacked_circuit(StackedCircuit c, std::string name = "porep") {
     return groth16::make_circuit(std::move(c), std::move(name));

@@ -17,7 +17,7 @@
 // - Every proof is verified before it is returned (configurable); a proof that fails is
 //   recomputed once on the CPU backend, and the event is logged and counted.
 // - Cancellation removes a queued job at once; a running one stops at the next partition
-//   boundary and frees its memory.
+//   boundary (a parameter load under way for it within milliseconds) and frees its memory.
 // - Every stage opens a timing span (common/trace.hpp), aggregated into metrics and, on
 //   request, written as a Chrome trace.
 #pragma once

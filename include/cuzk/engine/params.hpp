@@ -41,6 +41,10 @@ struct CircuitKey {
     // The circuit with every value zero (built-in: seed 1; PoRep: StackedCircuit::blank):
     // its shape is the key's shape, for setup and the densities.
     std::unique_ptr<groth16::Circuit> blank_circuit() const;
+    // Its R1CS sizes before anything is recorded: built-in circuits in closed form
+    // (circuits::builtin_counts, instant), PoRep by counting (circuits::porep_counts: nothing
+    // stored; seconds for a 32 GiB partition, `cancel` checked as it goes).
+    r1cs::ShapeCounts counts(const CancelCheck& cancel = {}) const;
     // PoRep: the parameter file names (registry: "v28-stacked-proof-of-replication-...").
     std::string params_file_name() const;
     std::string vk_file_name() const;
@@ -50,6 +54,17 @@ struct CircuitKey {
 // The Filecoin parameter directory: `configured` if set, else env
 // FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
 std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured = {});
+
+// The memory a circuit takes, estimated from its counts (CircuitKey::counts) before any of it
+// is allocated: what a load needs at its peak (the shape being recorded or read, the
+// development setup's scratch, the parameters) and what a work item needs.
+struct Footprint {
+    uint64_t shape = 0;   // the recorded matrices, or only the densities when the keys are read from a file
+    uint64_t setup = 0;   // the development setup's scratch beside the shape (0 when the keys are read)
+    uint64_t params = 0;  // the parameters as held (query lengths bounded by the variables)
+    uint64_t item = 0;    // one work item's peak (ParamManager::estimate)
+    uint64_t load_peak() const { return shape + setup + params; }
+};
 
 struct LoadedCircuit {
     CircuitKey key;
@@ -99,6 +114,12 @@ class ParamManager {
     // Sets c.bytes (parameters held in memory, from the query lengths) and the work-item
     // estimates from c's counts.
     static void estimate(LoadedCircuit& c, uint64_t h, uint64_t l, uint64_t a, uint64_t b);
+    // The footprint of a circuit of these counts: keys read from a file need no matrices
+    // and no setup.
+    static Footprint footprint(const r1cs::ShapeCounts& counts, bool keys_from_file);
+    // Throws EngineError(ResourceExhausted), naming the estimate and the budget, when a
+    // circuit of footprint `fp` could never load or prove one partition inside the budget.
+    void check_fits(const std::string& id, const Footprint& fp) const;
 
  private:
     struct Slot {

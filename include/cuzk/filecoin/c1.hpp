@@ -94,7 +94,16 @@ struct SealCommitPhase1Output {
 // or truncated input throws formats::FormatError naming `file` and the JSON path, e.g.
 // "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.path.path[1]
 // .hashes: expected 7 siblings, found 6".
+// The text is read as a stream (one challenge proof's DOM at a time, see c1.cpp's C1Reader), so
+// the memory it takes is bounded by c1_parse_bytes; registered_proof must precede
+// vanilla_proofs, as serde writes them. A proof, partition or field with more values than
+// its shape allows is refused naming it.
 SealCommitPhase1Output parse_c1_output(std::string_view json, std::string_view file = "c1 output");
+// The most memory parse_c1_output takes beyond its input for `text_bytes` of JSON (the result
+// and one challenge proof's DOM): what the engine reserves from its budget before parsing.
+uint64_t c1_parse_bytes(uint64_t text_bytes);
+// The heap bytes a parsed C1 output holds (what the engine keeps reserved while the job lives).
+uint64_t c1_heap_bytes(const SealCommitPhase1Output& c1);
 SealCommitPhase1Output read_c1_output_file(const std::string& path);
 
 // serde_json::to_vec's form: compact, fields in declaration order. parse ∘ write is the

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/common/cancel.hpp"
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/r1cs/eval_cs.hpp"
 #include "cuzk/r1cs/shape.hpp"
@@ -36,20 +37,32 @@ struct ShapeSummary {
     r1cs::Density density;
 };
 
+// How shape() and summary() run: `cancel` is checked every few thousand constraints
+// (r1cs::ShapeCS::kCancelEvery; cuzk::Cancelled is thrown when it turns true); `reserve`,
+// when set, sizes the matrices up front (r1cs::ShapeCS::reserve).
+struct ShapeOptions {
+    CancelCheck cancel;
+    std::optional<r1cs::ShapeCounts> reserve;
+};
+
 class Circuit {
  public:
     virtual ~Circuit() = default;
     virtual std::string name() const = 0;
     // Shape mode: the R1CS matrices (with the input constraints).
-    virtual r1cs::Shape shape() const = 0;
+    r1cs::Shape shape() const { return shape(ShapeOptions{}); }
+    virtual r1cs::Shape shape(const ShapeOptions& opt) const = 0;
     // Shape mode without the matrices (r1cs::ShapeCS(false)): equal to shape()'s counts and
     // density(), in memory proportional to the variables.
-    virtual ShapeSummary summary() const = 0;
+    ShapeSummary summary() const { return summary(ShapeOptions{}); }
+    virtual ShapeSummary summary(const ShapeOptions& opt) const = 0;
     // Witness mode: the assignment and the per-constraint evaluations.
     Witness witness() const { return witness(r1cs::WitnessBuffers{}, 0, 0); }
     // The same, reusing the storage of `reuse` (see r1cs::WitnessBuffers) and reserving
-    // room for `num_aux` aux variables and `num_constraints` evaluations up front.
-    virtual Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const = 0;
+    // room for `num_aux` aux variables and `num_constraints` evaluations up front; `cancel`
+    // is checked every few thousand constraints (r1cs::WitnessOptions::cancel).
+    virtual Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints,
+                            const CancelCheck& cancel = {}) const = 0;
     // Check mode: nullopt when every constraint holds, else what failed (by namespace).
     virtual std::optional<std::string> check() const = 0;
 };
@@ -59,21 +72,28 @@ class CircuitOf final : public Circuit {
  public:
     explicit CircuitOf(C c, std::string name) : c_(std::move(c)), name_(std::move(name)) {}
     std::string name() const override { return name_; }
-    r1cs::Shape shape() const override {
+    using Circuit::shape;
+    r1cs::Shape shape(const ShapeOptions& opt) const override {
         r1cs::ShapeCS cs;
+        cs.set_cancel(opt.cancel);
+        if (opt.reserve) cs.reserve(*opt.reserve);
         c_.synthesize(cs);
         r1cs::enforce_inputs_times_zero(cs);
         return cs.finish();
     }
-    ShapeSummary summary() const override {
+    using Circuit::summary;
+    ShapeSummary summary(const ShapeOptions& opt) const override {
         r1cs::ShapeCS cs(false);
+        cs.set_cancel(opt.cancel);
         c_.synthesize(cs);
         r1cs::enforce_inputs_times_zero(cs);
         return {cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
     }
     using Circuit::witness;
-    Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints) const override {
+    Witness witness(r1cs::WitnessBuffers&& reuse, size_t num_aux, size_t num_constraints,
+                    const CancelCheck& cancel = {}) const override {
         r1cs::WitnessOptions opt;
+        opt.cancel = cancel;
         opt.record_evals = true;
         opt.reserve_aux = num_aux;
         opt.reserve_constraints = num_constraints;

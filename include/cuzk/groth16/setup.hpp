@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "cuzk/common/cancel.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/r1cs/shape.hpp"
 
@@ -25,6 +26,9 @@ using SetupProgress = std::function<void(const char* stage, size_t done, size_t 
 
 // Throws std::invalid_argument for a shape without the input constraints (fewer
 // constraints than inputs) or too large a domain, and when tau makes Z(tau) zero.
-Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProgress& progress = {});
+// `cancel` is checked between the stages and every 2,048 points of the multiplications;
+// when it turns true, setup throws cuzk::Cancelled.
+Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProgress& progress = {},
+                 const CancelCheck& cancel = {});
 
 }  // namespace cuzk::groth16

@@ -6,6 +6,7 @@
 // counts the same circuit ShapeCS records; only densities are not tracked.
 #pragma once
 
+#include "cuzk/common/cancel.hpp"
 #include "cuzk/r1cs/cs.hpp"
 
 namespace cuzk::r1cs {
@@ -16,6 +17,9 @@ class CountCS {
     static constexpr Mode kMode = Mode::Count;
     static constexpr bool kHasValues = false;
     static constexpr bool kTrustValues = false;
+
+    // Checked every 4,096 constraints; cuzk::Cancelled is thrown when it turns true.
+    void set_cancel(CancelCheck cancel) { cancel_ = std::move(cancel); }
 
     LC lc() const { return {}; }
     LC lc(Variable) const { return {}; }
@@ -41,6 +45,7 @@ class CountCS {
     }
     template <class N>
     void enforce(N&&, const LC&, const LC&, const LC&) {
+        if (cancel_ && num_constraints_ % 4096 == 0) throw_if_cancelled(cancel_, "counting constraints");
         ++num_constraints_;
     }
     template <class N>
@@ -56,6 +61,7 @@ class CountCS {
     size_t num_inputs_ = 1;  // ONE
     size_t num_aux_ = 0;
     size_t num_constraints_ = 0;
+    CancelCheck cancel_;
 };
 
 static_assert(ConstraintSystem<CountCS>);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/common/cancel.hpp"
 #include "cuzk/common/parallel.hpp"
 #include "cuzk/r1cs/cs.hpp"
 #include "cuzk/r1cs/witness_vector.hpp"
@@ -33,6 +34,10 @@ struct WitnessOptions {
     bool record_evals = false;  // keep a·z, b·z, c·z per constraint
     size_t reserve_aux = 0;     // capacity hints (e.g. from the cached shape)
     size_t reserve_constraints = 0;
+    // Checked every kCancelEvery constraints (in each block of synthesize_blocks too); when
+    // it turns true, enforce() throws cuzk::Cancelled.
+    CancelCheck cancel{};
+    static constexpr size_t kCancelEvery = 4096;
 };
 
 // Storage a WitnessCS may reuse: the engine's buffer pool and the sector pipeline hand
@@ -115,6 +120,7 @@ class SegmentCS : public EvalLcOps<SegmentCS, false> {
         Fr* inputs = nullptr;
         Fr* aux = nullptr;
         Fr *a = nullptr, *b = nullptr, *c = nullptr;  // null: evaluations not recorded
+        const CancelCheck* cancel = nullptr;          // WitnessOptions::cancel
     };
     SegmentCS(const Storage& st, const BlockCounts& base, const BlockCounts& limit)
         : st_(st), base_(base), next_(base), limit_(limit) {}
@@ -136,6 +142,8 @@ class SegmentCS : public EvalLcOps<SegmentCS, false> {
     void enforce(N&& name, const LC& a, const LC& b, const LC& c) {
         (void)name;
         if (next_.constraints >= limit_.constraints) overflow("constraints");
+        if (st_.cancel && *st_.cancel && (next_.constraints - base_.constraints) % WitnessOptions::kCancelEvery == 0)
+            throw_if_cancelled(*st_.cancel, "witness");
         if (st_.a) {
             st_.a[next_.constraints] = a.value;
             st_.b[next_.constraints] = b.value;
@@ -196,6 +204,7 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
 
  private:
     void init(const WitnessOptions& opt) {
+        if constexpr (!kCheck) cancel_ = opt.cancel;
         inputs_.push_back(Fr::one());
         aux_.reserve(opt.reserve_aux);
         if (record_) {
@@ -256,6 +265,7 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
             if (!failure_ && a.value * b.value != c.value) fail(name_string(std::forward<N>(name)));
         } else {
             (void)name;
+            if (cancel_ && num_constraints_ % WitnessOptions::kCancelEvery == 0) throw_if_cancelled(cancel_, "witness");
             if (record_) {
                 put(a_, num_constraints_, a.value);
                 put(b_, num_constraints_, b.value);
@@ -295,8 +305,12 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
             grow(b_, m);
             grow(c_, m);
         }
-        SegmentCS::Storage st{inputs_.data(), aux_.data(), record_ ? a_.data() : nullptr, record_ ? b_.data() : nullptr,
-                              record_ ? c_.data() : nullptr};
+        SegmentCS::Storage st{inputs_.data(),
+                              aux_.data(),
+                              record_ ? a_.data() : nullptr,
+                              record_ ? b_.data() : nullptr,
+                              record_ ? c_.data() : nullptr,
+                              &cancel_};
         parallel_for(0, n, 1, [&](size_t lo, size_t hi) {
             for (size_t i = lo; i < hi; ++i) {
                 const BlockCounts base{start.inputs + i * per.inputs, start.aux + i * per.aux,
@@ -367,6 +381,7 @@ class EvalCS : public EvalLcOps<EvalCS<kCheck>, kCheck> {
 
     bool record_ = false;
     bool replay_ = false;
+    CancelCheck cancel_;  // witness mode: WitnessOptions::cancel
     // Owned copies: callers pass temporaries (found by ASan), and check mode is not a hot path.
     std::vector<Fr> replay_inputs_, replay_aux_;
     std::vector<Fr> inputs_;

@@ -127,6 +127,18 @@ struct ColumnMatrix {
 
 enum class Matrix { A, B, C };
 
+// The sizes of a circuit's R1CS known before recording it (closed forms for the built-in
+// circuits, counting mode for others): what the engine estimates memory from before it
+// allocates, and what ShapeCS::reserve takes. Non-zeros may be upper bounds.
+struct ShapeCounts {
+    uint64_t num_inputs = 1;  // ONE included
+    uint64_t num_aux = 0;
+    uint64_t num_constraints = 0;  // the input constraints included
+    uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;
+    uint64_t coeffs = 2;  // distinct coefficients (the dictionary), at most
+    uint64_t nnz() const { return nnz_a + nnz_b + nnz_c; }
+};
+
 struct Shape {
     uint64_t num_inputs = 1;  // ONE included
     uint64_t num_aux = 0;

@@ -9,6 +9,7 @@
 
 #include <unordered_map>
 
+#include "cuzk/common/cancel.hpp"
 #include "cuzk/r1cs/cs.hpp"
 #include "cuzk/r1cs/lc.hpp"
 #include "cuzk/r1cs/shape.hpp"
@@ -27,6 +28,14 @@ class ShapeCS {
     // densities, then dropped), for circuits whose keys are read from a file: memory grows
     // with the variables, not with the non-zeros (the 32 GiB PoRep's matrices are ~100 GB).
     explicit ShapeCS(bool matrices) : ShapeCS() { matrices_ = matrices; }
+
+    // Checked every kCancelEvery constraints; when it turns true, enforce() throws
+    // cuzk::Cancelled (the recording so far is freed as the exception unwinds).
+    void set_cancel(CancelCheck cancel) { cancel_ = std::move(cancel); }
+    static constexpr uint64_t kCancelEvery = 4096;
+    // Reserves the matrices for `counts` (upper bounds), so that they grow without the
+    // doubling's slack and its copy.
+    void reserve(const ShapeCounts& counts);
 
     // --- linear combinations -----------------------------------------------------------
     LC lc() const { return LC(); }
@@ -88,6 +97,7 @@ class ShapeCS {
     };
     Shape shape_;
     bool matrices_ = true;
+    CancelCheck cancel_;
     std::unordered_map<Fr, uint32_t, FrHash> dict_;
     std::vector<uint64_t> a_aux_, b_input_, b_aux_;  // density bits, grown on demand
 };
