@@ -67,7 +67,7 @@ const char* engine_kind(v1::ProofKind k) {
 }
 
 engine::Priority to_priority(int p) {
-    if (p == v1::PRIORITY_UNSPECIFIED) return engine::Priority::Normal;
+    if (p == v1::PRIORITY_UNSPECIFIED) return engine::Priority::Unspecified;  // the kind's default
     if (p < v1::LOW || p > v1::CRITICAL)
         throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
                        "priority " + std::to_string(p) + " is not one of LOW (1), NORMAL (2), HIGH (3), CRITICAL (4)"};

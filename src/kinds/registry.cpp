@@ -1,0 +1,66 @@
+#include "cuzk/common/echo.hpp"
+#include "cuzk/kinds/kind.hpp"
+
+namespace cuzk::kinds {
+
+void Registry::add(std::unique_ptr<Kind> kind) { kinds_.push_back(std::move(kind)); }
+
+std::vector<std::string> Registry::names() const {
+    std::vector<std::string> out;
+    for (const auto& k : kinds_) out.push_back(k->name());
+    return out;
+}
+
+const Kind& Registry::find(const std::string& name) const {
+    for (const auto& k : kinds_)
+        if (k->name() == name) return *k;
+    std::string known;
+    for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+    throw KindError(KindError::Code::InvalidArgument, "unknown proof kind '" + echo(name) + "' (known: " + known + ")");
+}
+
+std::shared_ptr<const Shape> Registry::shape(const std::string& id, const Limits& limits) const {
+    for (const auto& k : kinds_)
+        if (auto s = k->shape(id, limits)) return s;
+    std::string known;
+    for (const auto& k : kinds_)
+        for (const auto& f : k->circuit_id_forms()) known += (known.empty() ? "" : ", ") + f;
+    throw KindError(KindError::Code::InvalidArgument,
+                    "circuit id '" + echo(id) + "': unknown circuit (known: " + known + ")");
+}
+
+std::shared_ptr<const Registry> Registry::all() {
+    static const std::shared_ptr<const Registry> registry = [] {
+        auto r = std::make_shared<Registry>();
+        r->add(make_builtin_kind());
+        r->add(make_porep_kind());
+        for (const char* name : {"snap-deals-update", "window-post", "winning-post"})
+            r->add(make_unimplemented_kind(name));
+        return r;
+    }();
+    return registry;
+}
+
+namespace {
+class Unimplemented final : public Kind {
+ public:
+    explicit Unimplemented(std::string name) : name_(std::move(name)) {}
+    std::string name() const override { return name_; }
+    std::shared_ptr<const Work> prepare(const Request&, const Limits&) const override { fail(); }
+    std::string circuit_id(const Request&) const override { fail(); }
+    std::shared_ptr<const Shape> shape(const std::string&, const Limits&) const override { return nullptr; }
+    std::vector<std::string> circuit_id_forms() const override { return {}; }
+
+ private:
+    [[noreturn]] void fail() const {
+        throw KindError(KindError::Code::NotImplemented, "cuzk cannot prove " + name_ + " proofs yet");
+    }
+    std::string name_;
+};
+}  // namespace
+
+std::unique_ptr<Kind> make_unimplemented_kind(std::string name) {
+    return std::make_unique<Unimplemented>(std::move(name));
+}
+
+}  // namespace cuzk::kinds
