@@ -275,6 +275,11 @@ std::array<uint8_t, 32> request_digest(const JobSpec& s, Priority priority) {
     put(s.c1_json);
     put(s.registered_proof);
     num(s.sector_size);
+    num(s.vanilla_proofs.size());
+    for (const auto& v : s.vanilla_proofs) put({reinterpret_cast<const char*>(v.data()), v.size()});
+    put({reinterpret_cast<const char*>(s.randomness.data()), s.randomness.size()});
+    num(s.miner_id);
+    num(s.partition_index);
     num(uint64_t(priority));
     return h.final();
 }
@@ -570,6 +575,7 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
         auto work = kind.prepare(in, limits());
         JobSpec spec = in;
         spec.c1_json = {};  // prepared: the JSON (~50 MB for a 32 GiB PoRep) is not kept
+        spec.vanilla_proofs = {};
         spec.partitions = work->partitions();
         if (spec.priority == Priority::Unspecified) spec.priority = kind.default_priority();
         const CircuitKey key{work->shape()};

@@ -34,8 +34,9 @@ std::shared_ptr<const Registry> Registry::all() {
         auto r = std::make_shared<Registry>();
         r->add(make_builtin_kind());
         r->add(make_porep_kind());
-        for (const char* name : {"snap-deals-update", "window-post", "winning-post"})
-            r->add(make_unimplemented_kind(name));
+        r->add(make_unimplemented_kind("snap-deals-update"));
+        r->add(make_post_kind(true));
+        r->add(make_post_kind(false));
         return r;
     }();
     return registry;

@@ -39,6 +39,16 @@ struct Request {
     std::string c1_json;
     std::string registered_proof;
     uint64_t sector_size = 0;
+    // window-post, winning-post: registered_proof names the registered PoSt proof (e.g.
+    // "StackedDrgWindow2KiBV1_2" or its id); the 32-byte randomness; Window's partition index;
+    // one bincode FallbackPoStSectorProof per sector (Window: the partition's, in order, at
+    // most the proof's sectors per partition; Winning: the one challenged sector). miner_id is
+    // Curio's prover: the vanilla proofs' challenges were drawn with it, the circuit does not
+    // take it.
+    std::vector<std::vector<uint8_t>> vanilla_proofs;
+    std::vector<uint8_t> randomness;
+    uint64_t miner_id = 0;
+    uint32_t partition_index = 0;
 };
 
 // Why a request or a circuit id is refused; the engine maps the code to its own.
@@ -116,8 +126,8 @@ class Registry {
     // The shape of a circuit id; KindError(InvalidArgument) naming the known forms.
     std::shared_ptr<const Shape> shape(const std::string& id, const Limits& limits) const;
 
-    // Every kind cuzk has (builtin, porep-seal-commit; the Filecoin kinds without circuits
-    // yet answer NotImplemented).
+    // Every kind cuzk has (builtin, porep-seal-commit, window-post, winning-post;
+    // snap-deals-update, without circuits yet, answers NotImplemented).
     static std::shared_ptr<const Registry> all();
 
  private:
@@ -126,6 +136,8 @@ class Registry {
 
 std::unique_ptr<Kind> make_builtin_kind();
 std::unique_ptr<Kind> make_porep_kind();
+// "window-post" (window = true) or "winning-post".
+std::unique_ptr<Kind> make_post_kind(bool window);
 // A kind that is known but not provable yet: prepare says NotImplemented.
 std::unique_ptr<Kind> make_unimplemented_kind(std::string name);
 
