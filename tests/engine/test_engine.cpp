@@ -163,10 +163,10 @@ TEST(Engine, BadRequestsAreRefusedWithAReason) {
     EXPECT_EQ(c1, EngineError::Code::InvalidArgument);
     EXPECT_NE(m1.find("unknown circuit 'no-such'"), std::string::npos) << m1;
     s = dense();
-    s.kind = "window-post";
+    s.kind = "snap-deals-update";
     auto [c2, m2] = code_of(s);
     EXPECT_EQ(c2, EngineError::Code::NotImplemented);
-    EXPECT_NE(m2.find("window-post"), std::string::npos) << m2;
+    EXPECT_NE(m2.find("snap-deals-update"), std::string::npos) << m2;
     s = dense();
     s.kind = "bogus";
     EXPECT_EQ(code_of(s).first, EngineError::Code::InvalidArgument);

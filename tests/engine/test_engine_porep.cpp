@@ -211,9 +211,9 @@ TEST(EnginePoRep, SubmitValidatesTheC1Output) {
         << m6;
     EXPECT_NE(m6.find("FIL_PROOFS_PARAMETER_CACHE"), std::string::npos) << m6;
 
-    // The other Filecoin kinds are still not implemented.
+    // SnapDeals is not implemented yet.
     JobSpec w;
-    w.kind = "window-post";
+    w.kind = "snap-deals-update";
     EXPECT_EQ(refusal(e, w).first, EngineError::Code::NotImplemented);
 }
 
