@@ -45,9 +45,10 @@ const char* priority_name(Priority p);
 std::optional<Priority> parse_priority(const std::string& s);
 
 // What to prove: a kinds::Request (its `kind` names one of the engine's kinds, kinds/kind.hpp;
-// "builtin" for cuzk's built-in circuits, "porep-seal-commit" for Filecoin PoRep C2; a kind
-// known without circuits fails with EngineError::Code::NotImplemented) and how to schedule it.
-// A built-in job has `partitions` partitions, a PoRep job its registered proof's.
+// "builtin" for cuzk's built-in circuits, "porep-seal-commit" for Filecoin PoRep C2,
+// "window-post" and "winning-post" for Fallback PoSt; "snap-deals-update", known without a
+// circuit, fails with EngineError::Code::NotImplemented) and how to schedule it. A built-in
+// job has `partitions` partitions, a PoRep job its registered proof's, a PoSt job one.
 struct JobSpec : kinds::Request {
     Priority priority = Priority::Unspecified;
     // Idempotency key: a second submit with the same id and the same request returns the
