@@ -1,7 +1,5 @@
 #include "cuzk/engine/params.hpp"
 
-#include <cstdlib>
-
 #include "cuzk/common/trace.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -24,13 +22,6 @@ std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* 
         if (why) *why = e.what();
         return std::nullopt;
     }
-}
-
-std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured) {
-    if (!configured.empty()) return configured;
-    const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
-    if (env && *env) return env;
-    return "/var/tmp/filecoin-proof-parameters";
 }
 
 ParamManager::ParamManager(MemoryBudget& budget, std::filesystem::path cache_dir, uint64_t setup_seed,

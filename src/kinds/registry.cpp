@@ -1,3 +1,5 @@
+#include <cstdlib>
+
 #include "cuzk/common/echo.hpp"
 #include "cuzk/kinds/kind.hpp"
 
@@ -59,6 +61,13 @@ class Unimplemented final : public Kind {
     std::string name_;
 };
 }  // namespace
+
+std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured) {
+    if (!configured.empty()) return configured;
+    const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (env && *env) return env;
+    return "/var/tmp/filecoin-proof-parameters";
+}
 
 std::unique_ptr<Kind> make_unimplemented_kind(std::string name) {
     return std::make_unique<Unimplemented>(std::move(name));

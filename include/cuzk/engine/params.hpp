@@ -42,9 +42,7 @@ struct CircuitKey {
     friend bool operator==(const CircuitKey& a, const CircuitKey& b) { return a.id() == b.id(); }
 };
 
-// The Filecoin parameter directory: `configured` if set, else env
-// FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
-std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured = {});
+using kinds::filecoin_param_dir;
 
 struct LoadedCircuit {
     CircuitKey key;

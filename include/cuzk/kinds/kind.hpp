@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -140,6 +141,10 @@ std::unique_ptr<Kind> make_porep_kind();
 std::unique_ptr<Kind> make_post_kind(bool window);
 // A kind that is known but not provable yet: prepare says NotImplemented.
 std::unique_ptr<Kind> make_unimplemented_kind(std::string name);
+
+// The Filecoin parameter directory, where a shape's params/vk files are: `configured` if
+// set, else env FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
+std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured = {});
 
 // The shape of a registered seal proof's PoRep circuit (filecoin::RegisteredSealProof id).
 std::shared_ptr<const Shape> porep_shape(uint64_t registered_proof);
