@@ -75,3 +75,23 @@ TEST(Kinds, PoRepShapesNameTheirParameterFiles) {
             << e.what();
     }
 }
+
+TEST(Kinds, PoStShapesAndDefaultPriorities) {
+    const auto r = Registry::all();
+    const auto w = r->shape("window-post-StackedDrgWindow2KiBV1_2", Limits{});
+    EXPECT_EQ(w->id(), "window-post-StackedDrgWindow2KiBV1_2");
+    EXPECT_EQ(w->params_file_name().rfind("v28-proof-of-spacetime-fallback", 0), 0u) << w->params_file_name();
+    EXPECT_EQ(r->shape("winning-post-StackedDrgWinning2KiBV1", Limits{})->id(), "winning-post-StackedDrgWinning2KiBV1");
+    // A Winning proof is not a Window circuit.
+    EXPECT_EQ(code_of([&] { r->shape("window-post-StackedDrgWinning2KiBV1", Limits{}); }),
+              KindError::Code::InvalidArgument);
+    EXPECT_EQ(r->find("winning-post").default_priority(), Priority::Critical);
+    EXPECT_EQ(r->find("window-post").default_priority(), Priority::High);
+    EXPECT_EQ(r->find("porep-seal-commit").default_priority(), Priority::Normal);
+    EXPECT_EQ(r->find("snap-deals-update").default_priority(), Priority::Normal);
+    EXPECT_EQ(r->find("builtin").default_priority(), Priority::Normal);
+    Request req;
+    req.kind = "window-post";
+    req.registered_proof = "10";
+    EXPECT_EQ(r->find(req.kind).circuit_id(req), "window-post-StackedDrgWindow2KiBV1_2");
+}
