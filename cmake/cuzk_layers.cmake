@@ -19,7 +19,8 @@ set(CUZK_LAYER_TABLE
   "circuits|circuits|filecoin gadgets groth16"
   "gpu|gpu gpu/common gpu/ntt gpu/msm|ntt msm ec ff common"
   "backend|backend backend/cpu backend/cuda|groth16 gpu"
-  "engine|engine|circuits filecoin formats backend gpu")
+  "kinds|kinds|circuits filecoin"
+  "engine|engine|kinds formats backend gpu")
 
 # Fills CUZK_LAYER_<name>_DIRS and CUZK_LAYER_<name>_DEPS, and CUZK_LAYERS (bottom up).
 function(cuzk_parse_layers)

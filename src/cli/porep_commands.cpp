@@ -22,6 +22,7 @@
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/kinds/kind.hpp"
 #include "seal_commands.hpp"
 
 namespace cuzk::cli {
@@ -58,7 +59,7 @@ struct SetupOptions {
 
 int run_setup_porep(const SetupOptions& o) {
     const filecoin::PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
-    const auto key = engine::CircuitKey::porep(uint64_t(cfg.proof));
+    const auto key = engine::CircuitKey{kinds::porep_shape(uint64_t(cfg.proof))};
     const fs::path dir = engine::filecoin_param_dir(o.out_dir);
     const fs::path params_file = dir / key.params_file_name(), vk_file = dir / key.vk_file_name();
     std::error_code ec;
@@ -177,7 +178,7 @@ int run_verify_porep(const VerifyOptions& o) {
         throw std::runtime_error(o.proof + ": " + std::to_string(size) + " bytes, expected " + std::to_string(want) +
                                  " (" + std::string(cfg->name) + ": " + std::to_string(cfg->partitions) +
                                  " partition(s) of 192 bytes)" + (size < want ? ": truncated" : ""));
-    const auto key = engine::CircuitKey::porep(uint64_t(cfg->proof));
+    const auto key = engine::CircuitKey{kinds::porep_shape(uint64_t(cfg->proof))};
     const fs::path vk_file = param_file(o.param_dir, key.vk_file_name());
     if (!fs::exists(vk_file, ec))
         throw std::runtime_error("no verifying key for " + std::string(cfg->name) + ": " + vk_file.string() +

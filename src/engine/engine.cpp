@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
@@ -28,15 +27,11 @@
 #include <thread>
 
 #include "cuzk/backend/backend.hpp"
-#include "cuzk/circuits/builtin.hpp"
-#include "cuzk/circuits/porep.hpp"
 #include "cuzk/common/echo.hpp"
 #include "cuzk/common/trace.hpp"
 #include "cuzk/engine/memory.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/engine/queue.hpp"
-#include "cuzk/filecoin/c1.hpp"
-#include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/host_memory.hpp"
@@ -53,9 +48,10 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }
 double ms_since(Clock::time_point t0) { return ms_between(t0, Clock::now()); }
 
-const char* const kFilecoinKinds[] = {"porep-seal-commit", "snap-deals-update", "window-post", "winning-post"};
-
 bool terminal(JobState s) { return s == JobState::Completed || s == JobState::Failed || s == JobState::Cancelled; }
+
+// How long a submit waits for room in the budget to read its request (Kind::prepare_bytes).
+constexpr std::chrono::seconds kPrepareMemoryWait{10};
 
 uint64_t system_memory() {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
@@ -184,6 +180,8 @@ class SlotBackend final : public groth16::ProverBackend {
 
 const char* priority_name(Priority p) {
     switch (p) {
+        case Priority::Unspecified:
+            return "UNSPECIFIED";
         case Priority::Low:
             return "LOW";
         case Priority::Normal:
@@ -226,9 +224,12 @@ struct Job {
     uint64_t num = 0;
     std::string id;
     std::array<uint8_t, 32> digest{};  // request_digest() of what was submitted
-    JobSpec spec;                      // a PoRep job's c1_json is dropped once parsed into c1
+    JobSpec spec;                      // its c1_json is dropped once prepared into work
     CircuitKey key;
-    std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;  // porep-seal-commit
+    // What the kind's validated request holds (a PoRep's parsed C1), reserved in the budget;
+    // declared before `work` so that it is released after the work is freed.
+    Reservation work_mem;
+    std::shared_ptr<const kinds::Work> work;  // the kind's validated request: its partitions
     Clock::time_point submitted, ended;
     JobState state = JobState::Queued;
     bool started = false;
@@ -261,11 +262,9 @@ struct Item {
     std::shared_ptr<groth16::AbcAhead> abc_ahead;
 };
 
-// The shape a job proves with: random-dense's depends on its seed and inputs, a SHA-256
-// chain's only on its length.
 // SHA-256 of everything a submission asks for but its request_id: a retry with the same
 // request_id must ask for the same thing. Each field is length-prefixed.
-std::array<uint8_t, 32> request_digest(const JobSpec& s) {
+std::array<uint8_t, 32> request_digest(const JobSpec& s, Priority priority) {
     Sha256 h;
     auto put = [&](std::string_view v) {
         const uint64_t n = v.size();
@@ -282,7 +281,12 @@ std::array<uint8_t, 32> request_digest(const JobSpec& s) {
     put(s.c1_json);
     put(s.registered_proof);
     num(s.sector_size);
-    num(uint64_t(s.priority));
+    num(s.vanilla_proofs.size());
+    for (const auto& v : s.vanilla_proofs) put({reinterpret_cast<const char*>(v.data()), v.size()});
+    put({reinterpret_cast<const char*>(s.randomness.data()), s.randomness.size()});
+    num(s.miner_id);
+    num(s.partition_index);
+    num(uint64_t(priority));
     return h.final();
 }
 
@@ -296,126 +300,18 @@ std::string job_id_prefix() {
     return buf;
 }
 
-CircuitKey circuit_key(const JobSpec& spec) {
-    CircuitKey k;
-    k.name = spec.circuit;
-    k.size = spec.size;
-    if (spec.circuit != "sha256-chain") {
-        k.inputs = spec.inputs;
-        k.shape_seed = spec.seed;
-    }
-    return k;
-}
-
-// Partition k of a job: a SHA-256 chain takes preimage seed + k (same shape, its own
-// witness); random-dense's witness is fixed by its shape seed, so partitions repeat it.
-// PoRep: the StackedDrg circuit of the C1's partition k, its public inputs derived from
-// replica_id, comm_d, comm_r and the seed (as a verifier derives them), not taken from the
-// vanilla proofs: a C1 whose challenges are not the seed's makes a proof that fails.
-circuits::BuiltinCircuit partition_circuit(const Job& job, uint32_t k) {
-    if (job.c1) {
-        const filecoin::SealCommitPhase1Output& c1 = *job.c1;
-        const auto& cfg = filecoin::porep_config(c1.registered_proof);
-        circuits::BuiltinCircuit b;
-        b.circuit = circuits::make_stacked_circuit(
-            circuits::StackedCircuit::from_vanilla(cfg, c1.replica_id, c1.comm_d, c1.comm_r, c1.vanilla_proofs.at(k)),
-            job.key.id());
-        b.public_inputs =
-            circuits::porep_public_inputs(c1.registered_proof, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k);
-        return b;
-    }
-    const JobSpec& spec = job.spec;
-    const bool sha = spec.circuit == "sha256-chain";
-    return circuits::make_builtin(spec.circuit, spec.size, sha ? spec.seed + k : spec.seed, spec.inputs);
-}
-
-// "StackedDrg2KiBV1_1" or its numeric id.
-std::optional<filecoin::RegisteredSealProof> parse_registered_proof(const std::string& s) {
-    if (auto p = filecoin::seal_proof_from_name(s)) return p;
-    uint64_t id = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), id);
-    if (ec == std::errc() && ptr == s.data() + s.size()) return filecoin::seal_proof_from_id(id);
-    return std::nullopt;
-}
-
-// Validates a porep-seal-commit spec against its C1 output (see JobSpec): the parsed C1,
-// whose registered proof fixes the circuit and the partitions.
-//
-// With `budget`, the parse's bound (filecoin::c1_parse_bytes) is reserved before it starts,
-// waiting at most kC1MemoryWait for room, and the parsed output keeps its own bytes reserved
-// for as long as the job holds it, so concurrent submits cannot parse past the budget.
-constexpr std::chrono::seconds kC1MemoryWait{10};
-
-struct HeldC1 {
-    Reservation mem;  // declared first: released after the output is freed
-    filecoin::SealCommitPhase1Output c1;
-};
-
-std::shared_ptr<const filecoin::SealCommitPhase1Output> parse_porep_job(const JobSpec& spec, bool check,
-                                                                        MemoryBudget* budget = nullptr,
-                                                                        const std::function<bool()>& abort = {}) {
+EngineError engine_error(const kinds::KindError& e) {
+    using K = kinds::KindError::Code;
     using Code = EngineError::Code;
-    if (spec.c1_json.empty())
-        throw EngineError(Code::InvalidArgument,
-                          "porep-seal-commit needs the C1 output (SealCommitPhase1Output JSON), got 0 bytes");
-    auto held = std::make_shared<HeldC1>();
-    if (budget) {
-        const uint64_t want = filecoin::c1_parse_bytes(spec.c1_json.size());
-        const auto deadline = Clock::now() + kC1MemoryWait;
-        auto give_up = [&] { return (abort && abort()) || Clock::now() > deadline; };
-        if (want > budget->limit())
-            throw EngineError(Code::ResourceExhausted, "parsing the C1 output (" + std::to_string(spec.c1_json.size()) +
-                                                           " bytes of JSON) needs " + std::to_string(want >> 20) +
-                                                           " MiB, more than the memory budget of " +
-                                                           std::to_string(budget->limit() >> 20) + " MiB");
-        if (!budget->reserve(want, give_up))
-            throw EngineError(Code::ResourceExhausted,
-                              "parsing the C1 output (" + std::to_string(spec.c1_json.size()) +
-                                  " bytes of JSON) needs " + std::to_string(want >> 20) +
-                                  " MiB of the memory budget of " + std::to_string(budget->limit() >> 20) +
-                                  " MiB, and no room came within " + std::to_string(kC1MemoryWait.count()) + " s (" +
-                                  std::to_string(budget->reserved() >> 20) + " MiB reserved)");
-        held->mem = Reservation(budget, want);
+    switch (e.code()) {
+        case K::NotImplemented:
+            return EngineError(Code::NotImplemented, e.what());
+        case K::NotFound:
+            return EngineError(Code::NotFound, e.what());
+        case K::InvalidArgument:
+            break;
     }
-    try {
-        held->c1 = filecoin::parse_c1_output(spec.c1_json, "c1 output");
-    } catch (const std::exception& e) {
-        throw EngineError(Code::InvalidArgument, e.what());
-    }
-    if (budget) {
-        const uint64_t keep = filecoin::c1_heap_bytes(held->c1);
-        if (keep < held->mem.bytes()) held->mem.release(held->mem.bytes() - keep);
-    }
-    std::shared_ptr<const filecoin::SealCommitPhase1Output> c1(held, &held->c1);
-    const auto& cfg = filecoin::porep_config(c1->registered_proof);
-    if (!spec.registered_proof.empty()) {
-        const auto want = parse_registered_proof(spec.registered_proof);
-        if (!want)
-            throw EngineError(Code::InvalidArgument, "unknown registered proof '" + spec.registered_proof +
-                                                         "' (a name such as StackedDrg32GiBV1_1, or its id 0..19)");
-        if (*want != c1->registered_proof)
-            throw EngineError(Code::InvalidArgument,
-                              "registered_proof " + std::string(filecoin::porep_config(*want).name) +
-                                  " does not match the C1 output's registered_proof " + std::string(cfg.name));
-    }
-    if (spec.sector_size && spec.sector_size != cfg.sector_size)
-        throw EngineError(Code::InvalidArgument, "sector_size " + std::to_string(spec.sector_size) +
-                                                     " does not match the C1 output's registered_proof " +
-                                                     std::string(cfg.name) + " (" + std::to_string(cfg.sector_size) +
-                                                     "-byte sectors)");
-    if (cfg.kind == filecoin::PoRepKind::SyntheticPoRep)
-        throw EngineError(Code::NotImplemented,
-                          "cuzk cannot prove synthetic PoRep (" + std::string(cfg.name) + ") yet");
-    if (check) {
-        try {
-            filecoin::check_c1_consistency(*c1, "c1 output");
-        } catch (const std::logic_error& e) {
-            throw EngineError(Code::NotImplemented, e.what());
-        } catch (const std::exception& e) {
-            throw EngineError(Code::InvalidArgument, e.what());
-        }
-    }
-    return c1;
+    return EngineError(Code::InvalidArgument, e.what());
 }
 
 struct PendingKey {
@@ -438,6 +334,7 @@ struct Engine::Impl {
     MemoryBudget budget;
     BufferPool pool;
     ParamManager params;
+    std::shared_ptr<const kinds::Registry> registry;
     // One prove queue per prove target (slot): a partition is placed on a device when its
     // witness is ready (place_locked) and only that device's workers take it.
     std::vector<std::unique_ptr<BoundedQueue<Item>>> prove_qs;
@@ -479,13 +376,12 @@ struct Engine::Impl {
     JobResult result_locked(const Job& job) const;
     std::shared_ptr<Job> find_locked(const std::string& id) const;
     SubmitInfo submit(const JobSpec& spec);
-    SubmitInfo enqueue(const JobSpec& spec, const CircuitKey& key,
-                       std::shared_ptr<const filecoin::SealCommitPhase1Output> c1,
+    SubmitInfo enqueue(const JobSpec& spec, std::shared_ptr<const kinds::Work> work, Reservation work_mem,
                        const std::array<uint8_t, 32>& digest);
+    Reservation reserve_for_prepare(uint64_t bytes, const JobSpec& in);
+    void release_work_locked(Job& job);
     void check_request_id(const std::string& id) const;
-    // What submit checks of a built-in job (name, partitions, size, inputs); preload checks
-    // a built-in circuit id with it too.
-    void check_builtin(const JobSpec& spec) const;
+    kinds::Limits limits() const { return {cfg.max_partitions, cfg.max_constraints, cfg.check_c1}; }
     void shutdown(std::optional<bool> drain);
 
     void logf(int level, const std::string& line) const {
@@ -514,6 +410,7 @@ Engine::Impl::Impl(EngineConfig c)
       params(budget, cfg.param_cache, cfg.setup_seed, cfg.eviction_min_idle, log),
       fin_q(cfg.finalize_queue_bound) {
     params.set_filecoin(cfg.filecoin_param_dir, cfg.allow_dev_params);
+    registry = cfg.kinds ? cfg.kinds : kinds::Registry::all();
     budget.set_reclaimer([this](uint64_t want) {
         uint64_t freed = pool.reclaim(want);
         if (freed < want) freed += params.reclaim(want - freed);
@@ -612,6 +509,7 @@ void Engine::Impl::end_job_locked(Job& job, JobState state, const std::string& w
     } else {
         ++cancelled_;
     }
+    release_work_locked(job);
     ended_.push_back(job.id);
     while (ended_.size() > cfg.finished_jobs_kept) {
         auto it = jobs_.find(ended_.front());
@@ -640,9 +538,39 @@ void Engine::Impl::fail_job(const std::shared_ptr<Job>& job, const std::string& 
     end_job_locked(*job, JobState::Failed, why);
 }
 
+// An ended job's validated request (a PoRep's parsed C1: ~15 MB at 32 GiB) and its
+// reservation are dropped once no work item reads it any more, not kept with the result.
+void Engine::Impl::release_work_locked(Job& job) {
+    if (!terminal(job.state) || job.in_flight) return;
+    job.work.reset();
+    job.work_mem.reset();
+}
+
+// Reserves the memory a request takes to read (kinds::Kind::prepare_bytes) before it is read,
+// waiting at most kPrepareMemoryWait for room: concurrent submits cannot read past the budget.
+Reservation Engine::Impl::reserve_for_prepare(uint64_t bytes, const JobSpec& in) {
+    using Code = EngineError::Code;
+    if (bytes == 0) return {};
+    const std::string what = "reading the " + echo(in.kind) + " request (" + std::to_string(in.c1_json.size()) +
+                             " bytes of C1 JSON, " + std::to_string(in.vanilla_proofs.size()) + " vanilla proofs)";
+    if (bytes > budget.limit())
+        throw EngineError(Code::ResourceExhausted, what + " needs " + std::to_string(bytes >> 20) +
+                                                       " MiB, more than the memory budget of " +
+                                                       std::to_string(budget.limit() >> 20) + " MiB");
+    const auto deadline = Clock::now() + kPrepareMemoryWait;
+    if (!budget.reserve(bytes, [&] { return abort_.load() || Clock::now() > deadline; }))
+        throw EngineError(Code::ResourceExhausted,
+                          what + " needs " + std::to_string(bytes >> 20) + " MiB of the memory budget of " +
+                              std::to_string(budget.limit() >> 20) + " MiB, and no room came within " +
+                              std::to_string(kPrepareMemoryWait.count()) + " s (" +
+                              std::to_string(budget.reserved() >> 20) + " MiB reserved)");
+    return Reservation(&budget, bytes);
+}
+
 void Engine::Impl::item_gone(const std::shared_ptr<Job>& job) {
     std::lock_guard<std::mutex> lock(mu_);
     if (job->in_flight) --job->in_flight;
+    release_work_locked(*job);
     cv_done_.notify_all();
 }
 
@@ -677,39 +605,33 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
     using Code = EngineError::Code;
     check_request_id(in.request_id);
     const int prio = int(in.priority);
-    if (prio < int(Priority::Low) || prio > int(Priority::Critical))
-        throw EngineError(Code::InvalidArgument,
-                          "priority must be LOW, NORMAL, HIGH or CRITICAL (1..4), got " + std::to_string(prio));
-    if (in.kind == "porep-seal-commit") {
-        // The C1 names the registered proof, which fixes the circuit and the partitions.
-        auto c1 = parse_porep_job(in, cfg.check_c1, &budget, [this] { return abort_.load(); });
+    if (prio < int(Priority::Unspecified) || prio > int(Priority::Critical))
+        throw EngineError(
+            Code::InvalidArgument,
+            "priority must be UNSPECIFIED, LOW, NORMAL, HIGH or CRITICAL (0..4), got " + std::to_string(prio));
+    try {
+        const kinds::Kind& kind = registry->find(in.kind);
+        // A request whose reading takes memory in proportion to its bytes (a PoRep C1, read
+        // as a stream) reserves that bound first, and the prepared work keeps what it holds
+        // reserved for as long as the job lives.
+        Reservation mem = reserve_for_prepare(kind.prepare_bytes(in), in);
+        auto work = kind.prepare(in, limits());
+        if (const uint64_t keep = work->held_bytes(); keep < mem.bytes()) mem.release(mem.bytes() - keep);
         JobSpec spec = in;
-        spec.c1_json = {};  // parsed: the JSON (~50 MB for 32 GiB) is not kept
-        spec.circuit = "porep";
-        spec.registered_proof = filecoin::porep_config(c1->registered_proof).name;
-        spec.sector_size = filecoin::porep_config(c1->registered_proof).sector_size;
-        spec.partitions = uint32_t(c1->vanilla_proofs.size());
-        const CircuitKey key = CircuitKey::porep(uint64_t(c1->registered_proof));
-        if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
-            throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
-                                                         "], got " + std::to_string(spec.partitions));
+        spec.c1_json = {};  // prepared: the JSON (~50 MB for a 32 GiB PoRep) is not kept
+        spec.vanilla_proofs = {};
+        spec.partitions = work->partitions();
+        if (spec.priority == Priority::Unspecified) spec.priority = kind.default_priority();
+        const CircuitKey key{work->shape()};
         if (auto why = params.missing_params_error(key)) throw EngineError(Code::NotFound, *why);
-        return enqueue(spec, key, std::move(c1), request_digest(in));
+        // Refused now, from the closed-form sizes, rather than after a shape has grown past the
+        // budget (a Filecoin circuit is counted when its load starts: seconds at 32 GiB).
+        if (!key.has_filecoin_params() && !params.loaded(key.id()))
+            params.check_fits(key.id(), ParamManager::footprint(key.counts(), false));
+        return enqueue(spec, std::move(work), std::move(mem), request_digest(in, spec.priority));
+    } catch (const kinds::KindError& e) {
+        throw engine_error(e);
     }
-    const JobSpec& spec = in;
-    if (spec.kind != "builtin") {
-        for (const char* k : kFilecoinKinds)
-            if (spec.kind == k)
-                throw EngineError(Code::NotImplemented, "cuzk cannot prove " + spec.kind + " proofs yet");
-        std::string known = "builtin";
-        for (const char* k : kFilecoinKinds) known += std::string(", ") + k;
-        throw EngineError(Code::InvalidArgument, "unknown proof kind '" + echo(spec.kind) + "' (known: " + known + ")");
-    }
-    check_builtin(spec);
-    // Refused now, from the closed-form sizes, rather than after a shape has grown past the budget.
-    const CircuitKey key = circuit_key(spec);
-    if (!params.loaded(key.id())) params.check_fits(key.id(), ParamManager::footprint(key.counts(), false));
-    return enqueue(spec, key, nullptr, request_digest(spec));
 }
 
 void Engine::Impl::check_request_id(const std::string& id) const {
@@ -719,38 +641,8 @@ void Engine::Impl::check_request_id(const std::string& id) const {
                               " printable ASCII characters, got " + std::to_string(id.size()) + " bytes");
 }
 
-void Engine::Impl::check_builtin(const JobSpec& spec) const {
-    using Code = EngineError::Code;
-    const auto names = circuits::builtin_names();
-    if (std::find(names.begin(), names.end(), spec.circuit) == names.end()) {
-        std::string known;
-        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        throw EngineError(Code::InvalidArgument, "unknown circuit '" + echo(spec.circuit) + "' (known: " + known + ")");
-    }
-    if (spec.partitions < 1 || spec.partitions > cfg.max_partitions)
-        throw EngineError(Code::InvalidArgument, "partitions must be in [1, " + std::to_string(cfg.max_partitions) +
-                                                     "], got " + std::to_string(spec.partitions));
-    // Constraints the circuit will have (for the size limit): 25,840 a SHA-256 block.
-    const bool sha = spec.circuit == "sha256-chain";
-    const uint64_t per = sha ? 25840 : 1;
-    if (spec.size < 1 || spec.size > cfg.max_constraints / per)
-        throw EngineError(Code::InvalidArgument, "size of " + spec.circuit + " must be in [1, " +
-                                                     std::to_string(cfg.max_constraints / per) + "], got " +
-                                                     std::to_string(spec.size));
-    if (!sha && (spec.inputs < 1 || spec.inputs > 1024 || spec.inputs > spec.size))
-        throw EngineError(Code::InvalidArgument,
-                          "random-dense inputs must be in [1, min(1024, size)], got " + std::to_string(spec.inputs));
-    // The circuit's own rules (random-dense's least size for its inputs), as the CLI checks them.
-    try {
-        circuits::check_builtin(spec.circuit, spec.size, spec.inputs);
-    } catch (const std::invalid_argument& e) {
-        throw EngineError(Code::InvalidArgument, e.what());
-    }
-}
-
-SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, const CircuitKey& key,
-                                 std::shared_ptr<const filecoin::SealCommitPhase1Output> c1,
-                                 const std::array<uint8_t, 32>& digest) {
+SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, std::shared_ptr<const kinds::Work> work,
+                                 Reservation work_mem, const std::array<uint8_t, 32>& digest) {
     using Code = EngineError::Code;
     const int prio = int(spec.priority);
     std::lock_guard<std::mutex> lock(mu_);
@@ -771,8 +663,9 @@ SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, const CircuitKey& key,
     job->id = job_prefix_ + std::to_string(job->num);
     job->digest = digest;
     job->spec = spec;
-    job->key = key;
-    job->c1 = std::move(c1);
+    job->key = CircuitKey{work->shape()};
+    job->work_mem = std::move(work_mem);
+    job->work = std::move(work);
     job->submitted = Clock::now();
     job->proofs.resize(spec.partitions);
     job->inputs.resize(spec.partitions);
@@ -839,7 +732,7 @@ void Engine::Impl::witness_loop() {
             if (!give_up()) {
                 auto t0 = Clock::now();
                 trace::Span span("witness", "engine");
-                auto built = partition_circuit(*job, partition);
+                auto built = job->work->partition(partition);
                 r1cs::WitnessBuffers bufs;
                 bufs.aux = pool.take(c.num_aux);
                 bufs.a = pool.take(c.domain);
@@ -1034,7 +927,7 @@ void Engine::Impl::finalize_loop() {
                     if (!budget.reserve(c.item_bytes, give_up))
                         throw EngineError(EngineError::Code::ResourceExhausted, "no memory to recompute on the CPU");
                     mem = Reservation(&budget, c.item_bytes);
-                    auto built = partition_circuit(*job, item->partition);
+                    auto built = job->work->partition(item->partition);
                     item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
                                                  groth16::random_randomness(), *cpu);
                     auto again = groth16::verify(*c.pvk, item->proof, item->public_inputs);
@@ -1153,40 +1046,27 @@ CancelInfo Engine::cancel(const std::string& job_id) {
 }
 
 std::string Engine::circuit_id(const JobSpec& spec) {
-    if (spec.kind == "porep-seal-commit") {
-        if (!spec.registered_proof.empty()) {
-            if (auto p = parse_registered_proof(spec.registered_proof)) return CircuitKey::porep(uint64_t(*p)).id();
-            throw EngineError(EngineError::Code::InvalidArgument,
-                              "unknown registered proof '" + spec.registered_proof + "'");
-        }
-        return CircuitKey::porep(uint64_t(parse_porep_job(spec, false)->registered_proof)).id();
+    try {
+        return kinds::Registry::all()->find(spec.kind).circuit_id(spec);
+    } catch (const kinds::KindError& e) {
+        throw engine_error(e);
     }
-    return circuit_key(spec).id();
 }
 
 PreloadInfo Engine::preload(const std::string& id) {
-    std::string why;
-    auto key = CircuitKey::parse(id, &why);
-    if (!key) throw EngineError(EngineError::Code::InvalidArgument, why);
-    if (key->is_porep()) {
-        if (auto missing = impl_->params.missing_params_error(*key))
-            throw EngineError(EngineError::Code::NotFound, *missing);
-    } else {
-        // The parameters a job of this shape would use: refused as submit refuses the job.
-        JobSpec spec;
-        spec.kind = "builtin";
-        spec.circuit = key->name;
-        spec.size = key->size;
-        if (key->name == "random-dense") {
-            spec.inputs = key->inputs;
-            spec.seed = key->shape_seed;
-        }
-        impl_->check_builtin(spec);
+    // The parameters a job of this shape would use: refused as submit refuses the job.
+    CircuitKey key;
+    try {
+        key.shape = impl_->registry->shape(id, impl_->limits());
+    } catch (const kinds::KindError& e) {
+        throw engine_error(e);
     }
+    if (auto missing = impl_->params.missing_params_error(key))
+        throw EngineError(EngineError::Code::NotFound, *missing);
     PreloadInfo info;
     info.already_loaded = impl_->params.loaded(id);
     auto t0 = Clock::now();
-    impl_->params.acquire(*key, nullptr, [this] { return impl_->abort_.load(); });
+    impl_->params.acquire(key, nullptr, [this] { return impl_->abort_.load(); });
     info.load_ms = ms_since(t0);
     return info;
 }

@@ -1,13 +1,6 @@
 #include "cuzk/engine/params.hpp"
 
-#include <charconv>
-#include <cstdlib>
-
-#include "cuzk/circuits/builtin.hpp"
-#include "cuzk/circuits/porep.hpp"
-#include "cuzk/common/echo.hpp"
 #include "cuzk/common/trace.hpp"
-#include "cuzk/filecoin/registry.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/ntt/domain.hpp"
@@ -18,102 +11,17 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-bool parse_u64(std::string_view s, uint64_t& out) {
-    if (s.empty()) return false;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size();
-}
-
 std::string mib(uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; }
 
 }  // namespace
 
-CircuitKey CircuitKey::porep(uint64_t registered_proof) {
-    CircuitKey k;
-    k.name = "porep";
-    k.size = 1;
-    k.registered_proof = registered_proof;
-    return k;
-}
-
-std::string CircuitKey::id() const {
-    if (is_porep()) {
-        const auto p = filecoin::seal_proof_from_id(registered_proof);
-        return "porep-" + (p ? std::string(filecoin::porep_config(*p).name) : std::to_string(registered_proof));
-    }
-    if (name == "random-dense")
-        return name + "-" + std::to_string(size) + "-" + std::to_string(inputs) + "-" + std::to_string(shape_seed);
-    return name + "-" + std::to_string(size);
-}
-
-std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* why) {
-    auto fail = [&](const std::string& w) -> std::optional<CircuitKey> {
-        if (why) *why = "circuit id '" + echo(id) + "': " + w;
+std::optional<CircuitKey> CircuitKey::parse(const std::string& id, std::string* why, const kinds::Registry* registry) {
+    try {
+        return CircuitKey{(registry ? *registry : *kinds::Registry::all()).shape(id, kinds::Limits{})};
+    } catch (const kinds::KindError& e) {
+        if (why) *why = e.what();
         return std::nullopt;
-    };
-    if (id.rfind("porep-", 0) == 0) {
-        const std::string proof = id.substr(6);
-        const auto p = filecoin::seal_proof_from_name(proof);
-        if (!p) return fail("unknown registered proof '" + echo(proof) + "' (e.g. porep-StackedDrg2KiBV1_1)");
-        return porep(uint64_t(*p));
     }
-    for (const auto& name : circuits::builtin_names()) {
-        if (id.rfind(name + "-", 0) != 0) continue;
-        std::string_view rest(id);
-        rest.remove_prefix(name.size() + 1);
-        CircuitKey k;
-        k.name = name;
-        if (name == "random-dense") {
-            // size-inputs-seed
-            const auto a = rest.find('-'), b = rest.rfind('-');
-            uint64_t inputs = 0;
-            if (a == std::string_view::npos || a == b || !parse_u64(rest.substr(0, a), k.size) ||
-                !parse_u64(rest.substr(a + 1, b - a - 1), inputs) || !parse_u64(rest.substr(b + 1), k.shape_seed))
-                return fail("expected random-dense-<constraints>-<inputs>-<seed>");
-            if (inputs > UINT32_MAX) return fail("inputs must be at most " + std::to_string(UINT32_MAX));
-            k.inputs = uint32_t(inputs);
-        } else if (!parse_u64(rest, k.size)) {
-            return fail("expected " + name + "-<size>");
-        }
-        if (k.size == 0) return fail("size must be at least 1");
-        return k;
-    }
-    std::string known;
-    for (const auto& n : circuits::builtin_names()) known += (known.empty() ? "" : ", ") + n;
-    return fail("unknown circuit (known: " + known + ", porep-<registered proof>)");
-}
-
-std::unique_ptr<groth16::Circuit> CircuitKey::blank_circuit() const {
-    if (is_porep()) {
-        const auto& cfg = filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof));
-        return circuits::make_stacked_circuit(
-            circuits::StackedCircuit::blank(circuits::StackedParams::from_config(cfg)), id());
-    }
-    return circuits::make_builtin(name, size, name == "random-dense" ? shape_seed : 1,
-                                  name == "random-dense" ? inputs : 4)
-        .circuit;
-}
-
-r1cs::ShapeCounts CircuitKey::counts(const CancelCheck& cancel) const {
-    if (is_porep()) {
-        const auto& cfg = filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof));
-        return circuits::porep_counts(circuits::StackedParams::from_config(cfg), cancel);
-    }
-    return circuits::builtin_counts(name, size, name == "random-dense" ? inputs : 4);
-}
-
-std::string CircuitKey::params_file_name() const {
-    return filecoin::porep_params_file_name(filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof)));
-}
-std::string CircuitKey::vk_file_name() const {
-    return filecoin::porep_vk_file_name(filecoin::porep_config(filecoin::RegisteredSealProof(registered_proof)));
-}
-
-std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured) {
-    if (!configured.empty()) return configured;
-    const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
-    if (env && *env) return env;
-    return "/var/tmp/filecoin-proof-parameters";
 }
 
 ParamManager::ParamManager(MemoryBudget& budget, std::filesystem::path cache_dir, uint64_t setup_seed,
@@ -134,7 +42,7 @@ std::filesystem::path ParamManager::filecoin_params_path(const CircuitKey& key) 
 }
 
 std::optional<std::string> ParamManager::missing_params_error(const CircuitKey& key) const {
-    if (!key.is_porep() || allow_dev_params_) return std::nullopt;
+    if (!key.has_filecoin_params() || allow_dev_params_) return std::nullopt;
     const auto file = filecoin_params_path(key);
     std::error_code ec;
     if (std::filesystem::exists(file, ec)) return std::nullopt;
@@ -206,11 +114,11 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     auto blank = key.blank_circuit();
     const bool cached = !cache_dir_.empty();
     const fs::path base = cached ? cache_dir_ / (id + "-setup" + std::to_string(setup_seed_)) : fs::path();
-    // PoRep keys read from Filecoin's files need only the counts and densities (no matrices:
+    // Keys read from Filecoin's files need only the counts and densities (no matrices:
     // r1cs::ShapeCS(false)); a setup needs the whole shape.
     std::error_code fec;
-    const fs::path filecoin_file = key.is_porep() ? filecoin_params_path(key) : fs::path();
-    const bool from_file = key.is_porep() && fs::exists(filecoin_file, fec);
+    const fs::path filecoin_file = key.has_filecoin_params() ? filecoin_params_path(key) : fs::path();
+    const bool from_file = key.has_filecoin_params() && fs::exists(filecoin_file, fec);
     // Nothing large is allocated before the estimate from the counts fits the budget and is
     // reserved; the reservation is settled on the parameters' exact size once they exist.
     const r1cs::ShapeCounts counts = key.counts(give_up);
@@ -252,8 +160,8 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
             }
         } else {
             shape = blank->shape({give_up, counts});
-            // A PoRep shape takes a while (2 KiB: 2.7M constraints): keep it beside the keys.
-            if (cached && key.is_porep()) {
+            // A Filecoin shape takes a while (PoRep 2 KiB: 2.7M constraints): keep it beside the keys.
+            if (cached && key.has_filecoin_params()) {
                 try {
                     fs::create_directories(cache_dir_);
                     r1cs::write_shape(base.string() + ".shape", shape);
@@ -276,8 +184,8 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     const fs::path params_file = base.string() + ".params";
     std::error_code ec;
     bool have = false;
-    // PoRep: Filecoin's parameter files first (or files in their naming, `cuzk setup porep`).
-    if (key.is_porep()) {
+    // Filecoin's parameter files first (or files in their naming, `cuzk setup porep`).
+    if (key.has_filecoin_params()) {
         const fs::path& file = filecoin_file;
         if (from_file) {
             trace::Span span("param_read", "engine");
@@ -335,7 +243,7 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
             try {
                 fs::create_directories(cache_dir_);
                 formats::write_params(c->params, params_file);
-                if (!key.is_porep()) r1cs::write_shape(base.string() + ".shape", shape);
+                if (!key.has_filecoin_params()) r1cs::write_shape(base.string() + ".shape", shape);
             } catch (const std::exception& e) {
                 log_(2, "event=param_cache_write_failed circuit=" + id + " error=\"" + e.what() + "\"");
             }

@@ -67,7 +67,7 @@ const char* engine_kind(v1::ProofKind k) {
 }
 
 engine::Priority to_priority(int p) {
-    if (p == v1::PRIORITY_UNSPECIFIED) return engine::Priority::Normal;
+    if (p == v1::PRIORITY_UNSPECIFIED) return engine::Priority::Unspecified;  // the kind's default
     if (p < v1::LOW || p > v1::CRITICAL)
         throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
                        "priority " + std::to_string(p) + " is not one of LOW (1), NORMAL (2), HIGH (3), CRITICAL (4)"};
@@ -305,6 +305,16 @@ engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& re
         spec.c1_json = req.vanilla_proof();
         if (req.registered_proof()) spec.registered_proof = std::to_string(req.registered_proof());
         spec.sector_size = req.sector_size();
+    } else if (req.proof_kind() == v1::WINDOW_POST_PARTITION || req.proof_kind() == v1::WINNING_POST) {
+        // registered_proof is required (0 is StackedDrgWinning2KiBV1); one bincode
+        // FallbackPoStSectorProof per sector; miner_id drew the challenges Curio proved.
+        spec.registered_proof = std::to_string(req.registered_proof());
+        spec.sector_size = req.sector_size();
+        spec.vanilla_proofs.reserve(size_t(req.vanilla_proofs_size()));
+        for (const auto& v : req.vanilla_proofs()) spec.vanilla_proofs.emplace_back(v.begin(), v.end());
+        spec.randomness.assign(req.randomness().begin(), req.randomness().end());
+        spec.miner_id = req.miner_id();
+        spec.partition_index = req.partition_index();
     }
     try {
         return submit(spec);

@@ -165,10 +165,10 @@ TEST(Engine, BadRequestsAreRefusedWithAReason) {
     EXPECT_EQ(c1, EngineError::Code::InvalidArgument);
     EXPECT_NE(m1.find("unknown circuit 'no-such'"), std::string::npos) << m1;
     s = dense();
-    s.kind = "window-post";
+    s.kind = "snap-deals-update";
     auto [c2, m2] = code_of(s);
     EXPECT_EQ(c2, EngineError::Code::NotImplemented);
-    EXPECT_NE(m2.find("window-post"), std::string::npos) << m2;
+    EXPECT_NE(m2.find("snap-deals-update"), std::string::npos) << m2;
     s = dense();
     s.kind = "bogus";
     EXPECT_EQ(code_of(s).first, EngineError::Code::InvalidArgument);
@@ -320,11 +320,69 @@ TEST(Engine, HigherPriorityAndOlderJobsGoFirst) {
         ASSERT_TRUE(r);
         EXPECT_EQ(r->state, JobState::Completed) << r->error;
     }
-    auto num = [](const std::string& id) { return uint64_t(std::stoull(id.substr(4))); };
+    // "job-<nonce>-<number>": the number is what the trace context carries.
+    auto num = [](const std::string& id) { return uint64_t(std::stoull(id.substr(id.rfind('-') + 1))); };
     const std::vector<uint64_t> want = {num(first.job_id),    num(first.job_id), num(first.job_id),
                                         num(critical.job_id), num(high.job_id),  num(normal1.job_id),
                                         num(normal2.job_id),  num(low.job_id)};
     EXPECT_EQ(gate.order, want);
+    expect_idle(e);
+}
+
+// A request that leaves its priority unset takes its kind's default (kinds::Kind::
+// default_priority: Curio's, Winning PoSt CRITICAL): here a built-in kind registered with a
+// CRITICAL default, whose job is proven ahead of NORMAL work queued before it.
+class CriticalBuiltin final : public kinds::Kind {
+ public:
+    std::string name() const override { return "critical-builtin"; }
+    kinds::Priority default_priority() const override { return kinds::Priority::Critical; }
+    std::shared_ptr<const kinds::Work> prepare(const kinds::Request& r, const kinds::Limits& l) const override {
+        return builtin_->prepare(r, l);
+    }
+    std::string circuit_id(const kinds::Request& r) const override { return builtin_->circuit_id(r); }
+    std::shared_ptr<const kinds::Shape> shape(const std::string& id, const kinds::Limits& l) const override {
+        return builtin_->shape(id, l);
+    }
+    std::vector<std::string> circuit_id_forms() const override { return builtin_->circuit_id_forms(); }
+
+ private:
+    std::unique_ptr<kinds::Kind> builtin_ = kinds::make_builtin_kind();
+};
+
+TEST(Engine, UnsetPriorityTakesTheKindsDefault) {
+    Gate gate;
+    EngineConfig c = cpu_config();
+    c.witness_workers = 1;
+    c.cpu_prove_workers = 1;
+    c.witness_queue_bound = 1;
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    auto registry = std::make_shared<kinds::Registry>();
+    registry->add(kinds::make_builtin_kind());
+    registry->add(std::make_unique<CriticalBuiltin>());
+    c.kinds = registry;
+    Engine e(c);
+    gate.close();
+    auto first = e.submit(dense(64, 3, Priority::Normal));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    for (int i = 0; i < 400 && e.status().queues[0].pending != 0; ++i) std::this_thread::sleep_for(5ms);
+    JobSpec unset = dense(64, 1, Priority::Unspecified);
+    auto normal = e.submit(unset);  // builtin's default: NORMAL
+    unset.kind = "critical-builtin";
+    auto critical = e.submit(unset);
+    EXPECT_EQ(critical.queue_position, 0u);
+    gate.release();
+    for (const auto& id : {first.job_id, normal.job_id, critical.job_id}) {
+        auto r = e.await(id, 60s);
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->state, JobState::Completed) << r->error;
+    }
+    auto num = [](const std::string& id) { return uint64_t(std::stoull(id.substr(id.rfind('-') + 1))); };
+    const std::vector<uint64_t> want = {num(first.job_id), num(first.job_id), num(first.job_id), num(critical.job_id),
+                                        num(normal.job_id)};
+    EXPECT_EQ(gate.order, want);
+    // The kinds' own defaults, as Curio sets them.
+    EXPECT_EQ(kinds::make_builtin_kind()->default_priority(), kinds::Priority::Normal);
+    EXPECT_EQ(kinds::make_porep_kind()->default_priority(), kinds::Priority::Normal);
     expect_idle(e);
 }
 

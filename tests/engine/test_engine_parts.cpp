@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cuzk/common/trace.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/memory.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/engine/queue.hpp"
@@ -195,12 +196,20 @@ TEST(BufferPool, PageLocksGivenBuffersInTheBackground) {
 }
 
 TEST(CircuitKey, IdsRoundTripAndBadIdsAreNamed) {
-    CircuitKey sha{"sha256-chain", 4, 0, 0};
-    EXPECT_EQ(sha.id(), "sha256-chain-4");
-    CircuitKey rd{"random-dense", 1000, 4, 7};
-    EXPECT_EQ(rd.id(), "random-dense-1000-4-7");
-    EXPECT_EQ(CircuitKey::parse(sha.id()), sha);
-    EXPECT_EQ(CircuitKey::parse(rd.id()), rd);
+    JobSpec spec;
+    spec.circuit = "sha256-chain";
+    spec.size = 4;
+    EXPECT_EQ(Engine::circuit_id(spec), "sha256-chain-4");
+    spec.circuit = "random-dense";
+    spec.size = 1000;
+    spec.seed = 7;
+    EXPECT_EQ(Engine::circuit_id(spec), "random-dense-1000-4-7");
+    for (const char* id : {"sha256-chain-4", "random-dense-1000-4-7"}) {
+        const auto key = CircuitKey::parse(id);
+        ASSERT_TRUE(key) << id;
+        EXPECT_EQ(key->id(), id);
+        EXPECT_FALSE(key->has_filecoin_params()) << id;
+    }
     std::string why;
     EXPECT_FALSE(CircuitKey::parse("no-such-1", &why));
     EXPECT_NE(why.find("unknown circuit"), std::string::npos) << why;

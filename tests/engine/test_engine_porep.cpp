@@ -28,6 +28,7 @@
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/kinds/kind.hpp"
 #include "support/engine_checks.hpp"
 
 using namespace cuzk;
@@ -88,12 +89,12 @@ using test::refusal;
 }  // namespace
 
 TEST(EnginePoRep, CircuitKeysNameTheRegisteredProofAndItsFiles) {
-    const auto k = CircuitKey::porep(uint64_t(RegisteredSealProof::StackedDrg2KiBV1_1));
+    const auto k = CircuitKey{kinds::porep_shape(uint64_t(RegisteredSealProof::StackedDrg2KiBV1_1))};
     EXPECT_EQ(k.id(), "porep-StackedDrg2KiBV1_1");
     const auto back = CircuitKey::parse(k.id());
     ASSERT_TRUE(back);
     EXPECT_EQ(*back, k);
-    EXPECT_TRUE(back->is_porep());
+    EXPECT_TRUE(back->has_filecoin_params());
     const auto& cfg = filecoin::porep_config(RegisteredSealProof::StackedDrg2KiBV1_1);
     EXPECT_EQ(k.params_file_name(), filecoin::porep_params_file_name(cfg));
     EXPECT_EQ(k.vk_file_name(), filecoin::porep_vk_file_name(cfg));
@@ -129,7 +130,7 @@ TEST(EnginePoRep, ParameterDirectoryLookup) {
     TempDir dir("lookup");
     MemoryBudget budget(uint64_t(1) << 30);
     ParamManager pm(budget, {}, 1, std::chrono::milliseconds(0), [](int, const std::string&) {});
-    const auto key = CircuitKey::porep(uint64_t(RegisteredSealProof::StackedDrg2KiBV1_1));
+    const auto key = CircuitKey{kinds::porep_shape(uint64_t(RegisteredSealProof::StackedDrg2KiBV1_1))};
     pm.set_filecoin(dir.path, /*allow_dev_params=*/false);
     EXPECT_EQ(pm.filecoin_params_path(key), dir.path / key.params_file_name());
     auto why = pm.missing_params_error(key);
@@ -139,7 +140,8 @@ TEST(EnginePoRep, ParameterDirectoryLookup) {
     std::ofstream(dir.path / key.params_file_name()) << "fake";
     EXPECT_FALSE(pm.missing_params_error(key));
     // V1 and V1_1 of one size share their parameter files (the identifier has no porep_id).
-    EXPECT_FALSE(pm.missing_params_error(CircuitKey::porep(uint64_t(RegisteredSealProof::StackedDrg2KiBV1))));
+    EXPECT_FALSE(
+        pm.missing_params_error(CircuitKey{kinds::porep_shape(uint64_t(RegisteredSealProof::StackedDrg2KiBV1))}));
     // With dev params allowed nothing is missing; built-in keys never are.
     fs::remove(dir.path / key.params_file_name());
     pm.set_filecoin(dir.path, true);
@@ -209,9 +211,9 @@ TEST(EnginePoRep, SubmitValidatesTheC1Output) {
         << m6;
     EXPECT_NE(m6.find("FIL_PROOFS_PARAMETER_CACHE"), std::string::npos) << m6;
 
-    // The other Filecoin kinds are still not implemented.
+    // SnapDeals is not implemented yet.
     JobSpec w;
-    w.kind = "window-post";
+    w.kind = "snap-deals-update";
     EXPECT_EQ(refusal(e, w).first, EngineError::Code::NotImplemented);
 }
 
@@ -226,7 +228,7 @@ TEST(EnginePoRep, TheC1ParseIsReservedFromTheBudget) {
         Engine e(cfg);
         auto [code, why] = refusal(e, porep_spec(good));
         EXPECT_EQ(code, EngineError::Code::ResourceExhausted);
-        EXPECT_NE(why.find("parsing the C1 output"), std::string::npos) << why;
+        EXPECT_NE(why.find("reading the porep-seal-commit request"), std::string::npos) << why;
         EXPECT_NE(why.find("memory budget of 16 MiB"), std::string::npos) << why;
         EXPECT_EQ(e.status().memory_reserved, 0u);
     }

@@ -259,12 +259,18 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
         EXPECT_NE(st.error_message().find("cuzk cannot prove SNAP_DEALS_UPDATE yet"), std::string::npos)
             << st.error_message();
         v1::ProveRequest preq;
-        preq.mutable_submit()->set_proof_kind(v1::WINNING_POST);
+        preq.mutable_submit()->set_proof_kind(v1::SNAP_DEALS_UPDATE);
         v1::ProveResponse presp;
         grpc::ClientContext pctx;
         st = stub->Prove(&pctx, preq, &presp);
         EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED) << code_and_message(st);
-        EXPECT_NE(st.error_message().find("WINNING_POST"), std::string::npos) << st.error_message();
+        EXPECT_NE(st.error_message().find("SNAP_DEALS_UPDATE"), std::string::npos) << st.error_message();
+        // PoSt is proven: a request without its vanilla proofs is refused by name.
+        preq.mutable_submit()->set_proof_kind(v1::WINNING_POST);
+        grpc::ClientContext wctx;
+        st = stub->Prove(&wctx, preq, &presp);
+        EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
+        EXPECT_NE(st.error_message().find("randomness must be 32 bytes"), std::string::npos) << st.error_message();
         req.set_proof_kind(v1::PROOF_KIND_UNSPECIFIED);
         grpc::ClientContext uctx;
         st = stub->SubmitProof(&uctx, req, &r);
@@ -594,10 +600,10 @@ TEST(Daemon, CliClientRoundTrip) {
     std::tie(rc, out) = run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "cancel", "nope"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;
     EXPECT_NE(out.find("NOT_FOUND"), std::string::npos) << out;
-    std::tie(rc, out) =
-        run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "window-post"}, tmp.path());
+    std::tie(rc, out) = run_program(
+        {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "snap-deals-update"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;
-    EXPECT_NE(out.find("UNIMPLEMENTED: cuzk cannot prove WINDOW_POST_PARTITION yet"), std::string::npos) << out;
+    EXPECT_NE(out.find("UNIMPLEMENTED: cuzk cannot prove SNAP_DEALS_UPDATE yet"), std::string::npos) << out;
     std::tie(rc, out) = run_program(
         {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "porep-seal-commit"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;

@@ -33,34 +33,24 @@
 #include <vector>
 
 #include "cuzk/groth16/backend.hpp"
+#include "cuzk/kinds/kind.hpp"
 
 namespace cuzk::engine {
 
-// Values as Curio's cuzk.v1.Priority (1..4); 0 (unspecified) means NORMAL.
-enum class Priority : int { Low = 1, Normal = 2, High = 3, Critical = 4 };
+// Values as Curio's cuzk.v1.Priority (1..4); 0 (unspecified) takes the kind's default
+// (kinds::Kind::default_priority: Winning PoSt CRITICAL, Window PoSt HIGH, others NORMAL).
+using Priority = kinds::Priority;
 const char* priority_name(Priority p);
 // "low" | "normal" | "high" | "critical" (any case); nullopt otherwise.
 std::optional<Priority> parse_priority(const std::string& s);
 
-// What to prove.
-struct JobSpec {
-    // "builtin" for cuzk's built-in circuits; "porep-seal-commit" for Filecoin PoRep C2
-    // (c1_json below). The other Filecoin kinds ("snap-deals-update", "window-post",
-    // "winning-post") are accepted by the API and fail with EngineError::Code::NotImplemented
-    // until their circuits exist.
-    std::string kind = "builtin";
-    std::string circuit = "sha256-chain";  // built-in name (circuits::builtin_names())
-    uint64_t size = 1;                     // blocks (sha256-chain) or constraints (random-dense)
-    uint32_t inputs = 4;                   // public inputs (random-dense)
-    uint64_t seed = 1;                     // witness seed; partition k uses seed + k (sha256-chain)
-    uint32_t partitions = 1;               // builtin only: a PoRep job has its registered proof's partitions
-    // porep-seal-commit: the C1 output (SealCommitPhase1Output JSON, filecoin/c1.hpp); the
-    // registered proof ("StackedDrg2KiBV1_1" or its numeric id; "" = the one the C1 names)
-    // and the sector size in bytes (0 = not checked), both checked against the C1.
-    std::string c1_json;
-    std::string registered_proof;
-    uint64_t sector_size = 0;
-    Priority priority = Priority::Normal;
+// What to prove: a kinds::Request (its `kind` names one of the engine's kinds, kinds/kind.hpp;
+// "builtin" for cuzk's built-in circuits, "porep-seal-commit" for Filecoin PoRep C2,
+// "window-post" and "winning-post" for Fallback PoSt; "snap-deals-update", known without a
+// circuit, fails with EngineError::Code::NotImplemented) and how to schedule it. A built-in
+// job has `partitions` partitions, a PoRep job its registered proof's, a PoSt job one.
+struct JobSpec : kinds::Request {
+    Priority priority = Priority::Unspecified;
     // Idempotency key: a second submit with the same id and the same request returns the
     // same job; with a different request it is refused (EngineError::Code::AlreadyExists).
     // At most kMaxRequestIdBytes printable ASCII characters.
@@ -143,6 +133,8 @@ struct EngineConfig {
     // Check a PoRep job's vanilla proofs at submit (filecoin::check_c1_consistency): a bad
     // C1 is refused with InvalidArgument naming the field instead of failing in synthesis.
     bool check_c1 = true;
+    // The kinds this engine proves (null = kinds::Registry::all()).
+    std::shared_ptr<const kinds::Registry> kinds;
     // Loaded parameters idle at least this long may be evicted when memory is wanted.
     std::chrono::milliseconds eviction_min_idle{0};
     // Jobs kept after they end, for AwaitProof and status (oldest forgotten first).

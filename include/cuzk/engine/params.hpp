@@ -19,41 +19,33 @@
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/kinds/kind.hpp"
 #include "cuzk/r1cs/shape.hpp"
 
 namespace cuzk::engine {
 
-// Which circuit shape a job proves with. Built-in circuits: random-dense's shape depends
-// on its seed; a SHA-256 chain's only on its length (the preimage is the witness).
-// PoRep: one partition of a registered proof's StackedDrg circuit ("porep-<proof name>",
-// e.g. "porep-StackedDrg2KiBV1_1"), whose keys are Filecoin's v28 parameter files.
+// Which circuit shape a job proves with: a kind's shape (kinds/kind.hpp), e.g.
+// "sha256-chain-4" or "porep-StackedDrg2KiBV1_1", whose keys are Filecoin's parameter files
+// when it names them, else the development setup's.
 struct CircuitKey {
-    std::string name;  // "sha256-chain" | "random-dense" | "porep"
-    uint64_t size = 1;
-    uint32_t inputs = 0;            // random-dense only
-    uint64_t shape_seed = 0;        // random-dense only
-    uint64_t registered_proof = 0;  // porep only: filecoin::RegisteredSealProof
-    std::string id() const;         // "sha256-chain-4", "random-dense-1000-4-7", "porep-StackedDrg2KiBV1_1"
-    bool is_porep() const { return name == "porep"; }
-    static CircuitKey porep(uint64_t registered_proof);
-    // Parses id(); nullopt (with *why set) for anything else.
-    static std::optional<CircuitKey> parse(const std::string& id, std::string* why = nullptr);
-    // The circuit with every value zero (built-in: seed 1; PoRep: StackedCircuit::blank):
-    // its shape is the key's shape, for setup and the densities.
-    std::unique_ptr<groth16::Circuit> blank_circuit() const;
-    // Its R1CS sizes before anything is recorded: built-in circuits in closed form
-    // (circuits::builtin_counts, instant), PoRep by counting (circuits::porep_counts: nothing
-    // stored; seconds for a 32 GiB partition, `cancel` checked as it goes).
-    r1cs::ShapeCounts counts(const CancelCheck& cancel = {}) const;
-    // PoRep: the parameter file names (registry: "v28-stacked-proof-of-replication-...").
-    std::string params_file_name() const;
-    std::string vk_file_name() const;
-    friend auto operator<=>(const CircuitKey&, const CircuitKey&) = default;
+    std::shared_ptr<const kinds::Shape> shape;
+    std::string id() const { return shape->id(); }
+    // Its keys are Filecoin's published parameters (params_file_name() is not empty).
+    bool has_filecoin_params() const { return !shape->params_file_name().empty(); }
+    std::unique_ptr<groth16::Circuit> blank_circuit() const { return shape->blank_circuit(); }
+    std::string params_file_name() const { return shape->params_file_name(); }
+    std::string vk_file_name() const { return shape->vk_file_name(); }
+    // Its R1CS sizes before anything is recorded (kinds::Shape::counts): built-in circuits in
+    // closed form, Filecoin circuits by counting (nothing stored; `cancel` checked as it goes).
+    r1cs::ShapeCounts counts(const CancelCheck& cancel = {}) const { return shape->counts(cancel); }
+    // The key of a circuit id of the registry's kinds (null: kinds::Registry::all()), within
+    // the default kinds::Limits; nullopt (with *why set) for anything else.
+    static std::optional<CircuitKey> parse(const std::string& id, std::string* why = nullptr,
+                                           const kinds::Registry* registry = nullptr);
+    friend bool operator==(const CircuitKey& a, const CircuitKey& b) { return a.id() == b.id(); }
 };
 
-// The Filecoin parameter directory: `configured` if set, else env
-// FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
-std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured = {});
+using kinds::filecoin_param_dir;
 
 // The memory a circuit takes, estimated from its counts (CircuitKey::counts) before any of it
 // is allocated: what a load needs at its peak (the shape being recorded or read, the
@@ -68,7 +60,7 @@ struct Footprint {
 
 struct LoadedCircuit {
     CircuitKey key;
-    // Where the keys came from: "filecoin:<path>" (PoRep parameter files) or "dev-setup".
+    // Where the keys came from: "filecoin:<path>" (Filecoin parameter files) or "dev-setup".
     std::string source;
     groth16::Parameters params;
     r1cs::Density density;
@@ -85,10 +77,10 @@ class ParamManager {
     using Log = std::function<void(int level, const std::string&)>;
     ParamManager(MemoryBudget& budget, std::filesystem::path cache_dir, uint64_t setup_seed,
                  std::chrono::milliseconds min_idle, Log log);
-    // PoRep keys: where the Filecoin parameter files are ("" = filecoin_param_dir()), and
+    // Filecoin keys: where the parameter files are ("" = filecoin_param_dir()), and
     // whether a missing file falls back to a development setup.
     void set_filecoin(std::filesystem::path dir, bool allow_dev_params);
-    // PoRep: the .params file a key would be read from, whether it exists, and (when it
+    // Filecoin keys: the .params file a key would be read from, whether it exists, and (when it
     // does not and dev params are not allowed) the error a job gets.
     std::filesystem::path filecoin_params_path(const CircuitKey& key) const;
     std::optional<std::string> missing_params_error(const CircuitKey& key) const;
