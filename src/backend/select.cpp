@@ -1,27 +1,12 @@
 // Backend selection, built in every configuration (the CUDA backend itself is in
 // backend/cuda/cuda_backend.cu, or a stub that says "built without CUDA").
 #include <cstdlib>
-#include <filesystem>
 #include <stdexcept>
 
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/gpu/device.hpp"
 
 namespace cuzk::gpu {
-
-std::string no_device_reason(int error, const std::string& error_text, bool driver_loaded) {
-    constexpr int kInsufficientDriver = 35, kNoDevice = 100;  // cudaError_t values
-    if (!driver_loaded && (error == kInsufficientDriver || error == kNoDevice))
-        return "no NVIDIA driver (/proc/driver/nvidia is missing; the CUDA runtime said: " + error_text + ")";
-    if (error == kInsufficientDriver)
-        return "the NVIDIA driver is older than this build's CUDA runtime needs (" + error_text + ")";
-    return "no usable CUDA device: " + error_text;
-}
-
-bool nvidia_driver_loaded() {
-    std::error_code ec;
-    return std::filesystem::exists("/proc/driver/nvidia/version", ec);
-}
 
 void check_backend_name(const std::string& name) {
     if (name != "cpu" && name != "cuda" && name != "auto")

@@ -641,8 +641,8 @@ void Engine::Impl::check_request_id(const std::string& id) const {
                               " printable ASCII characters, got " + std::to_string(id.size()) + " bytes");
 }
 
-SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, std::shared_ptr<const kinds::Work> work,
-                                 Reservation work_mem, const std::array<uint8_t, 32>& digest) {
+SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, std::shared_ptr<const kinds::Work> work, Reservation work_mem,
+                                 const std::array<uint8_t, 32>& digest) {
     using Code = EngineError::Code;
     const int prio = int(spec.priority);
     std::lock_guard<std::mutex> lock(mu_);

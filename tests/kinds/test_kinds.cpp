@@ -1,6 +1,8 @@
 // The proof-kind registry: kinds found by name, circuit ids parsed to shapes, refusals named.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/kinds/kind.hpp"
 
@@ -27,6 +29,10 @@ TEST(Kinds, DefaultCountsBoundThePoStShape) {
         const auto shape = r->shape(id, Limits{});
         const r1cs::ShapeCounts c = shape->counts({});
         const r1cs::Shape s = shape->blank_circuit()->shape();
+        const double m = double(s.num_constraints);
+        std::printf("%s: %llu constraints, non-zeros a constraint A %.3f B %.3f C %.3f, %zu coefficients\n", id,
+                    (unsigned long long)s.num_constraints, double(s.a.nnz()) / m, double(s.b.nnz()) / m,
+                    double(s.c.nnz()) / m, s.coeffs.size());
         EXPECT_EQ(c.num_inputs, s.num_inputs);
         EXPECT_EQ(c.num_aux, s.num_aux);
         EXPECT_EQ(c.num_constraints, s.num_constraints);
