@@ -55,34 +55,6 @@ inline std::vector<std::string> split_list(const std::string& s) {
     return v;
 }
 
-// A 0|1 option value; std::invalid_argument otherwise.
-inline bool parse_flag(const std::string& v) {
-    if (v != "0" && v != "1") throw std::invalid_argument(v);
-    return v == "1";
-}
-
-// Applies option k = v if it is one of RunArgs'; false if it is not. Throws
-// std::logic_error (invalid_argument, out_of_range) on a bad value.
-inline bool parse_run_option(const std::string& k, const std::string& v, RunArgs& a) {
-    if (k == "--reps")
-        a.reps = std::stoi(v);
-    else if (k == "--backend")
-        a.backend = v;
-    else if (k == "--device")
-        a.device = std::stoi(v);
-    else if (k == "--pinned")
-        a.pinned = parse_flag(v);
-    else if (k == "--out")
-        a.out = v;
-    else if (k == "--max-seconds")
-        a.max_seconds = std::stod(v);
-    else if (k == "--seed")
-        a.seed = std::stoull(v);
-    else
-        return false;
-    return true;
-}
-
 // A 0|1 option, as the benches have always spelled their switches (--pinned 1).
 inline CLI::Option* add_flag01(CLI::App& app, const std::string& name, bool& value, const std::string& what) {
     return app
@@ -91,7 +63,7 @@ inline CLI::Option* add_flag01(CLI::App& app, const std::string& name, bool& val
         ->check(CLI::IsMember({"0", "1"}));
 }
 
-// RunArgs' options on a CLI11 parser, with the same names and checks as parse_run_option.
+// RunArgs' options on a CLI11 parser.
 inline void add_run_options(CLI::App& app, RunArgs& a) {
     app.add_option("--reps", a.reps, "proofs timed after the first")
         ->check(CLI::Range(0, 1000000))
