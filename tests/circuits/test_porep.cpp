@@ -16,6 +16,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/r1cs/r1cs.hpp"
+#include "support/circuit_counts.hpp"
 #include "support/porep_sector.hpp"
 #include "support/seed.hpp"
 
@@ -26,15 +27,7 @@ using circuits::StackedCircuit;
 using circuits::StackedParams;
 using filecoin::RegisteredSealProof;
 
-struct Counts {
-    size_t constraints, inputs, aux;
-};
-
-Counts count(const StackedCircuit& c) {
-    r1cs::CountCS cs;
-    c.synthesize(cs);
-    return {cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
-}
+using test::count;
 
 StackedParams params_of(RegisteredSealProof p) { return StackedParams::from_config(filecoin::porep_config(p)); }
 

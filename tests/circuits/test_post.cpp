@@ -17,6 +17,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/r1cs/r1cs.hpp"
+#include "support/circuit_counts.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -27,15 +28,7 @@ using circuits::FallbackPoStParams;
 using filecoin::Bytes32;
 using P = filecoin::RegisteredPoStProof;
 
-struct Counts {
-    size_t constraints, inputs, aux;
-};
-
-Counts count(const FallbackPoStCircuit& c) {
-    r1cs::CountCS cs;
-    c.synthesize(cs);
-    return {cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
-}
+using test::count;
 
 FallbackPoStParams params_of(P p) { return FallbackPoStParams::from_config(filecoin::post_config(p)); }
 
@@ -107,7 +100,7 @@ TEST(PoStCount, BigWindowPerSectorModel) {
     for (const Case& k : cases) {
         FallbackPoStParams p = params_of(k.proof);
         const unsigned sectors = p.sectors;
-        std::vector<Counts> c;
+        std::vector<test::Counts> c;
         for (unsigned n = 1; n <= 3; ++n) {
             p.sectors = n;
             c.push_back(count(FallbackPoStCircuit::blank(p)));
