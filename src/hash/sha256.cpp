@@ -62,6 +62,7 @@ void sha256_compress(std::array<uint32_t, 8>& state, const uint8_t* block) {
 }
 
 void Sha256::update(std::span<const uint8_t> data) {
+    if (data.empty()) return;  // its data() may be null, which memcpy may not be given
     total_ += data.size();
     size_t i = 0;
     if (buf_len_) {
