@@ -116,7 +116,9 @@ std::vector<uint8_t> proofs_to_bytes(std::span<const groth16::Proof> proofs);
 // (0 = any) additionally pins the number of proofs (partitions).
 std::vector<groth16::Proof> read_proofs_from_bytes(std::span<const uint8_t> bytes, size_t expected_count = 0,
                                                    std::string_view name = "<memory>");
-std::vector<groth16::Proof> read_proofs(const std::filesystem::path& file, size_t expected_count = 0);
+// The file's proofs; expected_count has no default, so that a caller states how many it reads
+// (0 = any, only where the caller checks the count against its inputs itself).
+std::vector<groth16::Proof> read_proofs(const std::filesystem::path& file, size_t expected_count);
 void write_proofs(std::span<const groth16::Proof> proofs, const std::filesystem::path& file);
 
 // ---- small file helpers shared by the formats layer ------------------------------------
