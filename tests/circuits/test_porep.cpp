@@ -19,6 +19,7 @@
 #include "support/circuit_counts.hpp"
 #include "support/porep_sector.hpp"
 #include "support/seed.hpp"
+#include "support/witness_checks.hpp"
 
 namespace cuzk {
 namespace {
@@ -214,12 +215,7 @@ TEST(PoRep, ParallelWitnessEqualsSerialWitness) {
     serial.synthesize(ws);
     par.synthesize(wp);
     EXPECT_EQ(wp.num_constraints(), 2'687'921u);
-    EXPECT_EQ(wp.num_constraints(), ws.num_constraints());
-    EXPECT_TRUE(wp.inputs() == ws.inputs());
-    EXPECT_TRUE(std::ranges::equal(wp.aux(), ws.aux()));
-    EXPECT_TRUE(std::ranges::equal(wp.a_evals(), ws.a_evals()));
-    EXPECT_TRUE(std::ranges::equal(wp.b_evals(), ws.b_evals()));
-    EXPECT_TRUE(std::ranges::equal(wp.c_evals(), ws.c_evals()));
+    test::expect_same_witness(wp, ws);
 }
 
 TEST(PoRep, WrongCommRIsUnsatisfied) {

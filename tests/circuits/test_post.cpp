@@ -19,6 +19,7 @@
 #include "cuzk/r1cs/r1cs.hpp"
 #include "support/circuit_counts.hpp"
 #include "support/seed.hpp"
+#include "support/witness_checks.hpp"
 
 namespace cuzk {
 namespace {
@@ -240,11 +241,7 @@ TEST(PoSt, ParallelWitnessEqualsSerialWitness) {
     serial.synthesize(ws);
     par.synthesize(wp);
     EXPECT_EQ(wp.num_constraints(), 21'866u);
-    EXPECT_TRUE(wp.inputs() == ws.inputs());
-    EXPECT_TRUE(std::ranges::equal(wp.aux(), ws.aux()));
-    EXPECT_TRUE(std::ranges::equal(wp.a_evals(), ws.a_evals()));
-    EXPECT_TRUE(std::ranges::equal(wp.b_evals(), ws.b_evals()));
-    EXPECT_TRUE(std::ranges::equal(wp.c_evals(), ws.c_evals()));
+    test::expect_same_witness(wp, ws);
 }
 
 TEST(PoSt, AnotherRandomnessOrSectorIdIsRejected) {
