@@ -34,6 +34,7 @@
 
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "gpu_timing.hpp"
 
@@ -192,14 +193,16 @@ void BM_GpuMsmG1(benchmark::State& state) {
 }
 BENCHMARK(BM_GpuMsmG1)->DenseRange(18, 26, 2)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-// Level 1 with and without the base gathered one entry ahead (GpuMsmOptions::
+// Level 1 with and without the base gathered one entry ahead (MsmTuning::
 // level1_prefetch), side by side.
 void BM_GpuMsmG1Prefetch(benchmark::State& state) {
     try {
         const size_t n = size_t(1) << state.range(0);
         gpu::GpuMsmOptions o;
-        o.level1_prefetch = state.range(1) != 0;
-        const std::string label = std::string("G1 prefetch ") + (o.level1_prefetch ? "on" : "off");
+        gpu::MsmTuning tuning;
+        o.tuning = &tuning;
+        tuning.level1_prefetch = state.range(1) != 0;
+        const std::string label = std::string("G1 prefetch ") + (tuning.level1_prefetch ? "on" : "off");
         time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1), device_scalars(0, size_t(1) << kMaxLogG1),
                            n, label.c_str(), o);
     } catch (const std::exception& e) {
@@ -238,10 +241,10 @@ void time_precomputed(benchmark::State& state, const char* curve, size_t distinc
     const auto want = resident<Curve>(max_log, distinct).run_device(sc, n);
     if (m->run_device(sc, n, opt) != want)
         throw std::runtime_error(std::string(curve) + " precomputed msm differs from the plain msm");
-    const std::string label = std::string(curve) + " precomputed " +
-                              (tb.odd > 1 ? "base " + std::to_string(tb.odd) + " 2^" : "c=") +
-                              std::to_string(tb.shift) + (opt.level1_prefetch ? "" : " prefetch off") +
-                              (tb.odd > 1 && !opt.partition_sort ? " one sort" : "");
+    const std::string label =
+        std::string(curve) + " precomputed " + (tb.odd > 1 ? "base " + std::to_string(tb.odd) + " 2^" : "c=") +
+        std::to_string(tb.shift) + (opt.tuning && !opt.tuning->level1_prefetch ? " prefetch off" : "") +
+        (tb.odd > 1 && opt.tuning && !opt.tuning->partition_sort ? " one sort" : "");
     time_runs<Curve>(state, *m, sc, n, label.c_str(), opt);
 }
 
@@ -260,11 +263,13 @@ BENCHMARK(BM_GpuMsmG1Precomputed)
 // Tables of base m 2^s (Msm::precompute_base; args n, m, s; m = 1: the 2^s table) side by
 // side with the power-of-two default: fewer buckets for the same windows (2^26: 9 2^20,
 // 11 windows, 4.7M buckets against c = 24's 8.4M) or fewer windows for more buckets
-// (45 2^20: 10 windows, 23.6M buckets; args n, m, s, GpuMsmOptions::partition_sort).
+// (45 2^20: 10 windows, 23.6M buckets; args n, m, s, MsmTuning::partition_sort).
 void BM_GpuMsmG1PrecomputedBase(benchmark::State& state) {
     try {
         gpu::GpuMsmOptions o;
-        o.partition_sort = state.range(3) != 0;
+        gpu::MsmTuning tuning;
+        o.tuning = &tuning;
+        tuning.partition_sort = state.range(3) != 0;
         time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, unsigned(state.range(2)), o,
                                   uint32_t(state.range(1)));
     } catch (const std::exception& e) {
@@ -286,12 +291,14 @@ BENCHMARK(BM_GpuMsmG1PrecomputedBase)
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
-// The same with level 1 gathering the base ahead (GpuMsmOptions::level1_prefetch) on and
+// The same with level 1 gathering the base ahead (MsmTuning::level1_prefetch) on and
 // off, side by side: registers, and so blocks a SM, differ between the two kernels.
 void BM_GpuMsmG1PrecomputedPrefetch(benchmark::State& state) {
     try {
         gpu::GpuMsmOptions o;
-        o.level1_prefetch = state.range(1) != 0;
+        gpu::MsmTuning tuning;
+        o.tuning = &tuning;
+        tuning.level1_prefetch = state.range(1) != 0;
         time_precomputed<G1Curve>(state, "G1", kDistinctG1, kMaxLogG1, 0, o);
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
@@ -356,10 +363,12 @@ void BM_GpuMsmG1Affine(benchmark::State& state) {
     try {
         const size_t n = size_t(1) << state.range(0);
         gpu::GpuMsmOptions o;
+        gpu::MsmTuning tuning;
+        o.tuning = &tuning;
         const int mode = int(state.range(1));
         if (mode != 0) {
-            o.affine_rounds = -1;
-            o.affine_threads_per_sm = unsigned(mode) * 128;
+            tuning.affine_rounds = -1;
+            tuning.affine_threads_per_sm = unsigned(mode) * 128;
         }
         const std::string label = "G1 affine mode " + std::to_string(mode);
         time_runs<G1Curve>(state, resident<G1Curve>(kMaxLogG1, kDistinctG1), device_scalars(0, size_t(1) << kMaxLogG1),
@@ -386,19 +395,21 @@ void BM_GpuMsmG1ZeroOne(benchmark::State& state) {
 BENCHMARK(BM_GpuMsmG1ZeroOne)->Arg(26)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Scalars mixed as a PoRep B query's (1/4 full, 1/2 ones, 1/4 zeros): the classification
-// and compaction of the full ones (GpuMsmOptions::compact_in_place 1 / 0) show in the
+// and compaction of the full ones (MsmTuning::compact_in_place 1 / 0) show in the
 // classify phase.
 template <class Curve>
 void BM_GpuMsmMixed(benchmark::State& state) {
     try {
         const size_t n = size_t(1) << state.range(0);
         gpu::GpuMsmOptions o;
-        o.compact_in_place = state.range(1) != 0;
+        gpu::MsmTuning tuning;
+        o.tuning = &tuning;
+        tuning.compact_in_place = state.range(1) != 0;
         constexpr bool g1 = std::is_same_v<Curve, G1Curve>;
         auto& m = resident<Curve>(g1 ? kMaxLogG1 : kMaxLogG2, g1 ? kDistinctG1 : kDistinctG2);
         time_runs<Curve>(state, m, device_scalars(2, size_t(1) << kMaxLogG1), n,
-                         o.compact_in_place ? (g1 ? "G1 mixed, in place" : "G2 mixed, in place")
-                                            : (g1 ? "G1 mixed, copies" : "G2 mixed, copies"),
+                         tuning.compact_in_place ? (g1 ? "G1 mixed, in place" : "G2 mixed, in place")
+                                                 : (g1 ? "G1 mixed, copies" : "G2 mixed, copies"),
                          o);
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());

@@ -19,6 +19,7 @@
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/host_memory.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "gpu/msm/msm_detail.hpp"
 #include "support/seed.hpp"
@@ -610,7 +611,9 @@ TEST(GpuMsm, CompactionInPlaceAndByCopiesAgree) {
     const auto want_dens = msm<G1Curve>(std::span<const G1Affine>(bases.data(), nb), s, co);
     for (bool in_place : {false, true, false}) {
         gpu::GpuMsmOptions o;
-        o.compact_in_place = in_place;
+        gpu::MsmTuning tuning;
+        o.tuning = &tuning;
+        tuning.compact_in_place = in_place;
         ASSERT_EQ(g.run(s, o), want) << "in place " << in_place;
         o.density = dens.data();
         ASSERT_EQ(g.run(s, o), want_dens) << "in place " << in_place << ", density";
@@ -695,6 +698,8 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
         gpu::Msm<Curve> g(bases);  // resident, reused below
         for (unsigned c : windows) {
             gpu::GpuMsmOptions o;
+            gpu::MsmTuning tuning;
+            o.tuning = &tuning;
             o.window_bits = c;
             MsmStats st;
             o.stats = &st;
@@ -703,16 +708,16 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
             if constexpr (std::is_same_v<Curve, G1Curve>) {
                 // Batch-affine rounds forced at this size: batches of 1, 5 and 300 pairs.
                 for (unsigned K : {1u, 5u, 300u}) {
-                    o.affine_rounds = 30;
-                    o.affine_batch = K;
+                    tuning.affine_rounds = 30;
+                    tuning.affine_batch = K;
                     ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " affine K=" << K;
                 }
-                o.affine_rounds = -1;  // the size rule (rounds at 2^20 and above)
-                o.affine_batch = 0;
+                tuning.affine_rounds = -1;  // the size rule (rounds at 2^20 and above)
+                tuning.affine_batch = 0;
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " affine by size";
-                o.affine_rounds = 0;  // and never
+                tuning.affine_rounds = 0;  // and never
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no affine rounds";
-                o.level1_prefetch = false;  // level 1 without the gather one entry ahead
+                tuning.level1_prefetch = false;  // level 1 without the gather one entry ahead
                 ASSERT_EQ(g.run(scalars, o), expect) << "n=" << n << " c=" << c << " no prefetch";
             }
         }
@@ -724,7 +729,7 @@ void check_sizes(std::initializer_list<size_t> sizes, std::initializer_list<unsi
 // {1, c} the power-of-two table of window bits c (copies 2^(c w) P of every base, one
 // bucket set; c = 0 the default), whose window size is enforced; {m, s} with m odd a
 // table of base m 2^s (Msm::precompute_base), with more than 2^24 buckets also in one
-// sort (GpuMsmOptions::partition_sort off). Dropping the table gives the plain path back.
+// sort (MsmTuning::partition_sort off). Dropping the table gives the plain path back.
 struct TableArg {
     unsigned odd, bits;
 };
@@ -754,16 +759,18 @@ void check_precomputed(std::initializer_list<size_t> sizes, std::initializer_lis
                 "n=" + std::to_string(n) + " table " + std::to_string(tb.odd) + " 2^" + std::to_string(tc);
             MsmStats st;
             gpu::GpuMsmOptions o;
+            gpu::MsmTuning tuning;
+            o.tuning = &tuning;
             o.stats = &st;
             ASSERT_EQ(g.run(scalars, o), expect) << what;
             ASSERT_EQ(st.window_bits, tc);
             ASSERT_EQ(st.windows, tb.windows);
             if (tb.buckets() > (1u << 24) + 1) {
-                o.partition_sort = false;
+                tuning.partition_sort = false;
                 ASSERT_EQ(g.run(scalars, o), expect) << what << " one sort";
-                o.partition_sort = true;
+                tuning.partition_sort = true;
             }
-            o.level1_prefetch = false;
+            tuning.level1_prefetch = false;
             ASSERT_EQ(g.run(scalars, o), expect) << what << " no prefetch";
             o.window_bits = tc == 5 ? 6 : 5;
             EXPECT_THROW(g.run(scalars, o), std::invalid_argument);
@@ -814,9 +821,11 @@ void check_bucket_runs_with_doublings_and_cancellations() {
         gpu::Msm<Curve> m(bases);
         for (unsigned c : {0u, 4u, 13u}) {
             gpu::GpuMsmOptions o;
+            gpu::MsmTuning tuning;
+            o.tuning = &tuning;
             o.window_bits = c;
             ASSERT_EQ(m.run(scalars, o), expect) << "k=" << k << " c=" << c;
-            o.level1_prefetch = false;
+            tuning.level1_prefetch = false;
             ASSERT_EQ(m.run(scalars, o), expect) << "k=" << k << " c=" << c << " no prefetch";
         }
         m.precompute(8);

@@ -57,6 +57,8 @@ struct GpuMsmPhases {
     float total = 0;
 };
 
+struct MsmTuning;  // cuzk/gpu/testing.hpp
+
 struct GpuMsmOptions {
     // Bit i of density[i / 64] (host memory) says whether scalar i has a base; see
     // MsmOptions::density.
@@ -70,27 +72,9 @@ struct GpuMsmOptions {
     // When set, filled with device-event times of the phases (GpuMsmPhases). Off by
     // default: without it no event is created or recorded.
     GpuMsmPhases* phases = nullptr;
-    // Batch-affine pairing rounds before the bucket accumulation (G1 only; src/gpu/msm/msm.cu):
-    // 0 never (the default: on the H200 they are still slower than the XYZZ accumulation,
-    // 0.47 against 0.43 ns an addition), -1 while a thread's batch is at least
-    // kMinAffineBatch pairs, r > 0 at most r rounds whatever the size (tests, benchmarks).
-    int affine_rounds = 0;
-    // Pairs per thread in those rounds; 0 picks slots / (SMs x affine_threads_per_sm), at
-    // most kMaxAffineBatch.
-    unsigned affine_batch = 0;
-    unsigned affine_threads_per_sm = 384;
-    // Level 1 over the bases (G1): load the next entry's base before adding the current
-    // one, so that the gather's latency overlaps an addition (msm_detail::
-    // accumulate_segment_pipelined). Off: load, then add. H200: G1 2^26 391.6 -> 377.8 ms.
-    bool level1_prefetch = true;
-    // Tables of more than 2^24 buckets (Msm::precompute_base, 25-bit keys): the entries
-    // written in two parts by key bit 24, each sorted in three 8-bit passes instead of
-    // four for the whole (src/gpu/msm/msm.cu, partitioned_base_entries_kernel). Off: one sort.
-    bool partition_sort = true;
-    // The full scalars and their base indices compacted in place (CUB's in-place
-    // DeviceSelect::Flagged) rather than into second n-entry buffers (36 B a scalar: 4.7 GB
-    // at a 32 GiB partition's 130M). Off: the copies, kept for side-by-side benchmarks.
-    bool compact_in_place = true;
+    // Both sides of choices the MSM makes by itself, for tests and benchmarks
+    // (cuzk/gpu/testing.hpp); null: the defaults there.
+    const MsmTuning* tuning = nullptr;
 };
 // A round's inversion (~540 multiplications) is shared by a thread's batch: below ~200
 // pairs it costs more than the XYZZ additions it replaces save.

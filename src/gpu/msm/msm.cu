@@ -11,7 +11,7 @@
 //   on the scalar distribution). Runs inside a segment are written straight to their
 //   bucket; the two boundary runs of each segment go to a carry list, itself sorted, that
 //   is combined by the same segment walk (16x shorter each level) until a few remain.
-// - Optional (GpuMsmOptions::affine_rounds, G1, off by default): batch-affine pairing
+// - Optional (MsmTuning::affine_rounds, G1, off by default): batch-affine pairing
 //   rounds halve the sorted list before level 1, equal-key neighbours summed in affine
 //   coordinates with one inversion per thread batch (Montgomery's trick; msm_detail::
 //   pair_round), 5M + 1S a sum instead of the mixed addition's 8M + 2S. Measured on the
@@ -21,7 +21,7 @@
 //   two points twice, a prefix cell, and writes a point, ~560 B, half of it gathered at
 //   random in round 0). First version (one contiguous batch a thread): 0.67 ns.
 // - Level 1 gathers entry i + 1's base before adding entry i (accumulate_segment_
-//   pipelined; GpuMsmOptions::level1_prefetch): H200, side by side, G1 2^22 /
+//   pipelined; MsmTuning::level1_prefetch): H200, side by side, G1 2^22 /
 //   2^24 / 2^26 31.97 / 105.14 / 391.56 -> 31.17 / 101.65 / 377.78 ms.
 // - Precomputed table (Msm::precompute): copy w = 2^(c w) P of every base, so all windows
 //   share one bucket set (one reduction, no Horner doublings, windows up to 26 bits):
@@ -88,12 +88,19 @@
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/gpu/msm.hpp"
+#include "cuzk/gpu/testing.hpp"
 #include "gpu/common/host_staging.hpp"
 #include "gpu/msm/msm_detail.hpp"
 #include "gpu/msm/msm_scratch.hpp"
 
 namespace cuzk::gpu {
 namespace {
+
+// The choices a run makes (GpuMsmOptions::tuning, or the defaults).
+const MsmTuning& tuning_of(const GpuMsmOptions& opt) {
+    static const MsmTuning kDefaults;
+    return opt.tuning ? *opt.tuning : kDefaults;
+}
 
 using namespace msm_detail;
 using Scalar = BigInt<4>;
@@ -936,14 +943,14 @@ struct Msm<Curve>::Impl {
 
     // Pairs per thread of a round over `slots` slots (0: the round does not pay).
     size_t affine_batch(const GpuMsmOptions& opt, size_t slots) const {
-        if (opt.affine_batch) return opt.affine_batch;
-        const size_t threads = size_t(sms) * std::max(1u, opt.affine_threads_per_sm);
+        if (tuning_of(opt).affine_batch) return tuning_of(opt).affine_batch;
+        const size_t threads = size_t(sms) * std::max(1u, tuning_of(opt).affine_threads_per_sm);
         const size_t k = std::min(kMaxAffineBatch, (slots + threads - 1) / threads);
-        return (opt.affine_rounds > 0 || k >= kMinAffineBatch) ? std::max<size_t>(k, 1) : 0;
+        return (tuning_of(opt).affine_rounds > 0 || k >= kMinAffineBatch) ? std::max<size_t>(k, 1) : 0;
     }
     // Whether the window groups of m full scalars start with batch-affine rounds (G1).
     bool use_affine(const GpuMsmOptions& opt, size_t m, unsigned W) const {
-        if (!std::is_same_v<Curve, G1Curve> || opt.affine_rounds == 0) return false;
+        if (!std::is_same_v<Curve, G1Curve> || tuning_of(opt).affine_rounds == 0) return false;
         const size_t len = std::clamp<size_t>(kAffineGroupEntries / m, 1, W) * m;
         return affine_batch(opt, pair_slots(len)) > 0;
     }
@@ -958,7 +965,7 @@ struct Msm<Curve>::Impl {
     void pair_rounds(const GpuMsmOptions& opt, const uint32_t* vals, const uint32_t*& keys, const A*& pts,
                      size_t& llen) {
         using F = typename Curve::Field;
-        for (int r = 0; opt.affine_rounds < 0 || r < opt.affine_rounds; ++r) {
+        for (int r = 0; tuning_of(opt).affine_rounds < 0 || r < tuning_of(opt).affine_rounds; ++r) {
             const size_t slots = pair_slots(llen);
             const size_t K = llen >= 2 ? affine_batch(opt, slots) : 0;
             if (K == 0) break;
@@ -991,7 +998,7 @@ struct Msm<Curve>::Impl {
             keys = ok;
             pts = op;
             llen = out_len;
-            if (opt.affine_rounds < 0 && poor) break;
+            if (tuning_of(opt).affine_rounds < 0 && poor) break;
         }
     }
 
@@ -1207,11 +1214,11 @@ struct Msm<Curve>::Impl {
         // Compaction, only where it removes something: with every scalar full the
         // canonical values and base indices are the full lists already (2^26: 4.6 ms of
         // classify with the three selections). The full ones are compacted in place
-        // (GpuMsmOptions::compact_in_place), after the 1s' base indices are taken out of
+        // (MsmTuning::compact_in_place), after the 1s' base indices are taken out of
         // bidx: no second n-entry copy.
         const Scalar* full_scalars = canon.p;
         const uint32_t* full_bases = bidx.p;
-        const bool in_place = opt.compact_in_place;
+        const bool in_place = tuning_of(opt).compact_in_place;
         if (!in_place) {
             full_k.reserve(n, "cudaMalloc full_k");
             full_b.reserve(n, "cudaMalloc full_b");
@@ -1330,7 +1337,7 @@ struct Msm<Curve>::Impl {
             const auto level1 = [&](const uint32_t* lkeys, const uint32_t* lvals, const A* lpts, size_t llen,
                                     P* group_buckets) -> size_t {
                 // Level 1: segments of the sorted list, two full waves of the kernel that runs.
-                const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && opt.level1_prefetch;
+                const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && tuning_of(opt).level1_prefetch;
                 SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 uint32_t* ck = carry_key[0].p;
@@ -1378,7 +1385,8 @@ struct Msm<Curve>::Impl {
                 const size_t len = size_t(g) * m;
                 const int key_bits = std::bit_width(uint64_t(pre ? 1 : g) * nb - 1);
                 cub::DoubleBuffer<uint32_t> dk(keys[0].p, keys[1].p), dv(vals[0].p, vals[1].p);
-                if (base_table && key_bits == int(kPartitionBit) + 1 && W <= kMaxBaseWindows && opt.partition_sort) {
+                if (base_table && key_bits == int(kPartitionBit) + 1 && W <= kMaxBaseWindows &&
+                    tuning_of(opt).partition_sort) {
                     // Two parts by key bit 24, each sorted on 24 bits (partitioned_base_entries_kernel).
                     check(
                         cudaMemsetAsync(part_cursors.reserve(2, "cudaMalloc cursors"), 0, 2 * sizeof(unsigned), stream),
