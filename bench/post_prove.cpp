@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -184,10 +185,23 @@ struct PartitionResult {
     double prove_ms() const { return series.reps.empty() ? series.first.wall : series.med.wall; }
 };
 
+// The circuits' own constraint counts (without one input constraint per public input),
+// pinned by tests/circuits/test_post.cpp and test_porep.cpp; 0: not pinned here.
+size_t pinned_constraints(const std::string& part, const std::string& size) {
+    static const std::pair<const char*, size_t> window[] = {
+        {"2KiB", 21'866}, {"8MiB", 64'266}, {"512MiB", 85'466}, {"32GiB", 125'279'217}, {"64GiB", 129'887'900}};
+    static const std::pair<const char*, size_t> porep[] = {
+        {"2KiB", 2'687'921}, {"8MiB", 3'844'929}, {"512MiB", 4'423'433}, {"32GiB", 130'278'541}};
+    using Table = std::span<const std::pair<const char*, size_t>>;
+    for (const auto& [s, n] : part == "window" ? Table(window) : Table(porep))
+        if (size == s) return n;
+    return 0;
+}
+
 // `build` makes the partition's circuit (a type with synthesize<CS>), `units`/`resize` its
-// identical units for replicated_shape.
+// identical units for replicated_shape; `pinned` its constraint count (0: unchecked).
 template <class C, class Build, class Resize>
-PartitionResult run_partition(const Args& args, const std::string& label, Build build, Resize resize,
+PartitionResult run_partition(const Args& args, const std::string& label, size_t pinned, Build build, Resize resize,
                               size_t (*units)(const C&), Clock::time_point t_start) {
     PartitionResult out;
     out.label = label;
@@ -199,10 +213,13 @@ PartitionResult run_partition(const Args& args, const std::string& label, Build 
         timed_pass([&] { out.shape = replicated_shape(circuit->inner(), units(circuit->inner()), resize); });
     const ShapeInfo& s = out.shape;
     say("  counts and densities (replicated from 1 and 2 units): %s\n", pass_text(out.shape_pass).c_str());
-    say("  %zu constraints (inputs included), %zu inputs, %zu aux; domain 2^%d; densities a_aux %zu, b_input %zu, "
+    say("  %zu constraints (inputs included%s), %zu inputs, %zu aux; domain 2^%d; densities a_aux %zu, b_input %zu, "
         "b_aux %zu\n",
-        s.constraints, s.inputs, s.aux, int(std::countr_zero(s.domain)), s.density.a_aux.count(),
-        s.density.b_input.count(), s.density.b_aux.count());
+        s.constraints, pinned ? "; the tests' pinned count + one per input" : "", s.inputs, s.aux,
+        int(std::countr_zero(s.domain)), s.density.a_aux.count(), s.density.b_input.count(), s.density.b_aux.count());
+    if (pinned && pinned + s.inputs != s.constraints)
+        throw std::logic_error("the replicated count differs from the pinned " + std::to_string(pinned) +
+                               " constraints + " + std::to_string(s.inputs) + " inputs");
     const bool cpu = args.backend == "cpu";
     out.witness_buffers_gib = (s.aux + 3 * s.domain) * sizeof(Fr) / kGiB;
     const double estimate =
@@ -219,10 +236,10 @@ PartitionResult run_partition(const Args& args, const std::string& label, Build 
     bufs.aux.reserve(s.aux);
     for (auto* v : {&bufs.a, &bufs.b, &bufs.c}) v->reserve(s.domain);
     groth16::Witness w;  // before the registration: unregistered before it is freed
-    PinnedBuffers pinned({&bufs.aux, &bufs.a, &bufs.b, &bufs.c}, args.pinned && !cpu);
+    PinnedBuffers locked({&bufs.aux, &bufs.a, &bufs.b, &bufs.c}, args.pinned && !cpu);
     out.witness = timed_pass([&] { w = circuit->witness(std::move(bufs), s.aux, s.domain); });
     say("  WITNESS (CPU): %s; buffers %.2f GiB%s\n", pass_text(out.witness).c_str(), out.witness_buffers_gib,
-        pinned.buffers() ? " (page-locked before the pass)" : "");
+        locked.buffers() ? " (page-locked before the pass)" : "");
     circuit.reset();
     groth16::Parameters params;
     out.params = timed_pass([&] { params = fake_parameters(s, args.seed); });
@@ -253,6 +270,7 @@ PartitionResult run_window(const Args& args, Clock::time_point t_start) {
     using circuits::FallbackPoStCircuit;
     return run_partition<FallbackPoStCircuit>(
         args, "window " + std::string(cfg.name) + " partition 0 (" + std::to_string(cfg.sector_count) + " sectors)",
+        pinned_constraints("window", args.size),
         [&] {
             std::vector<filecoin::FallbackPoStSectorProof> sectors(cfg.sector_count);
             parallel_for(0, sectors.size(), 1, [&](size_t b, size_t e) {
@@ -273,7 +291,7 @@ PartitionResult run_porep(const Args& args, Clock::time_point t_start) {
     const auto& cfg = filecoin::porep_config(proof);
     using circuits::StackedCircuit;
     return run_partition<StackedCircuit>(
-        args, "porep " + std::string(cfg.name) + " partition 0",
+        args, "porep " + std::string(cfg.name) + " partition 0", pinned_constraints("porep", args.size),
         [&] {
             const auto c1 = filecoin::synthetic_c1(proof, args.seed);
             return StackedCircuit::from_vanilla(cfg, c1.replica_id, c1.comm_d, c1.comm_r, c1.vanilla_proofs.at(0));
