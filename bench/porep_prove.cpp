@@ -231,105 +231,14 @@ size_t pinned_constraints(const std::string& size) {
     return 0;
 }
 
-// Counts and densities of the partition from a circuit of 1 and one of 2 challenges: in shape
-// mode every challenge allocates and constrains the same way after the header (values are
-// never read), so challenge k's density bits are challenge 0's shifted by k times a
-// challenge's variables. Checked here: the 2-challenge circuit begins with the 1-challenge
-// one's bits (nothing follows the challenges) and its second challenge repeats its first;
-// --shape both compares the result with the full pass. About 2/c of the full pass's time
-// (c = 18 challenges at 32 GiB). The input constraints (input_i in A only) add no bits.
-ShapeInfo replicated_shape(const StackedCircuit& c) {
-    const size_t n = c.proofs.size();
-    if (n < 2) return density_shape(c);
-    struct Raw {
-        size_t inputs, aux, constraints;
-        r1cs::Density d;
-    };
-    auto raw = [&](size_t k) {
-        StackedCircuit ck = c;
+// Counts and densities of the partition from a circuit of 1 and one of 2 challenges
+// (replicated_shape, timing_keys.hpp): about 2/c of the full pass's time (c = 18 challenges at
+// 32 GiB).
+ShapeInfo replicated_porep_shape(const StackedCircuit& c) {
+    return replicated_shape(c, c.proofs.size(), [](StackedCircuit& ck, size_t k) {
         ck.proofs.resize(k);
         ck.params.challenges = unsigned(k);
-        DensityCS cs;
-        ck.synthesize(cs);
-        return Raw{cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
-    };
-    const Raw one = raw(1), two = raw(2);
-    const size_t per_in = two.inputs - one.inputs, per_aux = two.aux - one.aux;
-    const size_t per_con = two.constraints - one.constraints;
-    const size_t head_in = one.inputs - per_in, head_aux = one.aux - per_aux;
-    const size_t head_con = one.constraints - per_con;
-    // b1: the 1-challenge bits (head + per); b2: the 2-challenge bits (head + 2 per).
-    auto replicate = [n](const r1cs::BitVec& b1, const r1cs::BitVec& b2, size_t head, size_t per) {
-        bool same = true;
-        for (size_t i = 0; i < head + per; ++i) same = same && b2.test(i) == b1.test(i);
-        for (size_t i = 0; i < per; ++i) same = same && b2.test(head + per + i) == b1.test(head + i);
-        if (!same) throw std::logic_error("--shape replicate: the challenges' densities are not shift-invariant");
-        r1cs::BitVec out(head + n * per);
-        for (size_t i = 0; i < head + per; ++i)
-            if (b1.test(i)) out.set(i);
-        for (size_t k = 1; k < n; ++k)
-            for (size_t i = 0; i < per; ++i)
-                if (b1.test(head + i)) out.set(head + k * per + i);
-        return out;
-    };
-    ShapeInfo s;
-    s.inputs = head_in + n * per_in;
-    s.aux = head_aux + n * per_aux;
-    s.constraints = head_con + n * per_con + s.inputs;  // + the input constraints
-    s.density = {replicate(one.d.a_aux, two.d.a_aux, head_aux, per_aux),
-                 replicate(one.d.b_input, two.d.b_input, head_in, per_in),
-                 replicate(one.d.b_aux, two.d.b_aux, head_aux, per_aux)};
-    s.derive_lengths();
-    return s;
-}
-
-// A pass's time and memory: ms, the process's RSS before it and its peak during it.
-struct Pass {
-    double ms = 0;
-    size_t rss_before = 0, peak = 0;
-    bool peak_is_pass = false;  // false: the peak is the process's lifetime peak (VmHWM not resettable)
-    double growth_gib() const { return peak > rss_before ? (peak - rss_before) / kGiB : 0; }
-};
-
-template <class F>
-Pass timed_pass(F&& f) {
-    PeakRss rss;
-    Pass p;
-    p.peak_is_pass = rss.reset();
-    p.rss_before = rss.start_rss();
-    const auto t0 = Clock::now();
-    f();
-    p.ms = ms_since(t0);
-    p.peak = rss.peak();
-    return p;
-}
-
-// Bytes as MiB below 1 GiB, else GiB.
-std::string mem_text(double bytes) {
-    char buf[32];
-    if (bytes < kGiB)
-        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
-    else
-        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
-    return buf;
-}
-
-std::string pass_text(const Pass& p) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %s (+%s over the %s before%s)", p.ms,
-                  mem_text(double(p.peak)).c_str(), mem_text(p.growth_gib() * kGiB).c_str(),
-                  mem_text(double(p.rss_before)).c_str(),
-                  p.peak_is_pass ? "" : "; lifetime peak, VmHWM not resettable");
-    return buf;
-}
-
-std::string json_pass(const Pass& p) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "{\"ms\": %.3f, \"rss_before_gib\": %.4f, \"peak_rss_gib\": %.4f, \"growth_gib\": %.4f, "
-                  "\"peak_is_pass\": %s}",
-                  p.ms, p.rss_before / kGiB, p.peak / kGiB, p.growth_gib(), p.peak_is_pass ? "true" : "false");
-    return buf;
+    });
 }
 
 // What the sector run lets the CUDA backend copy before a proof needs it: nothing; z (under
@@ -660,7 +569,8 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
 
     // 3. Counts and densities, no matrices.
     r.shape_pass = timed_pass([&] {
-        r.shape = args.shape == "replicate" ? replicated_shape(circuit->inner()) : density_shape(circuit->inner());
+        r.shape =
+            args.shape == "replicate" ? replicated_porep_shape(circuit->inner()) : density_shape(circuit->inner());
     });
     const ShapeInfo& s = r.shape;
     const size_t pinned = pinned_constraints(r.size);
@@ -669,7 +579,7 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
         pass_text(r.shape_pass).c_str());
     if (args.shape == "both") {
         ShapeInfo rep;
-        const Pass p = timed_pass([&] { rep = replicated_shape(circuit->inner()); });
+        const Pass p = timed_pass([&] { rep = replicated_porep_shape(circuit->inner()); });
         if (rep.inputs != s.inputs || rep.aux != s.aux || rep.constraints != s.constraints ||
             !(rep.density == s.density))
             throw std::logic_error("--shape both: the replicated counts and densities differ from the full pass");

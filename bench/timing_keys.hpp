@@ -205,6 +205,57 @@ ShapeInfo density_shape(const C& circuit) {
     return s;
 }
 
+// Counts and densities of a circuit made of a header and n units that allocate and constrain
+// the same way (a PoRep partition's challenges, a PoSt partition's sectors), from a circuit of
+// 1 and one of 2 units (resize(copy, k) keeps the first k): in shape mode values are never
+// read, so unit k's density bits are unit 0's shifted by k times a unit's variables. Checked
+// here: the 2-unit circuit begins with the 1-unit one's bits (nothing follows the units) and
+// its second unit repeats its first; std::logic_error otherwise. The input constraints
+// (input_i in A only) add no bits.
+template <class C, class Resize>
+ShapeInfo replicated_shape(const C& c, size_t n, Resize resize) {
+    if (n < 2) return density_shape(c);
+    struct Raw {
+        size_t inputs, aux, constraints;
+        r1cs::Density d;
+    };
+    auto raw = [&](size_t k) {
+        C ck = c;
+        resize(ck, k);
+        DensityCS cs;
+        ck.synthesize(cs);
+        return Raw{cs.num_inputs(), cs.num_aux(), cs.num_constraints(), cs.density()};
+    };
+    const Raw one = raw(1), two = raw(2);
+    const size_t per_in = two.inputs - one.inputs, per_aux = two.aux - one.aux;
+    const size_t per_con = two.constraints - one.constraints;
+    const size_t head_in = one.inputs - per_in, head_aux = one.aux - per_aux;
+    const size_t head_con = one.constraints - per_con;
+    // b1: the 1-challenge bits (head + per); b2: the 2-challenge bits (head + 2 per).
+    auto replicate = [n](const r1cs::BitVec& b1, const r1cs::BitVec& b2, size_t head, size_t per) {
+        bool same = true;
+        for (size_t i = 0; i < head + per; ++i) same = same && b2.test(i) == b1.test(i);
+        for (size_t i = 0; i < per; ++i) same = same && b2.test(head + per + i) == b1.test(head + i);
+        if (!same) throw std::logic_error("replicated_shape: the units' densities are not shift-invariant");
+        r1cs::BitVec out(head + n * per);
+        for (size_t i = 0; i < head + per; ++i)
+            if (b1.test(i)) out.set(i);
+        for (size_t k = 1; k < n; ++k)
+            for (size_t i = 0; i < per; ++i)
+                if (b1.test(head + i)) out.set(head + k * per + i);
+        return out;
+    };
+    ShapeInfo s;
+    s.inputs = head_in + n * per_in;
+    s.aux = head_aux + n * per_aux;
+    s.constraints = head_con + n * per_con + s.inputs;  // + the input constraints
+    s.density = {replicate(one.d.a_aux, two.d.a_aux, head_aux, per_aux),
+                 replicate(one.d.b_input, two.d.b_input, head_in, per_in),
+                 replicate(one.d.b_aux, two.d.b_aux, head_aux, per_aux)};
+    s.derive_lengths();
+    return s;
+}
+
 // Timing-only parameters of the shape (see the top of the file): NOT a valid key. The
 // longest G1 query is filled in place and the others copied from its prefix, so the peak is
 // the parameters themselves.
@@ -292,6 +343,55 @@ inline size_t rusage_max_rss_bytes() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return size_t(u.ru_maxrss) * 1024;
+}
+
+// A pass's time and memory: ms, the process's RSS before it and its peak during it.
+struct Pass {
+    double ms = 0;
+    size_t rss_before = 0, peak = 0;
+    bool peak_is_pass = false;  // false: the peak is the process's lifetime peak (VmHWM not resettable)
+    double growth_gib() const { return peak > rss_before ? (peak - rss_before) / kGiB : 0; }
+};
+
+template <class F>
+Pass timed_pass(F&& f) {
+    PeakRss rss;
+    Pass p;
+    p.peak_is_pass = rss.reset();
+    p.rss_before = rss.start_rss();
+    const auto t0 = Clock::now();
+    f();
+    p.ms = ms_since(t0);
+    p.peak = rss.peak();
+    return p;
+}
+
+// Bytes as MiB below 1 GiB, else GiB.
+std::string mem_text(double bytes) {
+    char buf[32];
+    if (bytes < kGiB)
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    else
+        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
+    return buf;
+}
+
+std::string pass_text(const Pass& p) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.1f ms, peak RSS %s (+%s over the %s before%s)", p.ms,
+                  mem_text(double(p.peak)).c_str(), mem_text(p.growth_gib() * kGiB).c_str(),
+                  mem_text(double(p.rss_before)).c_str(),
+                  p.peak_is_pass ? "" : "; lifetime peak, VmHWM not resettable");
+    return buf;
+}
+
+std::string json_pass(const Pass& p) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "{\"ms\": %.3f, \"rss_before_gib\": %.4f, \"peak_rss_gib\": %.4f, \"growth_gib\": %.4f, "
+                  "\"peak_is_pass\": %s}",
+                  p.ms, p.rss_before / kGiB, p.peak / kGiB, p.growth_gib(), p.peak_is_pass ? "true" : "false");
+    return buf;
 }
 
 // One proof's phases, ms.

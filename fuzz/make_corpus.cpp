@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuzk/ec/ec.hpp"
+#include "cuzk/filecoin/post.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/formats/snarkjs.hpp"
 
@@ -90,6 +91,28 @@ int main(int argc, char** argv) {
     put(dir, "fuzz_snarkjs", n, text(formats::snarkjs::proof_to_json(proofs[0])));
     const std::vector<Fr> inputs = {Fr::from_u64(1), Fr::random(rng)};
     put(dir, "fuzz_snarkjs", n, text(formats::snarkjs::public_to_json(inputs)));
+    // PoSt vanilla proofs: the proof id byte, then the bincode (Single, Sub and Top trees);
+    // and request files.
+    using filecoin::RegisteredPoStProof;
+    filecoin::Bytes32 randomness{};
+    for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(rng());
+    for (RegisteredPoStProof id :
+         {RegisteredPoStProof::StackedDrgWindow2KiBV1_2, RegisteredPoStProof::StackedDrgWindow8MiBV1_2,
+          RegisteredPoStProof::StackedDrgWindow64GiBV1_2}) {
+        const auto& cfg = filecoin::post_config(id);
+        filecoin::PoStRequestFile f;
+        f.proof = id;
+        f.randomness = randomness;
+        f.miner_id = 1000;
+        for (uint64_t s = 0; s < 2; ++s) {
+            auto b = filecoin::encode_post_sector_proof(
+                filecoin::synthetic_post_vanilla_proof(cfg, 1, 40 + s, randomness, s));
+            f.vanilla_proofs.push_back(b);
+            b.insert(b.begin(), uint8_t(id));
+            if (s == 0) put(dir, "fuzz_post_vanilla", n, b);
+        }
+        if (cfg.sector_size == 2048) put(dir, "fuzz_post_vanilla", n, filecoin::encode_post_request_file(f));
+    }
     std::printf("cuzk_fuzz_make_corpus: %zu seeds in %s\n", n, dir.c_str());
     return 0;
 }

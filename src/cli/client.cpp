@@ -16,6 +16,7 @@
 
 #include "cli_util.hpp"
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/filecoin/post.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/server/client.hpp"
@@ -190,7 +191,22 @@ int run_submit(const Options& o) {
                                      "winning-post");
         req.set_priority(priority(o.priority));
         req.set_request_id(o.request_id);
-        if (!o.vanilla.empty()) {
+        if (req.proof_kind() == v1::WINDOW_POST_PARTITION || req.proof_kind() == v1::WINNING_POST) {
+            // A PoSt request file (cuzk gen-vanilla --kind ...): every field Curio sets.
+            if (o.vanilla.empty())
+                throw std::runtime_error("--kind " + o.kind + " needs --vanilla (a PoSt request file)");
+            filecoin::PoStRequestFile f = filecoin::read_post_request_file(o.vanilla);
+            const filecoin::PoStConfig& cfg = filecoin::post_config(f.proof);
+            if ((cfg.type == filecoin::PoStType::Window) != (req.proof_kind() == v1::WINDOW_POST_PARTITION))
+                throw std::runtime_error(o.vanilla + ": registered_proof " + std::string(cfg.name) + " is not a " +
+                                         o.kind + " proof");
+            req.set_registered_proof(uint64_t(f.proof));
+            req.set_sector_size(cfg.sector_size);
+            req.set_randomness(std::string(f.randomness.begin(), f.randomness.end()));
+            req.set_miner_id(f.miner_id);
+            req.set_partition_index(f.partition_index);
+            for (const auto& v : f.vanilla_proofs) req.add_vanilla_proofs(std::string(v.begin(), v.end()));
+        } else if (!o.vanilla.empty()) {
             std::ifstream in(o.vanilla, std::ios::binary);
             if (!in) throw std::runtime_error(o.vanilla + ": cannot open: " + std::strerror(errno));
             std::ostringstream ss;
@@ -368,7 +384,9 @@ void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::fu
         ->add_option("--kind", o.kind,
                      "builtin, or a Filecoin kind: porep-seal-commit, snap-deals-update, window-post, winning-post")
         ->capture_default_str();
-    submit->add_option("--vanilla", o.vanilla, "Filecoin kinds: the vanilla proof (C1 output) file");
+    submit->add_option("--vanilla", o.vanilla,
+                       "Filecoin kinds: the vanilla proofs (porep-seal-commit: the C1 output JSON; window-post, "
+                       "winning-post: a PoSt request file from cuzk gen-vanilla)");
     add(submit, run_submit);
 
     auto* await = client->add_subcommand("await", "Wait for a job and print (and save) its result");

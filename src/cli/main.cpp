@@ -17,6 +17,7 @@
 #include "cuzk/ff/mont_x86_adx.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "porep_commands.hpp"
+#include "post_commands.hpp"
 #include "prove_demo.hpp"
 #include "seal_commands.hpp"
 #include "selfcheck.hpp"
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
     cuzk::cli::add_client_commands(app, commands);
     cuzk::cli::add_seal_commands(app, commands);
     cuzk::cli::add_porep_commands(app, commands);
+    cuzk::cli::add_post_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
     if (!check_threads_env()) return 2;

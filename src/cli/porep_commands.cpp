@@ -26,13 +26,14 @@
 #include "seal_commands.hpp"
 
 namespace cuzk::cli {
-namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Where a parameter file is looked for, and what to say when it is not there.
+namespace {
+double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+}  // namespace
+
 fs::path param_file(const std::string& dir_opt, const std::string& name) {
     return engine::filecoin_param_dir(dir_opt) / name;
 }
@@ -51,34 +52,26 @@ filecoin::Bytes32 hex32(std::string hex, const char* option) {
     return *b;
 }
 
-struct SetupOptions {
-    std::string sector_size, registered_proof, out_dir;
-    uint64_t seed = 0;  // 0 = random toxic waste
-    bool force = false;
-};
-
-int run_setup_porep(const SetupOptions& o) {
-    const filecoin::PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
-    const auto key = engine::CircuitKey{kinds::porep_shape(uint64_t(cfg.proof))};
-    const fs::path dir = engine::filecoin_param_dir(o.out_dir);
+int write_dev_keys(const engine::CircuitKey& key, const std::string& what, const std::string& out_dir, uint64_t seed,
+                   bool force) {
+    const fs::path dir = engine::filecoin_param_dir(out_dir);
     const fs::path params_file = dir / key.params_file_name(), vk_file = dir / key.vk_file_name();
     std::error_code ec;
-    if (!o.force && (fs::exists(params_file, ec) || fs::exists(vk_file, ec)))
+    if (!force && (fs::exists(params_file, ec) || fs::exists(vk_file, ec)))
         throw std::runtime_error(params_file.string() +
                                  " (or its .vk) exists: these may be Filecoin's keys; remove them or pass --force");
     check_writable_dir(dir);
     check_writable(params_file);
     check_writable(vk_file);
     auto t0 = Clock::now();
-    std::fprintf(stderr, "%s: synthesizing the blank circuit (%llu-byte sectors, %u challenges a partition)\n",
-                 key.id().c_str(), (unsigned long long)cfg.sector_size, cfg.challenges_per_partition);
+    std::fprintf(stderr, "%s: synthesizing the blank circuit (%s)\n", key.id().c_str(), what.c_str());
     const r1cs::Shape shape = key.blank_circuit()->shape();
     std::fprintf(stderr, "  %llu constraints, %llu inputs, %llu aux (%.1f s)\n",
                  (unsigned long long)shape.num_constraints, (unsigned long long)shape.num_inputs,
                  (unsigned long long)shape.num_aux, seconds(t0));
     t0 = Clock::now();
     const bool tty = isatty(2);
-    const auto waste = o.seed ? groth16::ToxicWaste::from_seed(o.seed) : groth16::ToxicWaste::random();
+    const auto waste = seed ? groth16::ToxicWaste::from_seed(seed) : groth16::ToxicWaste::random();
     auto params = groth16::setup(shape, waste, [&](const char* st, size_t done, size_t total) {
         if (tty) std::fprintf(stderr, "\r  setup: %-5s %3d%%", st, int(100 * done / total));
         if (!tty && done == total) std::fprintf(stderr, "  setup: %s done (%zu points)\n", st, total);
@@ -94,39 +87,26 @@ int run_setup_porep(const SetupOptions& o) {
     return 0;
 }
 
-struct ProveOptions {
-    std::string c1, param_dir, backend = "auto", out = "proof.bin";
-    bool no_check = false;
-};
-
-int run_prove_porep(const ProveOptions& o) {
-    gpu::check_backend_name(o.backend);
-    std::ifstream in(o.c1, std::ios::binary);
-    if (!in) throw std::runtime_error(o.c1 + ": cannot open: " + std::strerror(errno));
-    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw std::runtime_error(o.c1 + ": cannot read: " + std::strerror(errno));
-    check_writable(o.out);
+int prove_job(engine::JobSpec spec, const EngineRun& run) {
+    gpu::check_backend_name(run.backend);
+    check_writable(run.out);
     engine::EngineConfig ec;
-    ec.backend = o.backend;
-    ec.filecoin_param_dir = engine::filecoin_param_dir(o.param_dir);
-    ec.allow_dev_params = false;  // the keys come from the parameter directory (`cuzk setup porep`)
-    ec.check_c1 = !o.no_check;
+    ec.backend = run.backend;
+    ec.filecoin_param_dir = engine::filecoin_param_dir(run.param_dir);
+    ec.allow_dev_params = false;  // the keys come from the parameter directory (`cuzk setup ...`)
+    ec.check_c1 = run.check_vanilla;
     ec.witness_workers = 1;
     ec.log = [](int level, const std::string& line) {
         if (level >= 1 && line.find("event=job_") == std::string::npos) std::fprintf(stderr, "  %s\n", line.c_str());
     };
     const auto t0 = Clock::now();
     engine::Engine e(ec);
-    engine::JobSpec spec;
-    spec.kind = "porep-seal-commit";
-    spec.c1_json = std::move(json);
     engine::SubmitInfo info;
     try {
         info = e.submit(spec);
     } catch (const engine::EngineError& err) {
-        std::string what = err.what();
-        if (what.rfind("c1 output", 0) == 0) what = o.c1 + what.substr(9);  // name the file
-        throw std::runtime_error(what);
+        const bool input = err.code() == engine::EngineError::Code::InvalidArgument && run.name_input;
+        throw std::runtime_error(input ? run.name_input(err.what()) : std::string(err.what()));
     }
     const engine::JobResult first = e.peek(info.job_id);
     std::fprintf(stderr, "%s: %u partition(s), backend %s\n", first.circuit_id.c_str(), first.partitions_total,
@@ -143,11 +123,51 @@ int run_prove_porep(const ProveOptions& o) {
     for (; reported < r->partitions_done; ++reported)
         std::fprintf(stderr, "[%7.1f s] partition %u of %u proven and verified\n", seconds(t0), reported + 1,
                      r->partitions_total);
-    formats::write_file_atomically(o.out, r->proof);
+    formats::write_file_atomically(run.out, r->proof);
     std::printf("wrote %zu bytes (%u partitions) to %s in %.1f s (witness %.1f s, prove %.1f s, backend %s)\n",
-                r->proof.size(), r->partitions_total, o.out.c_str(), seconds(t0), r->timings.witness / 1000,
+                r->proof.size(), r->partitions_total, run.out.c_str(), seconds(t0), r->timings.witness / 1000,
                 r->timings.prove / 1000, r->backend.c_str());
     return 0;
+}
+
+namespace {
+
+struct SetupOptions {
+    std::string sector_size, registered_proof, out_dir;
+    uint64_t seed = 0;  // 0 = random toxic waste
+    bool force = false;
+};
+
+int run_setup_porep(const SetupOptions& o) {
+    const filecoin::PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
+    return write_dev_keys(engine::CircuitKey{kinds::porep_shape(uint64_t(cfg.proof))},
+                          std::to_string(cfg.sector_size) + "-byte sectors, " +
+                              std::to_string(cfg.challenges_per_partition) + " challenges a partition",
+                          o.out_dir, o.seed, o.force);
+}
+
+struct ProveOptions {
+    std::string c1, param_dir, backend = "auto", out = "proof.bin";
+    bool no_check = false;
+};
+
+int run_prove_porep(const ProveOptions& o) {
+    gpu::check_backend_name(o.backend);
+    std::ifstream in(o.c1, std::ios::binary);
+    if (!in) throw std::runtime_error(o.c1 + ": cannot open: " + std::strerror(errno));
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw std::runtime_error(o.c1 + ": cannot read: " + std::strerror(errno));
+    engine::JobSpec spec;
+    spec.kind = "porep-seal-commit";
+    spec.c1_json = std::move(json);
+    // The engine says "c1 output: ..."; the file is named instead.
+    const std::string file = o.c1;
+    EngineRun run{o.param_dir, o.backend, o.out, !o.no_check, [file](const std::string& what) {
+                      constexpr std::string_view kTag = "c1 output";
+                      return std::string_view(what).substr(0, kTag.size()) == kTag ? file + what.substr(kTag.size())
+                                                                                   : what;
+                  }};
+    return prove_job(std::move(spec), run);
 }
 
 struct VerifyOptions {

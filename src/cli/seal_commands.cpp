@@ -17,6 +17,7 @@
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "post_commands.hpp"
 
 namespace cuzk::cli {
 
@@ -180,6 +181,8 @@ int run_check_c1(const std::string& file) {
 void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::function<int()>>>& commands) {
     static SealOptions s;
     static GenOptions g;
+    static PoStGenOptions pg;
+    static std::string gen_kind = "porep";
     static std::string check_file;
 
     auto* seal = app.add_subcommand("seal", "Seal a small sector in memory and write its C1 output (vanilla proofs)");
@@ -199,13 +202,51 @@ void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
     commands.push_back({seal, [] { return run_seal(s); }});
 
     auto* gen = app.add_subcommand(
-        "gen-vanilla", "Synthetic but consistent C1 output for any sector size (only the challenged paths exist)");
+        "gen-vanilla",
+        "Vanilla proofs for any sector size: a synthetic but consistent C1 output (porep), or a PoSt request file "
+        "(window-post, winning-post) from synthetic or sealed sectors");
+    gen->add_option("--kind", gen_kind, "porep, window-post or winning-post")->capture_default_str();
     gen->add_option("--sector-size", g.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
-    gen->add_option("--registered-proof", g.registered_proof, "An interactive proof of this size (default <size>V1_1)");
+    gen->add_option("--registered-proof", g.registered_proof,
+                    "A proof of this size and kind (default: porep <size>V1_1, Window <size>V1_2, Winning <size>V1)");
     gen->add_option("--seed", g.seed, "Seed of every pseudo-random value")->capture_default_str();
-    gen->add_option("--out", g.out, "C1 output JSON file")->required();
+    gen->add_option("--out", g.out, "Output: C1 output JSON (porep), PoSt request file (PoSt)")->required();
     gen->add_flag("--no-check", g.no_check, "Skip the consistency check of the output");
-    commands.push_back({gen, [] { return run_gen_vanilla(g); }});
+    const char* post_only = "PoSt";
+    gen->add_option("--sectors", pg.sectors,
+                    "Window PoSt: sectors in the partition (default: a full partition, 2349 at 32GiB)")
+        ->check(in_range(1, 1u << 20))
+        ->group(post_only);
+    gen->add_option("--partition-index", pg.partition_index, "Window PoSt: the partition")->group(post_only);
+    gen->add_option("--sector-id", pg.first_sector_id, "First sector number (the others follow)")
+        ->capture_default_str()
+        ->group(post_only);
+    gen->add_option("--miner-id", pg.miner_id, "Miner actor id")->capture_default_str()->group(post_only);
+    gen->add_option("--randomness-hex", pg.randomness_hex,
+                    "Challenge randomness, 64 hex digits, a canonical field element (default: from --seed)")
+        ->group(post_only);
+    gen->add_flag("--sealed", pg.sealed,
+                  "Seal each sector in memory and prove from its tree R (2KiB, 8MiB, 512MiB; default: synthetic)")
+        ->group(post_only);
+    commands.push_back(
+        {gen, [gen] {
+             if (gen_kind == "porep") {
+                 for (const char* opt :
+                      {"--sectors", "--partition-index", "--sector-id", "--miner-id", "--randomness-hex", "--sealed"})
+                     if (gen->count(opt))
+                         throw std::invalid_argument(std::string(opt) + " is for --kind window-post or winning-post");
+                 return run_gen_vanilla(g);
+             }
+             if (gen_kind != "window-post" && gen_kind != "winning-post")
+                 throw std::invalid_argument("--kind '" + gen_kind + "': expected porep, window-post or winning-post");
+             pg.kind = gen_kind;
+             pg.sector_size = g.sector_size;
+             pg.registered_proof = g.registered_proof;
+             pg.seed = g.seed;
+             pg.out = g.out;
+             pg.no_check = g.no_check;
+             return run_gen_vanilla_post(pg);
+         }});
 
     auto* check = app.add_subcommand("check-c1", "Parse a C1 output JSON file and check its vanilla proofs");
     check->add_option("file", check_file, "The C1 output JSON")->required();

@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -160,6 +164,30 @@ class Reader {
         }
         return size_t(n);
     }
+    // A Vec length in [lo, hi], with at least min_elem bytes per element left.
+    size_t len_in(uint64_t lo, uint64_t hi, uint64_t min_elem, const char* what) {
+        const size_t at = pos_;
+        const uint64_t n = u64();
+        if (n < lo || n > hi) {
+            pos_ = at;
+            fail("expected " + std::to_string(lo) + " to " + std::to_string(hi) + " " + what + ", found " +
+                 std::to_string(n));
+        }
+        if (min_elem && n > (b_.size() - pos_) / min_elem) {
+            pos_ = at;
+            fail(std::to_string(n) + " " + what + " need at least " + std::to_string(n * min_elem) + " bytes, " +
+                 std::to_string(b_.size() - pos_ - 8) + " are left");
+        }
+        return size_t(n);
+    }
+    // n bytes (their count already read and checked against nothing: checked here).
+    std::span<const uint8_t> bytes(uint64_t n) {
+        if (n > b_.size() - pos_)
+            fail("truncated: " + std::to_string(n) + " bytes, " + std::to_string(b_.size() - pos_) + " are left");
+        const auto out = b_.subspan(pos_, size_t(n));
+        pos_ += size_t(n);
+        return out;
+    }
     void finish() const {
         if (pos_ != b_.size()) fail(std::to_string(b_.size() - pos_) + " trailing bytes");
     }
@@ -272,6 +300,7 @@ class Writer {
             u64(e.index);
         }
     }
+    void bytes(std::span<const uint8_t> v) { out.insert(out.end(), v.begin(), v.end()); }
     std::vector<uint8_t> out;
 };
 
@@ -342,6 +371,98 @@ std::vector<uint8_t> encode_post_sector_proof(const FallbackPoStSectorProof& pro
         w.b32(sp.comm_r_last);
     }
     return std::move(w.out);
+}
+
+// ---- the request file ------------------------------------------------------------------------
+
+std::vector<uint8_t> encode_post_request_file(const PoStRequestFile& f) {
+    Writer w;
+    w.bytes({reinterpret_cast<const uint8_t*>(kPoStRequestMagic), 8});
+    w.u32(kPoStRequestVersion);
+    w.u64(uint64_t(f.proof));
+    w.b32(f.randomness);
+    w.u64(f.miner_id);
+    w.u32(f.partition_index);
+    w.u64(f.vanilla_proofs.size());
+    for (const auto& v : f.vanilla_proofs) {
+        w.u64(v.size());
+        w.bytes(v);
+    }
+    return std::move(w.out);
+}
+
+PoStRequestFile decode_post_request_file(std::span<const uint8_t> bytes, const std::string& file) {
+    Reader r(bytes, file);
+    PoStRequestFile f;
+    {
+        Reader::Field g(r, "magic");
+        if (bytes.size() < 8 || !std::equal(bytes.begin(), bytes.begin() + 8, kPoStRequestMagic))
+            r.fail_at(0, "not a PoSt request file (it starts with \"" + std::string(kPoStRequestMagic) +
+                             "\"; `cuzk gen-vanilla --kind window-post|winning-post` writes them)");
+        (void)r.bytes(8);
+    }
+    {
+        Reader::Field g(r, "version");
+        const size_t at = r.pos();
+        if (const uint32_t v = r.u32(); v != kPoStRequestVersion)
+            r.fail_at(
+                at, "format version " + std::to_string(v) + ", this cuzk reads " + std::to_string(kPoStRequestVersion));
+    }
+    const PoStConfig* cfg = nullptr;
+    {
+        Reader::Field g(r, "registered_proof");
+        const size_t at = r.pos();
+        const uint64_t id = r.u64();
+        const auto p = post_proof_from_id(id);
+        if (!p)
+            r.fail_at(at, std::to_string(id) + " is not a registered PoSt proof (0.." +
+                              std::to_string(kRegisteredPoStProofCount - 1) + ")");
+        f.proof = *p;
+        cfg = &post_config(*p);
+    }
+    {
+        Reader::Field g(r, "randomness");
+        f.randomness = r.b32();
+    }
+    {
+        Reader::Field g(r, "miner_id");
+        f.miner_id = r.u64();
+    }
+    {
+        Reader::Field g(r, "partition_index");
+        const size_t at = r.pos();
+        f.partition_index = r.u32();
+        if (cfg->type == PoStType::Winning && f.partition_index != 0)
+            r.fail_at(at, "partition " + std::to_string(f.partition_index) + " of a Winning PoSt (it has one)");
+    }
+    Reader::Field g(r, "vanilla_proofs");
+    const uint64_t most = cfg->type == PoStType::Window ? cfg->sector_count : 1;
+    const size_t n = r.len_in(1, most, 8, "sectors");
+    f.vanilla_proofs.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        Reader::Field gi(r, index_name(i));
+        const uint64_t len = r.u64();
+        const auto b = r.bytes(len);
+        f.vanilla_proofs.emplace_back(b.begin(), b.end());
+    }
+    r.finish();
+    return f;
+}
+
+PoStRequestFile read_post_request_file(const std::string& path) {
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw formats::FormatError(path, "", formats::FormatError::kNoOffset, "cannot read: " + ec.message());
+    if (size > kMaxPoStRequestFileBytes)
+        throw formats::FormatError(path, "", formats::FormatError::kNoOffset,
+                                   std::to_string(size) + " bytes, more than a PoSt request file holds (at most " +
+                                       std::to_string(kMaxPoStRequestFileBytes) + ")");
+    std::vector<uint8_t> bytes(size);
+    std::ifstream in(path, std::ios::binary);
+    if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size)))
+        throw formats::FormatError(path, "", formats::FormatError::kNoOffset,
+                                   std::string("cannot read: ") + std::strerror(errno));
+    return decode_post_request_file(bytes, path);
 }
 
 // ---- verification ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "support/engine_checks.hpp"
+#include "support/gated_backend.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
@@ -156,5 +157,59 @@ TEST(EnginePoSt, MalformedOrInconsistentVanillaProofsAreRefusedAtSubmit) {
     // A valid request, but no parameter file and no development keys: the file is named.
     expect(good, Code::NotFound, filecoin::post_params_file_name(cfg));
     EXPECT_EQ(filecoin::post_params_file_name(cfg).rfind("v28-proof-of-spacetime-fallback", 0), 0u);
+    fs::remove_all(dir);
+}
+
+// Winning PoSt while a stream of multi-partition (PoRep-shaped) NORMAL jobs keeps the one
+// prove slot busy: submitted with its priority unset, it takes the kind's default (CRITICAL)
+// and is the next item proven once the partition in the prover finishes, ahead of every
+// partition queued before it; its latency is one partition of the stream, not the stream.
+TEST(EnginePoSt, WinningGoesAheadOfAQueuedStream) {
+    const fs::path dir = empty_dir("critical");
+    test::Gate gate;
+    EngineConfig c = dev_cpu(dir);
+    c.witness_workers = 1;
+    c.cpu_prove_workers = 1;
+    c.witness_queue_bound = 1;
+    c.backend_factory = [&](int) { return std::make_unique<test::TestBackend>(&gate, false); };
+    Engine e(c);
+    const auto& cfg = filecoin::post_config(RegisteredPoStProof::StackedDrgWinning2KiBV1);
+    const auto r = randomness(3);
+    JobSpec winning = post_spec("winning-post", cfg, r, 0, {filecoin::synthetic_post_vanilla_proof(cfg, 5, 42, r, 0)});
+    ASSERT_EQ(winning.priority, Priority::Unspecified);
+    // The keys are resident, as in production: the order below is the scheduler's alone.
+    e.preload(Engine::circuit_id(winning));
+    e.preload(Engine::circuit_id(test::dense(64, 3)));
+
+    gate.close();
+    std::vector<SubmitInfo> stream;
+    stream.push_back(e.submit(test::dense(64, 3, Priority::Normal, 1)));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    // Partition 0 is in the prover, partition 1 in the queue, the witness worker holds 2.
+    for (int i = 0; i < 400 && e.status().queues[0].pending != 0; ++i) std::this_thread::sleep_for(5ms);
+    for (uint64_t seed = 2; seed <= 3; ++seed) stream.push_back(e.submit(test::dense(64, 3, Priority::Normal, seed)));
+    const auto w = e.submit(winning);
+    EXPECT_EQ(w.queue_position, 0u);
+    stream.push_back(e.submit(test::dense(64, 3, Priority::Normal, 4)));  // the stream goes on
+    gate.release();
+
+    const auto wr = e.await(w.job_id, 300s);
+    ASSERT_TRUE(wr);
+    expect_verifies(*wr);
+    std::vector<JobResult> sr;
+    for (const auto& s : stream) {
+        auto res = e.await(s.job_id, 300s);
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->state, JobState::Completed) << res->error;
+        sr.push_back(*res);
+    }
+    auto num = [](const std::string& id) { return uint64_t(std::stoull(id.substr(id.rfind('-') + 1))); };
+    std::vector<uint64_t> want = {num(stream[0].job_id), num(stream[0].job_id), num(stream[0].job_id), num(w.job_id)};
+    for (size_t j = 1; j < stream.size(); ++j) want.insert(want.end(), 3, num(stream[j].job_id));
+    EXPECT_EQ(gate.order, want);
+    // Observed latency: the jobs queued before it waited longer and took longer.
+    for (size_t j = 1; j < 3; ++j) {
+        EXPECT_GT(sr[j].timings.total, wr->timings.total) << "stream job " << j;
+    }
     fs::remove_all(dir);
 }

@@ -356,6 +356,77 @@ TEST(PoStBincode, RandomDamageIsDecodedOrRefused) {
     }
 }
 
+// ---- the request file -----------------------------------------------------------------------------
+
+// The layout of post.hpp, written out field by field.
+TEST(PoStRequestFile, LayoutByteForByteAndRoundTrip) {
+    PoStRequestFile f;
+    f.proof = P::StackedDrgWindow2KiBV1_2;
+    f.randomness = test_randomness();
+    f.miner_id = 0x1122334455667788;
+    f.partition_index = 3;
+    f.vanilla_proofs = {hand_built_2k_window(42), {1, 2, 3}};
+    Bytes b;
+    for (char c : std::string("cuzkpost")) b.v.push_back(uint8_t(c));
+    b.u32(1).u64(10);  // version, registered_proof StackedDrgWindow2KiBV1_2
+    b.v.insert(b.v.end(), f.randomness.begin(), f.randomness.end());
+    b.u64(0x1122334455667788).u32(3).u64(2);
+    for (const auto& v : f.vanilla_proofs) {
+        b.u64(v.size());
+        b.v.insert(b.v.end(), v.begin(), v.end());
+    }
+    EXPECT_EQ(encode_post_request_file(f), b.v);
+    EXPECT_EQ(decode_post_request_file(b.v, "req.bin"), f);
+}
+
+TEST(PoStRequestFile, RefusesMalformedFilesNamingTheField) {
+    PoStRequestFile f;
+    f.proof = P::StackedDrgWindow2KiBV1_2;
+    f.randomness = test_randomness();
+    f.vanilla_proofs = {{1, 2, 3}, {4}};
+    const auto good = encode_post_request_file(f);
+    auto error = [](const std::vector<uint8_t>& b) -> std::string {
+        try {
+            decode_post_request_file(b, "req.bin");
+        } catch (const formats::FormatError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    auto expect = [&](const std::vector<uint8_t>& b, const std::string& want) { EXPECT_EQ(error(b), want); };
+    // Every truncation is refused.
+    for (size_t n = 0; n < good.size(); ++n) EXPECT_NE(error({good.begin(), good.begin() + n}), "") << n;
+    auto bad = good;
+    bad[0] = 'C';
+    EXPECT_NE(error(bad).find("req.bin: magic at byte 0: not a PoSt request file"), std::string::npos) << error(bad);
+    bad = good;
+    bad[8] = 2;
+    expect(bad, "req.bin: version at byte 8: format version 2, this cuzk reads 1");
+    bad = good;
+    bad[12] = 15;
+    expect(bad, "req.bin: registered_proof at byte 12: 15 is not a registered PoSt proof (0..14)");
+    bad = good;
+    bad[64] = 3;  // three sectors: at most 2 at 2 KiB
+    expect(bad, "req.bin: vanilla_proofs at byte 64: expected 1 to 2 sectors, found 3");
+    bad[64] = 0;
+    expect(bad, "req.bin: vanilla_proofs at byte 64: expected 1 to 2 sectors, found 0");
+    bad = good;
+    bad[72] = 0xff, bad[79] = 0x7f;  // a huge length: refused before anything is allocated
+    EXPECT_NE(error(bad).find("req.bin: vanilla_proofs[0] at byte 80: truncated"), std::string::npos) << error(bad);
+    bad = good;
+    bad.push_back(0);
+    expect(bad, "req.bin: vanilla_proofs at byte 92: 1 trailing bytes");
+    // Winning: one sector, partition 0.
+    f.proof = P::StackedDrgWinning2KiBV1;
+    f.partition_index = 1;
+    f.vanilla_proofs.resize(1);
+    expect(encode_post_request_file(f),
+           "req.bin: partition_index at byte 60: partition 1 of a Winning PoSt (it has one)");
+    f.partition_index = 0;
+    f.vanilla_proofs.resize(2);
+    expect(encode_post_request_file(f), "req.bin: vanilla_proofs at byte 64: expected 1 to 1 sectors, found 2");
+}
+
 // ---- verification and generators ----------------------------------------------------------------
 
 const SealedSector& sealed_2k() {

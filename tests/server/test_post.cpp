@@ -71,5 +71,58 @@ TEST(DaemonPoSt, ProvesAWindowPartitionFromVanillaProofs) {
     EXPECT_EQ(d.stop(), 0);
 }
 
+// The command line as a Curio stand-in: `cuzk gen-vanilla --kind window-post` writes the
+// request file, `cuzk client submit --kind window-post --vanilla` sends its fields,
+// `client await --verify` checks the proof against the daemon's key and public inputs.
+TEST(DaemonPoSt, CliSubmitsAGenVanillaRequestFile) {
+    TempDir tmp;
+    DaemonOptions o;
+    o.engine_toml = "filecoin_param_dir = \"" + (tmp.path() / "none").string() + "\"";
+    Daemon d(tmp.path(), o);
+    const std::string req = (tmp.path() / "req.bin").string();
+    auto [rc, out] = run_program({CUZK_CLI_PATH, "gen-vanilla", "--kind", "window-post", "--sector-size", "2KiB",
+                                  "--partition-index", "1", "--out", req},
+                                 tmp.path());
+    ASSERT_EQ(rc, 0) << out;
+    std::tie(rc, out) = run_program(
+        {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "window-post", "--vanilla", req},
+        tmp.path(), true);
+    ASSERT_EQ(rc, 0) << out;
+    const std::string job = out.substr(0, out.find('\n'));
+    std::tie(rc, out) =
+        run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "await", job, "--verify"}, tmp.path());
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("verified locally: 1 proof(s) valid"), std::string::npos) << out;
+    // The file's public inputs are the daemon's: partition 1's sectors and comm_r's.
+    const auto f = filecoin::read_post_request_file(req);
+    const auto& cfg = filecoin::post_config(f.proof);
+    std::vector<circuits::PoStPublicSector> pub;
+    for (const auto& v : f.vanilla_proofs) {
+        const auto s = filecoin::decode_post_sector_proof(cfg, v);
+        pub.push_back({s.sector_id, s.comm_r});
+    }
+    const fs::path proof = tmp.path() / "proof.bin";
+    std::tie(rc, out) =
+        run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "await", job, "--out", proof.string()}, tmp.path());
+    ASSERT_EQ(rc, 0) << out;
+    const groth16::PreparedVerifyingKey pvk(
+        formats::read_params(tmp.path() / "params" / "window-post-StackedDrgWindow2KiBV1_2-setup1.params").vk);
+    EXPECT_TRUE(groth16::verify(pvk, formats::read_proofs(proof, 1)[0],
+                                circuits::window_post_public_inputs(cfg, f.randomness, 1, pub)));
+    // The file's kind is checked against --kind, and a file is required.
+    std::tie(rc, out) = run_program(
+        {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "winning-post", "--vanilla", req},
+        tmp.path());
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("req.bin: registered_proof StackedDrgWindow2KiBV1_2 is not a winning-post proof"),
+              std::string::npos)
+        << out;
+    std::tie(rc, out) =
+        run_program({CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "window-post"}, tmp.path());
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("--kind window-post needs --vanilla (a PoSt request file)"), std::string::npos) << out;
+    EXPECT_EQ(d.stop(), 0);
+}
+
 }  // namespace
 }  // namespace cuzk::test

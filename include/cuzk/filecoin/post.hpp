@@ -96,6 +96,40 @@ std::vector<gadgets::PathElement> merkle_path_fr(const MerkleProof& proof, const
 // The tree-R shape of a config, as the native Merkle code takes it.
 gadgets::TreeShape post_tree_shape(const PoStConfig& cfg);
 
+// ---- the request file ------------------------------------------------------------------------
+
+// A PoSt request as Curio's SubmitProofRequest carries it, in one file: what `cuzk gen-vanilla
+// --kind window-post|winning-post` writes and `cuzk prove post`, `verify post` and `client
+// submit` read. Its bytes are bincode (as above) of the fields in this order:
+//   [u8; 8]   magic "cuzkpost"
+//   u32       format version (kPoStRequestVersion)
+//   u64       registered_proof: Filecoin's RegisteredPoStProof id (e.g. 3 = StackedDrgWinning32GiBV1)
+//   [u8; 32]  randomness
+//   u64       miner_id (the actor id)
+//   u32       partition_index (Window; 0 for Winning)
+//   Vec<Vec<u8>> vanilla_proofs: u64 count, then per sector a u64 length and the bincode
+//             FallbackPoStSectorProof, byte for byte what Curio puts in `vanilla_proofs`
+inline constexpr char kPoStRequestMagic[9] = "cuzkpost";
+inline constexpr uint32_t kPoStRequestVersion = 1;
+struct PoStRequestFile {
+    RegisteredPoStProof proof{};
+    Bytes32 randomness{};
+    uint64_t miner_id = 0;
+    uint32_t partition_index = 0;
+    std::vector<std::vector<uint8_t>> vanilla_proofs;
+    bool operator==(const PoStRequestFile&) const = default;
+};
+std::vector<uint8_t> encode_post_request_file(const PoStRequestFile& f);
+// Checks the layout (magic, version, a registered PoSt proof id, 1..sector_count vanilla
+// proofs for Window, 1 and partition 0 for Winning, every length against the bytes left, no
+// trailing bytes) before memory is taken; the vanilla proofs are kept as bytes
+// (decode_post_sector_proof reads them). formats::FormatError naming `file` and the field.
+PoStRequestFile decode_post_request_file(std::span<const uint8_t> bytes, const std::string& file);
+// The same from a file of at most kMaxPoStRequestFileBytes (a 64 GiB Window partition's
+// file is about 60 MB), its size checked before it is read.
+inline constexpr uint64_t kMaxPoStRequestFileBytes = uint64_t(1) << 30;
+PoStRequestFile read_post_request_file(const std::string& path);
+
 // ---- verification ----------------------------------------------------------------------------
 
 // One sector as FallbackPoSt::verify checks it, plus what the circuit needs: every value a
