@@ -160,6 +160,12 @@ void BM_SubgroupCheckReference(benchmark::State& state) {
 }
 BENCHMARK(BM_SubgroupCheckReference<G1Curve>)->Name("G1/subgroup_check/r_times_P")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheckReference<G2Curve>)->Name("G2/subgroup_check/r_times_P")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SubgroupCheck<bn254::G2Curve>)
+    ->Name("bn254/G2/subgroup_check/endomorphism")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SubgroupCheckReference<bn254::G2Curve>)
+    ->Name("bn254/G2/subgroup_check/r_times_P")
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_DecodeG1Compressed(benchmark::State& state) {
     std::mt19937_64 rng(kSeed);

@@ -58,6 +58,23 @@ TEST(Bn254Subgroup, G2CheckAndCofactorClearing) {
     EXPECT_TRUE(p.is_on_curve());
 }
 
+// The endomorphism test against [r] Q == O: twist points outside G2 (random ones, and
+// subgroup points plus one of them), subgroup points, and psi on Jacobian points.
+TEST(Bn254Subgroup, G2FastAndReferenceAgree) {
+    std::mt19937_64 rng(test::seed());
+    for (int i = 0; i < 8; ++i) {
+        const G2Jacobian out = G2Jacobian::from_affine(random_curve_point<G2Curve>(rng));
+        const G2Jacobian in = G2Jacobian::from_affine(random_subgroup_point<G2Curve>(rng));
+        for (const G2Jacobian& q : {out, in, in + out, in.dbl()}) {
+            ASSERT_EQ(is_in_subgroup(q), is_in_subgroup_reference(q));
+        }
+        EXPECT_FALSE(is_in_subgroup(out));
+        EXPECT_TRUE(is_in_subgroup(in));
+        EXPECT_FALSE(is_in_subgroup(in + out));
+        EXPECT_EQ(psi(in).to_affine(), psi(in.to_affine()));
+    }
+}
+
 TEST(Bn254Encoding, GeneratorsKnownBytes) {
     const auto g1 = to_eth_bytes(G1Affine::generator());
     for (size_t i = 0; i < g1.size(); ++i) EXPECT_EQ(g1[i], i == 31 ? 1 : i == 63 ? 2 : 0) << i;

@@ -53,7 +53,10 @@ using G2Xyzz = XYZZ<G2Curve>;
 // with gamma_1^e = xi^(e(p - 1)/6) (the tower's Frobenius constants). On G2 it acts as [p].
 G2Affine psi(const G2Affine& q);
 
-// G1 has prime order: every point on the curve is in it. G2: [r] Q == O.
+G2Jacobian psi(const G2Jacobian& q);
+
+// G1 has prime order: every point on the curve is in it. G2: an endomorphism test with one
+// multiplication by x (src/ec/bn254.cpp), equivalent to [r] Q == O.
 inline bool is_in_subgroup(const G1Jacobian&) { return true; }
 inline bool is_in_subgroup(const G1Affine&) { return true; }
 bool is_in_subgroup(const G2Jacobian& q);
