@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/ec.hpp"
 
 namespace cuzk {
@@ -66,6 +67,8 @@ void BM_JacobianAdd(benchmark::State& state) {
 }
 BENCHMARK(BM_JacobianAdd<G1Curve>)->Name("G1/Jacobian/add");
 BENCHMARK(BM_JacobianAdd<G2Curve>)->Name("G2/Jacobian/add");
+BENCHMARK(BM_JacobianAdd<bn254::G1Curve>)->Name("bn254/G1/Jacobian/add");
+BENCHMARK(BM_JacobianAdd<bn254::G2Curve>)->Name("bn254/G2/Jacobian/add");
 
 template <class Curve>
 void BM_JacobianDbl(benchmark::State& state) {
@@ -157,6 +160,12 @@ void BM_SubgroupCheckReference(benchmark::State& state) {
 }
 BENCHMARK(BM_SubgroupCheckReference<G1Curve>)->Name("G1/subgroup_check/r_times_P")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SubgroupCheckReference<G2Curve>)->Name("G2/subgroup_check/r_times_P")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SubgroupCheck<bn254::G2Curve>)
+    ->Name("bn254/G2/subgroup_check/endomorphism")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SubgroupCheckReference<bn254::G2Curve>)
+    ->Name("bn254/G2/subgroup_check/r_times_P")
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_DecodeG1Compressed(benchmark::State& state) {
     std::mt19937_64 rng(kSeed);

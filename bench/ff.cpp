@@ -11,6 +11,7 @@
 #include <random>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254_tower.hpp"
 #include "cuzk/ff/fp2.hpp"
 
 namespace {
@@ -111,6 +112,11 @@ BENCHMARK(BM_Inverse<Fr>)->Name("Fr/inverse");
 BENCHMARK(BM_InverseFermat<Fr>)->Name("Fr/inverse_fermat");
 BENCHMARK(BM_Fp2Mul)->Name("Fp2/mul");
 BENCHMARK(BM_Fp2Square)->Name("Fp2/square");
+BENCHMARK(BM_Mul<cuzk::bn254::Fp>)->Name("bn254/Fp/mul");
+BENCHMARK(BM_MulPortable<cuzk::bn254::Fp>)->Name("bn254/Fp/mul_portable");
+BENCHMARK(BM_Square<cuzk::bn254::Fp>)->Name("bn254/Fp/square");
+BENCHMARK(BM_Mul<cuzk::bn254::Fr>)->Name("bn254/Fr/mul");
+BENCHMARK(BM_Mul<cuzk::bn254::Fp2>)->Name("bn254/Fp2/mul");
 
 }  // namespace
 

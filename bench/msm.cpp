@@ -1,7 +1,7 @@
 // CPU MSM benchmarks: G1 with random full-size scalars at 2^16 and 2^18 on one and two
 // threads (issue 3's targets: one thread no slower than blst's Pippenger, 526 / 1802 ms
 // on the dev machine; two threads >= 1.8x one), plus the 0/1-scalar batch-addition path
-// and a G2 MSM.
+// and a G2 MSM; BN254 G1 at 2^16 (no GLV split).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -22,6 +22,7 @@ const std::vector<Affine<Curve>>& bases(size_t n) {
     return cache;
 }
 
+template <class Fr = cuzk::Fr>
 std::vector<Fr> random_scalars(size_t n, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::vector<Fr> s(n);
@@ -66,6 +67,19 @@ void BM_MsmG2(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_MsmG2)->Arg(14)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Bn254MsmG1(benchmark::State& state) {
+    const size_t n = size_t(1) << state.range(0);
+    ScopedNumThreads threads(size_t(state.range(1)));
+    const auto& b = bases<bn254::G1Curve>(n);
+    auto s = random_scalars<bn254::Fr>(n, 1);
+    for (auto _ : state) {
+        auto r = bn254::msm_g1(std::span<const bn254::G1Affine>(b.data(), n), s);
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["threads"] = double(state.range(1));
+}
+BENCHMARK(BM_Bn254MsmG1)->ArgsProduct({{16}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace cuzk

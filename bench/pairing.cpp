@@ -120,6 +120,27 @@ void BM_Pairing(benchmark::State& state) {
 }
 BENCHMARK(BM_Pairing)->Unit(benchmark::kMicrosecond);
 
+// BN254: one pairing of the generators, and the Miller loop and final exponentiation apart.
+void BM_Bn254Pairing(benchmark::State& state) {
+    const bn254::G1Affine p = bn254::G1Affine::generator();
+    const bn254::G2Affine q = bn254::G2Affine::generator();
+    for (auto _ : state) benchmark::DoNotOptimize(bn254::pairing(p, q));
+}
+BENCHMARK(BM_Bn254Pairing)->Unit(benchmark::kMicrosecond);
+
+void BM_Bn254MillerLoop(benchmark::State& state) {
+    const bn254::G1Affine p = bn254::G1Affine::generator();
+    const bn254::G2Affine q = bn254::G2Affine::generator();
+    for (auto _ : state) benchmark::DoNotOptimize(bn254::miller_loop(p, q));
+}
+BENCHMARK(BM_Bn254MillerLoop)->Unit(benchmark::kMicrosecond);
+
+void BM_Bn254FinalExponentiation(benchmark::State& state) {
+    const bn254::Fp12 f = bn254::miller_loop(bn254::G1Affine::generator(), bn254::G2Affine::generator());
+    for (auto _ : state) benchmark::DoNotOptimize(bn254::final_exponentiation(f));
+}
+BENCHMARK(BM_Bn254FinalExponentiation)->Unit(benchmark::kMicrosecond);
+
 // Four independent pairs (aP, bQ) whose product is not 1, as in a Groth16 check (a
 // product equal to 1 would let the final exponentiation take its shortcut for 1).
 std::vector<std::pair<G1Affine, G2Affine>> four_pairs() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/ec.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/formats/bellperson.hpp"
@@ -62,6 +63,16 @@ int main(int argc, char** argv) {
     // Curve points outside the subgroups.
     put(dir, "fuzz_g1", n, bytes(to_uncompressed(random_curve_point<G1Curve>(rng))));
     put(dir, "fuzz_g2", n, bytes(to_compressed(random_curve_point<G2Curve>(rng))));
+    // BN254 in Ethereum's encoding: infinity, subgroup points, a twist point outside G2.
+    for (int i = 0; i < 3; ++i) {
+        const bn254::G1Affine p = i == 0 ? bn254::G1Affine::identity()
+                                         : mul(bn254::G1Affine::generator(), bn254::Fr::random(rng)).to_affine();
+        const bn254::G2Affine q = i == 0 ? bn254::G2Affine::identity()
+                                         : mul(bn254::G2Affine::generator(), bn254::Fr::random(rng)).to_affine();
+        put(dir, "fuzz_bn254_points", n, bytes(bn254::to_eth_bytes(p)));
+        put(dir, "fuzz_bn254_points", n, bytes(bn254::to_eth_bytes(q)));
+    }
+    put(dir, "fuzz_bn254_points", n, bytes(bn254::to_eth_bytes(random_curve_point<bn254::G2Curve>(rng))));
 
     std::vector<groth16::Proof> proofs;
     for (int i = 0; i < 2; ++i) proofs.push_back({point<G1Curve>(), point<G2Curve>(), point<G1Curve>()});

@@ -53,7 +53,7 @@ def off(k):
 
 
 def mul(N):
-    b = Body("    __asm__(")
+    b = Body("    __asm__ volatile(")
     X = lambda i: "%%[x%d]" % (i % (N + 1))
     b.raw("        // row 0: t = b * a[0] (one ADD chain, t starts at zero); a[0] arrives in rdx")
     b("mulxq 0(%[b]), %[x0], %[x1]")
@@ -126,7 +126,7 @@ def reduce_row(b, R, k, N, label, clear_comment):
 
 
 def sqr(N):
-    b = Body("    __asm__(")
+    b = Body("    __asm__ volatile(")
     X = lambda i: "%%[x%d]" % (i % (N + 1))
     pos = lambda p: X(p - 1)  # the register of the product's word p in phase 1
     b("movq 0(%[a]), %%rdx", "phase 1: cross products a_i*a_j (i<j), row 0 with one ADD chain")
@@ -223,7 +223,7 @@ def wide(N):
 
 
 def redc(N):
-    b = Body("    __asm__(")
+    b = Body("    __asm__ volatile(")
     R = lambda k: "%%[x%d]" % (k % N)
     for k in range(N):
         b("movq %s(%%[w]), %s" % (off(k), R(k)), "u = low half of w" if k == 0 else None)
@@ -242,7 +242,7 @@ def redc(N):
 
 
 def add(N):
-    b = Body("    __asm__(")
+    b = Body("    __asm__ volatile(")
     t = ["%%[t%d]" % k for k in range(N)]
     for k in range(N):
         b("movq %s(%%[a]), %s" % (off(k), t[k]), "t = a + b (< 2p, no carry out)" if k == 0 else None)
@@ -254,7 +254,7 @@ def add(N):
 
 
 def sub(N):
-    b = Body("    __asm__(")
+    b = Body("    __asm__ volatile(")
     t = ["%%[t%d]" % k for k in range(N)]
     for k in range(N):
         b("movq %s(%%[a]), %s" % (off(k), t[k]), "t = a - b" if k == 0 else None)
@@ -280,7 +280,7 @@ TEXT = [
 // Algorithm: no-carry CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
 // multiplication algorithms", 1996, with the carry word dropped as in gnark-crypto,
 // "Faster big-integer modular multiplication for most moduli", 2020), which needs
-// p[N-1] < 2^63 - 1; both BLS12-381 moduli qualify (Field static_asserts it).
+// p[N-1] < 2^63 - 1; the BLS12-381 and BN254 moduli qualify (Field static_asserts it).
 // Per row i (N rows):
 //   t += b * a[i]:            N MULX; the low words go on the OF chain (ADOX) and the
 //                             high words on the CF chain (ADCX), so the two additions
@@ -293,6 +293,9 @@ TEXT = [
 // The asm reads a, b, p through pointers and declares a "memory" clobber rather than
 // array "m" operands: those need extra address registers and fail to allocate at -O0
 // or with a frame pointer; the clobber measured no slower (91.4 TSC ticks either way).
+// Every statement is volatile: GCC 12 at -O3 otherwise took two statements with different
+// pointer operands for the same computation and kept one (r = r + r in a loop beside the
+// same chain unrolled; FieldTest.AdditionChainsMatchMultiplication).
 // Output registers are stored to r after the asm, so r may alias a or b.
 // The 4-limb routine keeps a zero in a register for the carry fix-ups (Fr 48.5 -> 46.4
 // TSC ticks); the 6-limb one has no register to spare under ASan with a frame pointer

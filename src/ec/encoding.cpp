@@ -134,6 +134,8 @@ const char* decode_error_message(DecodeError e) {
             return "point is not on the curve (y^2 != x^3 + b)";
         case DecodeError::kNotInSubgroup:
             return "point is not in the prime-order subgroup";
+        case DecodeError::kWrongLengthEthereum:
+            return "point encoding has the wrong length (BN254 G1: 64 bytes, G2: 128 bytes)";
     }
     return "unknown decode error";
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/common/parallel.hpp"
@@ -35,7 +36,8 @@ struct Classified {
     size_t zeros = 0;
 };
 
-Classified classify(std::span<const Fr> scalars, const uint64_t* density) {
+template <class F>
+Classified classify(std::span<const F> scalars, const uint64_t* density) {
     const size_t n = scalars.size();
     const size_t chunk = 1 << 14;
     const size_t nchunks = (n + chunk - 1) / chunk;
@@ -172,6 +174,10 @@ Scalar div_small(const Scalar& k, uint64_t d) {
     for (size_t i = 4; i-- > 0;) q.l[i] = div_2by1(rem, k.l[i], d, rem);
     return q;
 }
+
+// The GLV split below is BLS12-381's (z = x^2).
+template <class Curve>
+inline constexpr bool kHasGlv = std::is_same_v<Curve, G1Curve> || std::is_same_v<Curve, G2Curve>;
 
 template <class Curve>
 typename Curve::Field glv_beta();
@@ -604,21 +610,27 @@ class AffineBuckets {
 // Windows have the widths of the plan; digits are signed (k + H recoding). Tasks are
 // (window, chunk of points); each fills its own buckets and reduces them by running
 // sums, so tasks share nothing; threads claim tasks widest first.
+// BN254 has no GLV split here (its endomorphism's scalar needs a lattice decomposition):
+// one point per scalar over the full 254 bits.
 template <class Curve>
 Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vector<uint32_t>& idx,
                           const std::vector<Scalar>& ks, unsigned max_width, MsmStats* stats) {
     using A = Affine<Curve>;
-    using Recoded = BigInt<3>;  // lo + H or hi + H, < 2^(sum of widths) <= 2^192
+    constexpr bool kGlv = kHasGlv<Curve>;
+    constexpr size_t kPer = kGlv ? 2 : 1;  // recoded scalars a base
+    // GLV: lo + H or hi + H, < 2^(sum of widths) <= 2^192; otherwise k + H < 2^320.
+    using Recoded = std::conditional_t<kGlv, BigInt<3>, BigInt<5>>;
+    constexpr size_t kRecodedLimbs = Recoded::kLimbs;
     const size_t n = idx.size();
     if (n == 0) return Jacobian<Curve>::identity();
     // Nested in another parallel_for, ours runs inline: plan for one thread.
     const size_t threads = in_parallel_region() ? 1 : num_threads();
     const Scalar kmax = [] {
-        Scalar z = msm_detail::glv_z(), one = Scalar::from_u64(1), r;
-        Scalar::sub(r, z, one);
+        Scalar top = kGlv ? msm_detail::glv_z() : Curve::Scalar::kP, one = Scalar::from_u64(1), r;
+        Scalar::sub(r, top, one);
         return r;
     }();
-    const WindowPlan plan = msm_detail::plan_windows(2 * n, kmax, max_width, threads);
+    const WindowPlan plan = msm_detail::plan_windows(kPer * n, kmax, max_width, threads);
     const size_t windows = plan.widths.size(), chunks = plan.chunks;
     std::vector<unsigned> offset(windows, 0);
     for (size_t j = 1; j < windows; ++j) offset[j] = offset[j - 1] + plan.widths[j - 1];
@@ -628,22 +640,28 @@ Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vecto
         stats->chunks = chunks;
     }
 
-    // Recoded scalars (lo, hi interleaved) and the endomorphism images of the bases.
+    // Recoded scalars (GLV: lo, hi interleaved) and the endomorphism images of the bases.
     const BigInt<5> h5 = half_offsets(plan.widths);
     Recoded h;
-    for (size_t i = 0; i < 3; ++i) h.l[i] = h5.l[i];
-    std::vector<Recoded> rk(2 * n);
-    std::vector<A> endo(n);
-    const typename Curve::Field beta = glv_beta<Curve>();
+    for (size_t i = 0; i < kRecodedLimbs; ++i) h.l[i] = h5.l[i];
+    std::vector<Recoded> rk(kPer * n);
+    std::vector<A> endo(kGlv ? n : 0);
     parallel_for(0, n, 2048, [&](size_t b, size_t e) {
         for (size_t i = b; i < e; ++i) {
-            Scalar lo, hi;
-            msm_detail::glv_split(ks[i], lo, hi);
-            Recoded l3 = {{lo.l[0], lo.l[1], 0}}, h3 = {{hi.l[0], hi.l[1], 0}};
-            Recoded::add(rk[2 * i], l3, h);
-            Recoded::add(rk[2 * i + 1], h3, h);
-            const A& p = bases[idx[i]];
-            endo[i] = p.infinity ? p : A{p.x * beta, -p.y, false};
+            if constexpr (kGlv) {
+                const typename Curve::Field beta = glv_beta<Curve>();
+                Scalar lo, hi;
+                msm_detail::glv_split(ks[i], lo, hi);
+                Recoded l3 = {{lo.l[0], lo.l[1], 0}}, h3 = {{hi.l[0], hi.l[1], 0}};
+                Recoded::add(rk[2 * i], l3, h);
+                Recoded::add(rk[2 * i + 1], h3, h);
+                const A& p = bases[idx[i]];
+                endo[i] = p.infinity ? p : A{p.x * beta, -p.y, false};
+            } else {
+                Recoded k5 = Recoded::zero();
+                for (size_t j = 0; j < 4; ++j) k5.l[j] = ks[i].l[j];
+                Recoded::add(rk[i], k5, h);
+            }
         }
     });
 
@@ -668,10 +686,12 @@ Jacobian<Curve> pippenger(std::span<const Affine<Curve>> bases, const std::vecto
             for (size_t i = b; i < e; ++i) {
                 const A& base = bases[idx[i]];
                 if (base.infinity) continue;
-                const int64_t d0 = int64_t(rk[2 * i].bits(shift, c)) - half;
-                const int64_t d1 = int64_t(rk[2 * i + 1].bits(shift, c)) - half;
+                const int64_t d0 = int64_t(rk[kPer * i].bits(shift, c)) - half;
                 if (d0 != 0) buckets.add(size_t(d0 > 0 ? d0 : -d0) - 1, base, d0 < 0);
-                if (d1 != 0) buckets.add(size_t(d1 > 0 ? d1 : -d1) - 1, endo[i], d1 < 0);
+                if constexpr (kGlv) {
+                    const int64_t d1 = int64_t(rk[2 * i + 1].bits(shift, c)) - half;
+                    if (d1 != 0) buckets.add(size_t(d1 > 0 ? d1 : -d1) - 1, endo[i], d1 < 0);
+                }
             }
             buckets.finish();
             task_sum[t] = buckets.weighted_sum().to_jacobian();
@@ -696,7 +716,8 @@ Jacobian<Curve> sum_affine(std::span<const Affine<Curve>> points) {
 }
 
 template <class Curve>
-Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const Fr> scalars, const MsmOptions& opt) {
+Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
+                    const MsmOptions& opt) {
     const size_t expect = opt.density ? popcount_prefix(opt.density, scalars.size()) : scalars.size();
     if (bases.size() != expect) {
         throw std::invalid_argument(std::string("msm: ") + std::to_string(bases.size()) + " bases for " +
@@ -706,7 +727,7 @@ Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const Fr> sc
     if (bases.size() >= (uint64_t(1) << 32)) throw std::invalid_argument("msm: more than 2^32 bases");
     const unsigned c = opt.window_bits;
     if (c != 0 && (c < 2 || c > 24)) throw std::invalid_argument("msm: window bits must be 0 or in [2, 24]");
-    Classified cl = classify(scalars, opt.density);
+    Classified cl = classify<typename Curve::Scalar>(scalars, opt.density);
     if (opt.stats) {
         *opt.stats = MsmStats{};
         opt.stats->zeros = cl.zeros;
@@ -722,5 +743,11 @@ template Jacobian<G1Curve> msm<G1Curve>(std::span<const G1Affine>, std::span<con
 template Jacobian<G2Curve> msm<G2Curve>(std::span<const G2Affine>, std::span<const Fr>, const MsmOptions&);
 template Jacobian<G1Curve> sum_affine<G1Curve>(std::span<const G1Affine>);
 template Jacobian<G2Curve> sum_affine<G2Curve>(std::span<const G2Affine>);
+template Jacobian<bn254::G1Curve> msm<bn254::G1Curve>(std::span<const bn254::G1Affine>, std::span<const bn254::Fr>,
+                                                      const MsmOptions&);
+template Jacobian<bn254::G2Curve> msm<bn254::G2Curve>(std::span<const bn254::G2Affine>, std::span<const bn254::Fr>,
+                                                      const MsmOptions&);
+template Jacobian<bn254::G1Curve> sum_affine<bn254::G1Curve>(std::span<const bn254::G1Affine>);
+template Jacobian<bn254::G2Curve> sum_affine<bn254::G2Curve>(std::span<const bn254::G2Affine>);
 
 }  // namespace cuzk

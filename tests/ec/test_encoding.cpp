@@ -70,7 +70,7 @@ TEST(ZcashVectors, G2Uncompressed) { check_vectors<G2Curve>("g2_uncompressed_val
 
 TEST(Encoding, ErrorMessagesAreDistinct) {
     std::set<std::string> seen;
-    for (int e = 0; e <= int(DecodeError::kNotInSubgroup); ++e) {
+    for (int e = 0; e <= int(DecodeError::kWrongLengthEthereum); ++e) {
         std::string m = decode_error_message(DecodeError(e));
         EXPECT_FALSE(m.empty());
         EXPECT_TRUE(seen.insert(m).second) << "duplicate message: " << m;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "support/gmp_ref.hpp"
 #include "support/seed.hpp"
 
@@ -29,7 +30,7 @@ class FieldTest : public ::testing::Test {
     }
 };
 
-using Fields = ::testing::Types<Fp, Fr>;
+using Fields = ::testing::Types<Fp, Fr, bn254::Fp, bn254::Fr>;
 TYPED_TEST_SUITE(FieldTest, Fields);
 
 TYPED_TEST(FieldTest, ArithmeticMatchesGmp) {
@@ -92,6 +93,35 @@ TYPED_TEST(FieldTest, UnaryOpsMatchGmp) {
         if (s) {
             ASSERT_EQ(s->square(), a);
         }
+    }
+}
+
+// Chains of additions and doublings in a loop against multiplication by the constant: at -O3
+// GCC 12 merged the x86-64 assembly additions of two such chains (r = r + r looped next to
+// the same chain unrolled by hand) when those statements were not volatile.
+TYPED_TEST(FieldTest, AdditionChainsMatchMultiplication) {
+    using F = TypeParam;
+    std::mt19937_64 rng(test::seed());
+    for (int trial = 0; trial < 20; ++trial) {
+        const F a = F::random(rng);
+        F r = a;
+        for (int i = 2; i >= 0; --i) r = r + r;
+        F s = a;
+        s = s + s;
+        s = s + s;
+        s = s + s;
+        const F eight = a * F::from_u64(8);
+        ASSERT_EQ(r, eight) << "looped doublings, a = " << a.to_hex();
+        ASSERT_EQ(s, eight) << "unrolled doublings, a = " << a.to_hex();
+        F t = a;
+        for (int i = 2; i >= 0; --i) {
+            t = t.dbl();
+            if ((9 >> i) & 1) t += a;
+        }
+        ASSERT_EQ(t, a * F::from_u64(9)) << "double-and-add by 9, a = " << a.to_hex();
+        F u = a;
+        for (int i = 0; i < 3; ++i) u = u - a - a;
+        ASSERT_EQ(u, -(a * F::from_u64(5))) << "looped subtractions, a = " << a.to_hex();
     }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "support/gmp_ref.hpp"
 #include "support/seed.hpp"
 
@@ -90,7 +91,7 @@ class MontAdxTest : public ::testing::Test {
     static bool fast_path() { return CUZK_FF_HAVE_ADX && ff_detail::kHaveAdxMul<N>; }
 };
 
-using Fields = ::testing::Types<Fp, Fr>;
+using Fields = ::testing::Types<Fp, Fr, bn254::Fp, bn254::Fr>;
 TYPED_TEST_SUITE(MontAdxTest, Fields);
 
 TYPED_TEST(MontAdxTest, FastPathIsEnabledWhereExpected) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "gpu/field_edges.hpp"
 #include "support/gmp_ref.hpp"
 #include "support/seed.hpp"
@@ -44,6 +45,8 @@ void check_mul_fp64_against_gmp() {
 
 TEST(MontFp64, FpMatchesGmp) { check_mul_fp64_against_gmp<Fp>(); }
 TEST(MontFp64, FrMatchesGmp) { check_mul_fp64_against_gmp<Fr>(); }
+TEST(MontFp64, Bn254FpMatchesGmp) { check_mul_fp64_against_gmp<bn254::Fp>(); }
+TEST(MontFp64, Bn254FrMatchesGmp) { check_mul_fp64_against_gmp<bn254::Fr>(); }
 
 uint64_t bits(double d) {
     uint64_t b;

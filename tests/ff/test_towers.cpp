@@ -1,12 +1,13 @@
-// Fp6 and Fp12 against their definitions: products against schoolbook multiplication
-// modulo v^3 - xi and w^6 - xi, Frobenius maps against powers by p^k (exponents from GMP),
-// the Frobenius constant table against xi^(e(p^k - 1)/6).
+// Fp2, Fp6 and Fp12 of both towers (BLS12-381, BN254) against their definitions: products
+// against schoolbook multiplication modulo v^3 - xi and w^6 - xi, Frobenius maps against
+// powers by p^k (exponents from GMP), the Frobenius constant table against xi^(e(p^k - 1)/6).
 #include <gtest/gtest.h>
 
 #include <array>
 #include <random>
 #include <vector>
 
+#include "cuzk/ff/bn254_tower.hpp"
 #include "cuzk/ff/fp12.hpp"
 #include "support/gmp_ref.hpp"
 #include "support/seed.hpp"
@@ -16,52 +17,81 @@ namespace {
 
 using test::Mpz;
 
+template <class Cfg>
+class TowerTest : public ::testing::Test {};
+using Towers = ::testing::Types<Bls12381Tower, bn254::Tower>;
+TYPED_TEST_SUITE(TowerTest, Towers);
+
+// The tower of the test's configuration, by its usual names.
+#define TOWER_TYPES                                 \
+    using Cfg = TypeParam;                          \
+    using Fp [[maybe_unused]] = typename Cfg::Base; \
+    using Fp2 [[maybe_unused]] = Fp2T<Cfg>;         \
+    using Fp6 [[maybe_unused]] = Fp6T<Cfg>;         \
+    using Fp12 [[maybe_unused]] = Fp12T<Cfg>;       \
+    [[maybe_unused]] const Fp2 kXi = xi<Cfg>()
+
 // p^k as a big integer of M limbs.
-template <size_t M>
+template <class Cfg, size_t M>
 BigInt<M> p_power(unsigned k) {
-    Mpz p = test::to_mpz(Fp::kP), r;
+    Mpz p = test::to_mpz(Cfg::Base::kP), r;
     mpz_pow_ui(r.v, p.v, k);
     return test::from_mpz<M>(r);
 }
 
-const Fp2 kXi = {Fp::one(), Fp::one()};
+template <class Cfg>
+Fp2T<Cfg> xi() {
+    return {Cfg::Base::from_u64(Cfg::kXiC0), Cfg::Base::one()};
+}
 
 // Schoolbook product in Fp2[v]/(v^3 - xi).
-Fp6 fp6_schoolbook(const Fp6& a, const Fp6& b) {
+template <class Cfg>
+Fp6T<Cfg> fp6_schoolbook(const Fp6T<Cfg>& a, const Fp6T<Cfg>& b) {
+    using Fp2 = Fp2T<Cfg>;
     const Fp2 x[3] = {a.c0, a.c1, a.c2};
     const Fp2 y[3] = {b.c0, b.c1, b.c2};
     Fp2 c[5] = {Fp2::zero(), Fp2::zero(), Fp2::zero(), Fp2::zero(), Fp2::zero()};
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) c[i + j] += x[i] * y[j];
-    return {c[0] + c[3] * kXi, c[1] + c[4] * kXi, c[2]};
+    return {c[0] + c[3] * xi<Cfg>(), c[1] + c[4] * xi<Cfg>(), c[2]};
 }
 
 // Fp12 in the basis w^e, e = 0..5 over Fp2 (c0 = w^0, w^2, w^4; c1 = w^1, w^3, w^5).
-std::array<Fp2, 6> to_w_basis(const Fp12& a) { return {a.c0.c0, a.c1.c0, a.c0.c1, a.c1.c1, a.c0.c2, a.c1.c2}; }
-Fp12 from_w_basis(const std::array<Fp2, 6>& e) { return {{e[0], e[2], e[4]}, {e[1], e[3], e[5]}}; }
+template <class Cfg>
+std::array<Fp2T<Cfg>, 6> to_w_basis(const Fp12T<Cfg>& a) {
+    return {a.c0.c0, a.c1.c0, a.c0.c1, a.c1.c1, a.c0.c2, a.c1.c2};
+}
+template <class Cfg>
+Fp12T<Cfg> from_w_basis(const std::array<Fp2T<Cfg>, 6>& e) {
+    return {{e[0], e[2], e[4]}, {e[1], e[3], e[5]}};
+}
 
 // Schoolbook product in Fp2[w]/(w^6 - xi).
-Fp12 fp12_schoolbook(const Fp12& a, const Fp12& b) {
-    auto x = to_w_basis(a), y = to_w_basis(b);
+template <class Cfg>
+Fp12T<Cfg> fp12_schoolbook(const Fp12T<Cfg>& a, const Fp12T<Cfg>& b) {
+    using Fp2 = Fp2T<Cfg>;
+    auto x = to_w_basis<Cfg>(a), y = to_w_basis<Cfg>(b);
     std::array<Fp2, 11> c;
     c.fill(Fp2::zero());
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j < 6; ++j) c[i + j] += x[i] * y[j];
     std::array<Fp2, 6> r;
-    for (int i = 0; i < 6; ++i) r[i] = c[i] + (i + 6 < 11 ? c[i + 6] * kXi : Fp2::zero());
-    return from_w_basis(r);
+    for (int i = 0; i < 6; ++i) r[i] = c[i] + (i + 6 < 11 ? c[i + 6] * xi<Cfg>() : Fp2::zero());
+    return from_w_basis<Cfg>(r);
 }
 
 // Fp2 with lazy reduction (mul_lazy, square on the host) against the schoolbook product
 // (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u and the reduced Karatsuba, with components at the
 // edges too (0, 1, p - 1, p - 2, as raw Montgomery words): the sums a0 + a1 reach 2p - 2.
-TEST(Fp2, LazyMulAndSquareMatchSchoolbook) {
+TYPED_TEST(TowerTest, Fp2LazyMulAndSquareMatchSchoolbook) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     std::vector<Fp> comps;
-    for (uint64_t v : {0, 1, 2}) comps.push_back(Fp::from_raw_montgomery(Fp::Big::from_u64(v)));
+    using Big = typename Fp::Big;
+    for (uint64_t v : {0, 1, 2}) comps.push_back(Fp::from_raw_montgomery(Big::from_u64(v)));
     for (uint64_t v : {1, 2}) {
-        Fp::Big b = Fp::kP;
-        Fp::Big::sub(b, b, Fp::Big::from_u64(v));
+        Big b = Fp::kP;
+        Big::sub(b, b, Big::from_u64(v));
         comps.push_back(Fp::from_raw_montgomery(b));
     }
     for (int i = 0; i < 6; ++i) comps.push_back(Fp::random(rng));
@@ -84,12 +114,13 @@ TEST(Fp2, LazyMulAndSquareMatchSchoolbook) {
     }
 }
 
-TEST(Fp6, MulAndSquareMatchSchoolbook) {
+TYPED_TEST(TowerTest, Fp6MulAndSquareMatchSchoolbook) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     for (int i = 0; i < 200; ++i) {
         Fp6 a = Fp6::random(rng), b = Fp6::random(rng);
-        ASSERT_EQ(a * b, fp6_schoolbook(a, b));
-        ASSERT_EQ(a.square(), fp6_schoolbook(a, a));
+        ASSERT_EQ(a * b, fp6_schoolbook<Cfg>(a, b));
+        ASSERT_EQ(a.square(), fp6_schoolbook<Cfg>(a, a));
         ASSERT_EQ(a * b, b * a);
         // Sparse products and the multiplication by v.
         Fp2 b0 = Fp2::random(rng), b1 = Fp2::random(rng);
@@ -100,7 +131,8 @@ TEST(Fp6, MulAndSquareMatchSchoolbook) {
     }
 }
 
-TEST(Fp6, InverseAndIdentities) {
+TYPED_TEST(TowerTest, Fp6InverseAndIdentities) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     EXPECT_TRUE(Fp6::zero().inverse().is_zero());
     EXPECT_TRUE(Fp6::one().is_one());
@@ -117,32 +149,38 @@ TEST(Fp6, InverseAndIdentities) {
     EXPECT_TRUE((s * s.inverse()).is_one());
 }
 
-TEST(Fp6, FrobeniusIsPowerOfP) {
+TYPED_TEST(TowerTest, Fp6FrobeniusIsPowerOfP) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     Fp6 a = Fp6::random(rng);
-    EXPECT_EQ(a.frobenius_map(1), a.pow(p_power<6>(1)));
-    EXPECT_EQ(a.frobenius_map(2), a.pow(p_power<12>(2)));
-    EXPECT_EQ(a.frobenius_map(3), a.pow(p_power<18>(3)));
+    EXPECT_EQ(a.frobenius_map(1), a.pow(p_power<Cfg, 6>(1)));
+    EXPECT_EQ(a.frobenius_map(2), a.pow(p_power<Cfg, 12>(2)));
+    EXPECT_EQ(a.frobenius_map(3), a.pow(p_power<Cfg, 18>(3)));
     // x^(p^6) = x on Fp6.
     EXPECT_EQ(a.frobenius_map(3).frobenius_map(3), a);
     EXPECT_EQ(a.frobenius_map(1).frobenius_map(2), a.frobenius_map(3));
 }
 
-TEST(Fp12, MulAndSquareMatchSchoolbook) {
+TYPED_TEST(TowerTest, Fp12MulAndSquareMatchSchoolbook) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     for (int i = 0; i < 100; ++i) {
         Fp12 a = Fp12::random(rng), b = Fp12::random(rng);
-        ASSERT_EQ(a * b, fp12_schoolbook(a, b));
-        ASSERT_EQ(a.square(), fp12_schoolbook(a, a));
+        ASSERT_EQ(a * b, fp12_schoolbook<Cfg>(a, b));
+        ASSERT_EQ(a.square(), fp12_schoolbook<Cfg>(a, a));
         ASSERT_EQ(a.square(), a * a);
         // The sparse line product: o0 + o1 w^2 + o4 w^3.
         Fp2 o0 = Fp2::random(rng), o1 = Fp2::random(rng), o4 = Fp2::random(rng);
         Fp12 sparse{{o0, o1, Fp2::zero()}, {Fp2::zero(), o4, Fp2::zero()}};
         ASSERT_EQ(a.mul_by_014(o0, o1, o4), a * sparse);
+        // The D-type twist's line shape: o0 + o1 w + o4 w^3.
+        Fp12 sparse034{{o0, Fp2::zero(), Fp2::zero()}, {o1, o4, Fp2::zero()}};
+        ASSERT_EQ(a.mul_by_034(o0, o1, o4), a * sparse034);
     }
 }
 
-TEST(Fp12, InverseAndConjugate) {
+TYPED_TEST(TowerTest, Fp12InverseAndConjugate) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     EXPECT_TRUE(Fp12::zero().inverse().is_zero());
     EXPECT_TRUE(Fp12::one().is_one());
@@ -156,12 +194,13 @@ TEST(Fp12, InverseAndConjugate) {
     }
 }
 
-TEST(Fp12, FrobeniusIsPowerOfP) {
+TYPED_TEST(TowerTest, Fp12FrobeniusIsPowerOfP) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     Fp12 a = Fp12::random(rng);
-    EXPECT_EQ(a.frobenius_map(1), a.pow(p_power<6>(1)));
-    EXPECT_EQ(a.frobenius_map(2), a.pow(p_power<12>(2)));
-    EXPECT_EQ(a.frobenius_map(3), a.pow(p_power<18>(3)));
+    EXPECT_EQ(a.frobenius_map(1), a.pow(p_power<Cfg, 6>(1)));
+    EXPECT_EQ(a.frobenius_map(2), a.pow(p_power<Cfg, 12>(2)));
+    EXPECT_EQ(a.frobenius_map(3), a.pow(p_power<Cfg, 18>(3)));
     // x^(p^12) = x, by each k.
     Fp12 b = a;
     for (int i = 0; i < 12; ++i) b = b.frobenius_map(1);
@@ -178,7 +217,8 @@ TEST(Fp12, FrobeniusIsPowerOfP) {
     EXPECT_EQ((a * c).frobenius_map(1), a.frobenius_map(1) * c.frobenius_map(1));
 }
 
-TEST(Fp12, FrobeniusTableMatchesDefinition) {
+TYPED_TEST(TowerTest, Fp12FrobeniusTableMatchesDefinition) {
+    TOWER_TYPES;
     // gamma_k^e = xi^(e (p^k - 1) / 6).
     for (unsigned k = 1; k <= 3; ++k) {
         Mpz p = test::to_mpz(Fp::kP), pk;
@@ -190,12 +230,13 @@ TEST(Fp12, FrobeniusTableMatchesDefinition) {
         Fp2 power = Fp2::one();
         for (unsigned e = 1; e <= 5; ++e) {
             power *= gamma;
-            EXPECT_EQ(tower_detail::frobenius_gamma(k, e), power) << "gamma_" << k << "^" << e;
+            EXPECT_EQ(tower_detail::frobenius_gamma<Cfg>(k, e), power) << "gamma_" << k << "^" << e;
         }
     }
 }
 
-TEST(Fp12, CyclotomicSquare) {
+TYPED_TEST(TowerTest, Fp12CyclotomicSquare) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     for (int i = 0; i < 20; ++i) {
         Fp12 f = Fp12::random(rng);
@@ -211,7 +252,8 @@ TEST(Fp12, CyclotomicSquare) {
 
 // Compressed squarings carry B, C = (w^1, w^4), (w^2, w^5) exactly as the full
 // Granger-Scott squaring does, and decompression recovers A = (w^0, w^3) from them.
-TEST(Fp12, CompressedCyclotomicSquareAndDecompress) {
+TYPED_TEST(TowerTest, Fp12CompressedCyclotomicSquareAndDecompress) {
+    TOWER_TYPES;
     std::mt19937_64 rng(test::seed());
     auto same_bc = [](const Fp12& a, const Fp12& b) {
         return a.c0.c1 == b.c0.c1 && a.c0.c2 == b.c0.c2 && a.c1.c0 == b.c1.c0 && a.c1.c2 == b.c1.c2;

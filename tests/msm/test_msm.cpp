@@ -15,6 +15,7 @@ namespace cuzk {
 namespace {
 
 // Scalars: a mix of 0, 1, -1, small and random full-size values.
+template <class Fr = cuzk::Fr>
 std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
     std::vector<Fr> s(n);
     for (auto& x : s) {
@@ -40,8 +41,9 @@ std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
 
 template <class Curve>
 void check_closed_form(size_t n, unsigned window_bits, std::mt19937_64& rng) {
+    using Fr = typename Curve::Scalar;
     auto bases = generator_multiples<Curve>(n);
-    auto scalars = mixed_scalars(n, rng);
+    auto scalars = mixed_scalars<Fr>(n, rng);
     Fr expect = Fr::zero();
     for (size_t i = 0; i < n; ++i) expect += scalars[i] * Fr::from_u64(i + 1);
     MsmOptions opt;
@@ -55,6 +57,42 @@ TEST(Msm, ClosedFormEveryWindowSize) {
     for (unsigned c = 2; c <= 12; ++c) check_closed_form<G1Curve>(300, c, rng);
     check_closed_form<G2Curve>(100, 3, rng);
     check_closed_form<G2Curve>(100, 0, rng);
+}
+
+// BN254: Pippenger over full 254-bit scalars (no GLV split), the same closed form and
+// naive sums with points at infinity and a density bitmap.
+TEST(Bn254Msm, ClosedFormEveryWindowSize) {
+    std::mt19937_64 rng(test::seed());
+    for (unsigned c : {0u, 2u, 3u, 5u, 8u, 11u, 13u}) check_closed_form<bn254::G1Curve>(301, c, rng);
+    check_closed_form<bn254::G2Curve>(101, 3, rng);
+    check_closed_form<bn254::G2Curve>(101, 0, rng);
+}
+
+TEST(Bn254Msm, NaiveSumAtOddSizesWithInfinityAndDensity) {
+    std::mt19937_64 rng(test::seed());
+    for (size_t n : {1u, 3u, 1001u}) {
+        auto bases = generator_multiples<bn254::G1Curve>(n);
+        for (size_t i = 0; i < n; ++i) {
+            if (i % 11 == 5)
+                bases[i] = bn254::G1Affine::identity();
+            else if (i % 3 == 0)
+                bases[i] = mul(bases[i], bn254::Fr::random(rng)).to_affine();
+        }
+        auto scalars = mixed_scalars<bn254::Fr>(n, rng);
+        ASSERT_EQ(bn254::msm_g1(bases, scalars), msm_naive<bn254::G1Curve>(bases, scalars)) << "n=" << n;
+        // Every other scalar without a base.
+        std::vector<uint64_t> density((n + 63) / 64, 0);
+        std::vector<bn254::G1Affine> dense_bases;
+        std::vector<bn254::Fr> dense_scalars;
+        for (size_t i = 0; i < n; i += 2) {
+            density[i / 64] |= uint64_t(1) << (i % 64);
+            dense_bases.push_back(bases[i]);
+            dense_scalars.push_back(scalars[i]);
+        }
+        MsmOptions opt;
+        opt.density = density.data();
+        ASSERT_EQ(bn254::msm_g1(dense_bases, scalars, opt), msm_naive<bn254::G1Curve>(dense_bases, dense_scalars));
+    }
 }
 
 TEST(Msm, NaiveSumAtOddSizesWithZerosOnesAndInfinity) {

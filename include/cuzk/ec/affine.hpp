@@ -1,5 +1,7 @@
 // Curve descriptions and affine points of BLS12-381: the contract between the ec layer
-// (Jacobian/XYZZ arithmetic, encodings) and its users (pairing, msm, groth16).
+// (Jacobian/XYZZ arithmetic, encodings) and its users (pairing, msm, groth16). A curve
+// gives Field (of the coordinates), Scalar (the field of the group order r), b() and the
+// generator; BN254's are in bn254.hpp.
 //   G1: y^2 = x^3 + 4 over Fp
 //   G2: y^2 = x^3 + 4(1 + u) over Fp2 (the M-type sextic twist)
 // Generators from draft-irtf-cfrg-pairing-friendly-curves-11, section 4.2.1.
@@ -12,6 +14,7 @@ namespace cuzk {
 
 struct G1Curve {
     using Field = Fp;
+    using Scalar = Fr;  // the group order's field
     static constexpr const char* kName = "G1";
     static Fp b() { return Fp::from_u64(4); }
     static Fp generator_x();
@@ -20,6 +23,7 @@ struct G1Curve {
 
 struct G2Curve {
     using Field = Fp2;
+    using Scalar = Fr;
     static constexpr const char* kName = "G2";
     static Fp2 b() { return {Fp::from_u64(4), Fp::from_u64(4)}; }
     static Fp2 generator_x();

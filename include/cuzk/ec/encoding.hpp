@@ -38,6 +38,7 @@ enum class DecodeError : uint8_t {
     kXNotOnCurve,              // compressed: x^3 + b has no square root
     kNotOnCurve,               // uncompressed: y^2 != x^3 + b
     kNotInSubgroup,            // on the curve but not in the order-r subgroup
+    kWrongLengthEthereum,      // BN254 Ethereum encoding (bn254.hpp): not 64 (G1) or 128 (G2) bytes
 };
 
 // A fixed, human-readable sentence for each error ("ok" for kNone).

@@ -86,9 +86,9 @@ CUZK_HD Point mul_double_and_add(const Point& p, const BigInt<N>& k) {
     return r;
 }
 
-// [k]P for k an element of Fr (its canonical integer value).
-template <class Point>
-CUZK_HD Point mul(const Point& p, const Fr& k) {
+// [k]P for k an element of a scalar field (its canonical integer value).
+template <class Point, class Traits>
+CUZK_HD Point mul(const Point& p, const Field<Traits>& k) {
     return mul_wnaf(p, k.to_bigint());
 }
 template <class Point, size_t N>
@@ -99,15 +99,15 @@ template <class Point>
 CUZK_HD Point mul_u64(const Point& p, uint64_t k) {
     return mul_wnaf(p, BigInt<1>::from_u64(k));
 }
-template <class Curve>
-Jacobian<Curve> mul(const Affine<Curve>& p, const Fr& k) {
+template <class Curve, class Traits>
+Jacobian<Curve> mul(const Affine<Curve>& p, const Field<Traits>& k) {
     return mul_wnaf(Jacobian<Curve>::from_affine(p), k.to_bigint());
 }
 
 // sum_i [scalars_i] bases_i, one scalar multiplication per term. For tests only:
 // about 300 group operations per term. Throws std::invalid_argument on a length mismatch.
 template <class Curve>
-Jacobian<Curve> msm_naive(std::span<const Affine<Curve>> bases, std::span<const Fr> scalars) {
+Jacobian<Curve> msm_naive(std::span<const Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars) {
     if (bases.size() != scalars.size()) {
         throw std::invalid_argument("msm_naive: " + std::to_string(bases.size()) + " bases but " +
                                     std::to_string(scalars.size()) + " scalars");

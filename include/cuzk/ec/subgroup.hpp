@@ -37,10 +37,10 @@ bool is_in_subgroup(const G2Jacobian& p);
 inline bool is_in_subgroup(const G1Affine& p) { return is_in_subgroup(G1Jacobian::from_affine(p)); }
 inline bool is_in_subgroup(const G2Affine& p) { return is_in_subgroup(G2Jacobian::from_affine(p)); }
 
-// [r] P == O with r the order of Fr.
+// [r] P == O with r the order of the curve's scalar field.
 template <class Curve>
 bool is_in_subgroup_reference(const Jacobian<Curve>& p) {
-    return mul_wnaf(p, Fr::kP).is_identity();
+    return mul_wnaf(p, Curve::Scalar::kP).is_identity();
 }
 template <class Curve>
 bool is_in_subgroup_reference(const Affine<Curve>& p) {

@@ -49,6 +49,7 @@ class Field {
  public:
     static constexpr size_t N = Traits::kLimbs;
     using Big = BigInt<N>;
+    using Params = Traits;  // kName, kNonResidue (a scalar field's multiplicative generator)
 
     // --- compile-time constants ---------------------------------------------------
     static constexpr Big kP = Big::must_parse(Traits::kModulus);

@@ -6,7 +6,7 @@
 // Algorithm: no-carry CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
 // multiplication algorithms", 1996, with the carry word dropped as in gnark-crypto,
 // "Faster big-integer modular multiplication for most moduli", 2020), which needs
-// p[N-1] < 2^63 - 1; both BLS12-381 moduli qualify (Field static_asserts it).
+// p[N-1] < 2^63 - 1; the BLS12-381 and BN254 moduli qualify (Field static_asserts it).
 // Per row i (N rows):
 //   t += b * a[i]:            N MULX; the low words go on the OF chain (ADOX) and the
 //                             high words on the CF chain (ADCX), so the two additions
@@ -19,6 +19,9 @@
 // The asm reads a, b, p through pointers and declares a "memory" clobber rather than
 // array "m" operands: those need extra address registers and fail to allocate at -O0
 // or with a frame pointer; the clobber measured no slower (91.4 TSC ticks either way).
+// Every statement is volatile: GCC 12 at -O3 otherwise took two statements with different
+// pointer operands for the same computation and kept one (r = r + r in a loop beside the
+// same chain unrolled; FieldTest.AdditionChainsMatchMultiplication).
 // Output registers are stored to r after the asm, so r may alias a or b.
 // The 4-limb routine keeps a zero in a register for the carry fix-ups (Fr 48.5 -> 46.4
 // TSC ticks); the 6-limb one has no register to spare under ASan with a frame pointer
@@ -77,7 +80,7 @@ __attribute__((always_inline)) inline void mont_mul_adx<4>(uint64_t* r, const ui
     uint64_t x0, x1, x2, x3, x4, lo, hi, dx = a[0];
     const uint64_t* pa = a;
     const uint64_t* pb = b;
-    __asm__(
+    __asm__ volatile(
         // row 0: t = b * a[0] (one ADD chain, t starts at zero); a[0] arrives in rdx
         "mulxq 0(%[b]), %[x0], %[x1]\n\t"
         "mulxq 8(%[b]), %[lo], %[x2]\n\t"
@@ -224,7 +227,7 @@ __attribute__((always_inline)) inline void mont_mul_adx<6>(uint64_t* r, const ui
     uint64_t x0, x1, x2, x3, x4, x5, x6, lo, hi, dx = a[0];
     const uint64_t* pa = a;
     const uint64_t* pb = b;
-    __asm__(
+    __asm__ volatile(
         // row 0: t = b * a[0] (one ADD chain, t starts at zero); a[0] arrives in rdx
         "mulxq 0(%[b]), %[x0], %[x1]\n\t"
         "mulxq 8(%[b]), %[lo], %[x2]\n\t"
@@ -542,7 +545,7 @@ __attribute__((always_inline)) inline void mont_sqr_adx<4>(uint64_t* r, const ui
     uint64_t w[8];  // cross products, then the high half of a^2
     const uint64_t* pa = a;
     uint64_t* pw = w;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[a]), %%rdx\n\t"  // phase 1: cross products a_i*a_j (i<j), row 0 with one ADD chain
         "mulxq 8(%[a]), %[x0], %[x1]\n\t"
         "mulxq 16(%[a]), %[lo], %[x2]\n\t"
@@ -714,7 +717,7 @@ __attribute__((always_inline)) inline void mont_sqr_adx<6>(uint64_t* r, const ui
     uint64_t w[12];  // cross products, then the high half of a^2
     const uint64_t* pa = a;
     uint64_t* pw = w;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[a]), %%rdx\n\t"  // phase 1: cross products a_i*a_j (i<j), row 0 with one ADD chain
         "mulxq 8(%[a]), %[x0], %[x1]\n\t"
         "mulxq 16(%[a]), %[lo], %[x2]\n\t"
@@ -1131,7 +1134,7 @@ __attribute__((always_inline)) inline void redc_adx<4>(uint64_t* r, const uint64
                                                        uint64_t inv) {
     uint64_t x0, x1, x2, x3, lo, hi, dx;
     const uint64_t* pw = w;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[w]), %[x0]\n\t"  // u = low half of w
         "movq 8(%[w]), %[x1]\n\t"
         "movq 16(%[w]), %[x2]\n\t"
@@ -1240,7 +1243,7 @@ __attribute__((always_inline)) inline void mod_add_adx<4>(uint64_t* r, const uin
     uint64_t t0, t1, t2, t3, s0, s1;
     const uint64_t* pa = a;
     const uint64_t* pb = b;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"  // t = a + b (< 2p, no carry out)
         "movq 8(%[a]), %[t1]\n\t"
         "movq 16(%[a]), %[t2]\n\t"
@@ -1276,7 +1279,7 @@ __attribute__((always_inline)) inline void mod_sub_adx<4>(uint64_t* r, const uin
                                                           const uint64_t* p) {
     uint64_t t0, t1, t2, t3;
     const uint64_t* z = kZeroLimbs;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"  // t = a - b
         "movq 8(%[a]), %[t1]\n\t"
         "movq 16(%[a]), %[t2]\n\t"
@@ -1452,7 +1455,7 @@ __attribute__((always_inline)) inline void redc_adx<6>(uint64_t* r, const uint64
                                                        uint64_t inv) {
     uint64_t x0, x1, x2, x3, x4, x5, lo, hi, dx, s4, s5;
     const uint64_t* pw = w;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[w]), %[x0]\n\t"  // u = low half of w
         "movq 8(%[w]), %[x1]\n\t"
         "movq 16(%[w]), %[x2]\n\t"
@@ -1645,7 +1648,7 @@ __attribute__((always_inline)) inline void mod_add_adx<6>(uint64_t* r, const uin
     uint64_t t0, t1, t2, t3, t4, t5, s0, s1, s2, s3;
     const uint64_t* pa = a;
     const uint64_t* pb = b;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"  // t = a + b (< 2p, no carry out)
         "movq 8(%[a]), %[t1]\n\t"
         "movq 16(%[a]), %[t2]\n\t"
@@ -1693,7 +1696,7 @@ __attribute__((always_inline)) inline void mod_sub_adx<6>(uint64_t* r, const uin
                                                           const uint64_t* p) {
     uint64_t t0, t1, t2, t3, t4, t5;
     const uint64_t* z = kZeroLimbs;
-    __asm__(
+    __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"  // t = a - b
         "movq 8(%[a]), %[t1]\n\t"
         "movq 16(%[a]), %[t2]\n\t"

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ff/bls12_381.hpp"
 
@@ -53,7 +54,8 @@ struct MsmOptions {
 
 // Throws std::invalid_argument when the lengths do not match (naming both).
 template <class Curve>
-Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const Fr> scalars, const MsmOptions& opt = {});
+Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
+                    const MsmOptions& opt = {});
 
 inline G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOptions& opt = {}) {
     return msm<G1Curve>(bases, scalars, opt);
@@ -61,6 +63,16 @@ inline G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> sc
 inline G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOptions& opt = {}) {
     return msm<G2Curve>(bases, scalars, opt);
 }
+
+// BN254 (no GLV split: Pippenger over the full 254-bit scalars, the rest as above).
+namespace bn254 {
+inline G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOptions& opt = {}) {
+    return msm<G1Curve>(bases, scalars, opt);
+}
+inline G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOptions& opt = {}) {
+    return msm<G2Curve>(bases, scalars, opt);
+}
+}  // namespace bn254
 
 // Sum of the given affine points by batch-affine addition (pairwise rounds, one batch
 // inversion a round), multi-threaded over chunks. Points at infinity are allowed.
