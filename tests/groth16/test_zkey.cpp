@@ -64,6 +64,52 @@ TEST_F(ZkeyProver, HScalarsAreDeterministic) {
     EXPECT_EQ(h1, h2);
 }
 
+// The H scalars against their definition, by Lagrange interpolation on snarkjs' domain
+// (O(n^2)): A(x) = sum_i a_i L_i(x), L_i(x) = (x^n - 1) w^i / (n (x - w^i)), at the odd
+// points x_j = w_2n w_n^j, for random rows and witness, at several domain sizes.
+TEST(ZkeyH, MatchesLagrangeInterpolationOnTheOddCoset) {
+    std::mt19937_64 rng(cuzk::test::seed());
+    for (unsigned k : {0u, 1u, 3u, 6u}) {
+        const size_t n = size_t(1) << k, vars = 5;
+        Zkey<E> key;
+        key.n_vars = vars;
+        key.domain_size = uint32_t(n);
+        for (SparseRows<Fr>* m : {&key.a_rows, &key.b_rows}) {
+            for (size_t i = 0; i < n; ++i) {
+                for (size_t t = 0; t < rng() % 3; ++t) {
+                    m->signal.push_back(uint32_t(rng() % vars));
+                    m->coeff.push_back(Fr::random(rng));
+                }
+                m->row_ptr.push_back(m->signal.size());
+            }
+        }
+        std::vector<Fr> w(vars);
+        for (Fr& x : w) x = Fr::random(rng);
+        auto dot = [&](const SparseRows<Fr>& m, size_t i) {
+            Fr acc = Fr::zero();
+            for (uint64_t t = m.row_ptr[i]; t < m.row_ptr[i + 1]; ++t) acc += m.coeff[t] * w[m.signal[t]];
+            return acc;
+        };
+        const Fr wn = snarkjs_root_of_unity<E>(k), w2n = snarkjs_root_of_unity<E>(k + 1);
+        const Fr n_inv = Fr::from_u64(n).inverse();
+        auto interpolate = [&](auto&& value, const Fr& x) {
+            const Fr zx = x.pow(uint64_t(n)) - Fr::one();
+            Fr acc = Fr::zero(), wi = Fr::one();
+            for (size_t i = 0; i < n; ++i, wi *= wn) acc += value(i) * zx * wi * n_inv * (x - wi).inverse();
+            return acc;
+        };
+        const auto h = zkey_h_scalars<E>(key, w);
+        ASSERT_EQ(h.size(), n);
+        Fr x = w2n;
+        for (size_t j = 0; j < n; ++j, x *= wn) {
+            const Fr a = interpolate([&](size_t i) { return dot(key.a_rows, i); }, x);
+            const Fr b = interpolate([&](size_t i) { return dot(key.b_rows, i); }, x);
+            const Fr c = interpolate([&](size_t i) { return dot(key.a_rows, i) * dot(key.b_rows, i); }, x);
+            EXPECT_EQ(h[j], a * b - c) << "domain 2^" << k << ", point " << j;
+        }
+    }
+}
+
 TEST_F(ZkeyProver, ProofVerifiesUnderBothVerifyingKeys) {
     std::mt19937_64 rng(cuzk::test::seed());
     const Randomness rs{Fr::random(rng), Fr::random(rng)};
