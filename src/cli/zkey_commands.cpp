@@ -82,6 +82,30 @@ int run_verify_zkey(const std::string& vk_file, const std::string& pub_file, con
     return 0;
 }
 
+int run_setup_zkey(const std::string& r1cs_file, const std::string& zkey_file, const std::string& vk_file,
+                   uint64_t seed) {
+    check_writable(zkey_file);
+    check_writable(vk_file);
+    const auto r1cs = formats::circom::read_r1cs<E>(r1cs_file);
+    const auto t0 = Clock::now();
+    const auto tw = seed ? groth16::ToxicWaste::from_seed(seed) : groth16::ToxicWaste::random();
+    const auto contents = groth16::setup_zkey(r1cs, tw);
+    formats::write_file_atomically(zkey_file, formats::circom::zkey_to_bytes<E>(contents));
+    groth16::VerifyingKey vk;
+    vk.alpha_g1 = contents.alpha_1;
+    vk.beta_g1 = contents.beta_1;
+    vk.beta_g2 = contents.beta_2;
+    vk.gamma_g2 = contents.gamma_2;
+    vk.delta_g1 = contents.delta_1;
+    vk.delta_g2 = contents.delta_2;
+    vk.ic = contents.ic;
+    formats::snarkjs::write_vk(vk, groth16::PreparedVerifyingKey(vk).alpha_beta, vk_file);
+    std::printf(
+        "%s: %zu constraints, %u signals, %u public, domain %u (development key: NOT a trusted setup), %.1f ms\n",
+        zkey_file.c_str(), r1cs.n_constraints(), contents.n_vars, contents.n_public, contents.domain_size, ms(t0));
+    return 0;
+}
+
 }  // namespace
 
 void add_zkey_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::function<int()>>>& commands) {
@@ -102,6 +126,18 @@ void add_zkey_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
                     "Skip the subgroup check of the key's points (trusted keys only: most of the load time)");
     prove->add_flag("--timings", o.timings, "Print the time of each stage on stderr");
     commands.push_back({prove, [] { return run_prove_zkey(o); }});
+
+    static std::string setup_r1cs, setup_zkey, setup_vk = "verification_key.json";
+    static uint64_t seed = 0;
+    auto* setup = app.add_subcommand(
+        "setup-zkey",
+        "Development .zkey for a circom .r1cs, as snarkjs groth16 setup lays it out (toxic waste known: NOT a "
+        "trusted setup)");
+    setup->add_option("r1cs", setup_r1cs, "The circuit's .r1cs (circom --r1cs --prime bls12381)")->required();
+    setup->add_option("zkey", setup_zkey, ".zkey to write")->required();
+    setup->add_option("--vk", setup_vk, "verification_key.json to write")->capture_default_str();
+    setup->add_option("--seed", seed, "Toxic waste from this seed (reproducible keys; 0: random)");
+    commands.push_back({setup, [] { return run_setup_zkey(setup_r1cs, setup_zkey, setup_vk, seed); }});
 
     static std::string vk, pub, proof;
     auto* verify = app.add_subcommand(

@@ -132,6 +132,21 @@ TEST_F(ZkeyProver, ProofVerifiesUnderBothVerifyingKeys) {
     EXPECT_TRUE(verify(PreparedVerifyingKey(sj.to_verifying_key()), other, inputs).ok);
 }
 
+// cuzk's development keys (setup_zkey) for the same .r1cs: written, read back, proven and
+// verified like snarkjs' own.
+TEST_F(ZkeyProver, DevelopmentKeyProvesAndVerifies) {
+    const auto contents = setup_zkey(*r1cs, ToxicWaste::from_seed(cuzk::test::seed()));
+    EXPECT_EQ(contents.domain_size, key->domain_size);
+    const auto bytes = formats::circom::zkey_to_bytes<E>(contents);
+    const auto dev = formats::circom::read_zkey_bytes<E>(bytes);
+    EXPECT_FALSE(check_r1cs_matches<E>(dev, *r1cs).has_value());
+    const Proof proof = prove_zkey(dev, wtns->values, random_randomness(), *cpu, r1cs);
+    const auto pub = public_signals<E>(dev, wtns->values);
+    const std::vector<Fr> inputs(pub.begin(), pub.end());
+    EXPECT_TRUE(verify(PreparedVerifyingKey(verifying_key(dev)), proof, inputs).ok);
+    EXPECT_FALSE(verify(PreparedVerifyingKey(verifying_key(*key)), proof, inputs).ok);  // another key
+}
+
 TEST_F(ZkeyProver, OffByOneWitnessRefusedBeforeAnyMsm) {
     // Signal 4 is t[0] = a b (first constraint of the chain): one more breaks constraint 0
     // or a later one that reads it; the message names the first failing constraint.

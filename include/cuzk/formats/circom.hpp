@@ -82,18 +82,10 @@ groth16::CircomR1cs<E> read_r1cs_bytes(std::span<const uint8_t> bytes, std::stri
 template <class E>
 groth16::CircomR1cs<E> read_r1cs(const std::filesystem::path& file);
 
-// Writers of the same formats (tests and fuzz corpora build files with them; snarkjs
-// reads what they write). The zkey writer takes the points in full (at infinity where a
-// signal has none) and the coefficients as matrices; its contribution section is empty.
-template <class E>
-struct ZkeyContents {
-    uint32_t n_vars = 0, n_public = 0, domain_size = 0;
-    Affine<typename E::G1> alpha_1, beta_1, delta_1;
-    Affine<typename E::G2> beta_2, gamma_2, delta_2;
-    std::vector<Affine<typename E::G1>> ic, a, b1, c, h;
-    std::vector<Affine<typename E::G2>> b2;
-    groth16::SparseRows<typename E::Fr> a_rows, b_rows;
-};
+// Writers of the same formats (tests, fuzz corpora and `cuzk setup-zkey` build files with
+// them; snarkjs reads what they write). The zkey writer takes groth16::ZkeyContents (the
+// points in full); its contribution section is empty.
+using groth16::ZkeyContents;
 template <class E>
 std::vector<uint8_t> zkey_to_bytes(const ZkeyContents<E>& z);
 template <class E>

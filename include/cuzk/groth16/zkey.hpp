@@ -30,6 +30,7 @@
 #include "cuzk/groth16/backend.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/setup.hpp"
 #include "cuzk/r1cs/shape.hpp"
 
 namespace cuzk::groth16 {
@@ -74,6 +75,18 @@ struct Zkey {
     std::vector<G1A> c;                         // n_vars - n_public - 1 (section 8, one per aux signal)
     std::vector<G1A> h;                         // domain_size (section 9)
     r1cs::ZDensity z_density;                   // over the n_vars signals: a (sections 5), b (6 and 7)
+};
+
+// A .zkey's contents before compaction, as a writer takes them (formats::circom::
+// zkey_to_bytes): a, b1, b2 one point per signal, at infinity where a signal has none.
+template <class E>
+struct ZkeyContents {
+    uint32_t n_vars = 0, n_public = 0, domain_size = 0;
+    Affine<typename E::G1> alpha_1, beta_1, delta_1;
+    Affine<typename E::G2> beta_2, gamma_2, delta_2;
+    std::vector<Affine<typename E::G1>> ic, a, b1, c, h;
+    std::vector<Affine<typename E::G2>> b2;
+    SparseRows<typename E::Fr> a_rows, b_rows;
 };
 
 // A snarkjs .wtns: the values of every signal, ONE first.
@@ -132,6 +145,13 @@ template <>
 std::optional<std::string> check_r1cs_matches<Bls12_381>(const Zkey<Bls12_381>& key, const CircomR1cs<Bls12_381>& r1cs);
 template <>
 std::vector<Fr> zkey_h_scalars<Bls12_381>(const Zkey<Bls12_381>& key, std::span<const Fr> w);
+
+// Development keys for a circom circuit, as `snarkjs groth16 setup` lays them out
+// (snarkjs 0.7.6 src/zkey_new.js) but from toxic waste that this process knows: NOT a
+// trusted setup. gamma is 1 (the G2 generator), as in every snarkjs key; tw.gamma is
+// unused. The domain is the least power of two >= constraints + public signals + 1.
+// Throws std::invalid_argument when that exceeds 2^28 or tau is on the domain.
+ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r1cs, const ToxicWaste& tw);
 
 // The key's verifying key (beta_1 and delta_1 included, which snarkjs' vk JSON lacks).
 VerifyingKey verifying_key(const Zkey<Bls12_381>& key);
