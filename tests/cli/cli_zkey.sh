@@ -50,6 +50,16 @@ else
     echo "SKIP snarkjs groth16 verify: snarkjs not found (set CUZK_SNARKJS or run scripts/circom tools)"
 fi
 
+# A development key from setup-zkey for the same .r1cs: proven, verified by cuzk and snarkjs.
+expect 0 "setup-zkey" "development key: NOT a trusted setup" \
+    "$cuzk" setup-zkey "$r1cs" "$dir/dev.zkey" --vk "$dir/dev.vkey.json" --seed 7
+"$cuzk" prove-zkey "$dir/dev.zkey" "$wtns" "$dir/dp.json" "$dir/dpub.json" --r1cs "$r1cs" || fail "prove with setup-zkey's key"
+expect 0 "verify setup-zkey's proof" "OK" "$cuzk" verify-zkey "$dir/dev.vkey.json" "$dir/dpub.json" "$dir/dp.json"
+expect 1 "proof under another key" "INVALID" "$cuzk" verify-zkey "$vk" "$dir/dpub.json" "$dir/dp.json"
+if [ -n "$snarkjs" ]; then
+    out=$("$snarkjs" groth16 verify "$dir/dev.vkey.json" "$dir/dpub.json" "$dir/dp.json" 2>&1) || fail "snarkjs verify (dev key): $out"
+fi
+
 alias="$(dirname "$cuzk")/rapidsnark"
 if [ -e "$alias" ]; then
     "$alias" "$zkey" "$wtns" "$dir/p3.json" "$dir/pub3.json" || fail "rapidsnark alias"
