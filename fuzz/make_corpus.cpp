@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "cuzk/ec/ec.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/circom.hpp"
 #include "cuzk/formats/snarkjs.hpp"
 
 namespace {
@@ -123,6 +125,45 @@ int main(int argc, char** argv) {
             if (s == 0) put(dir, "fuzz_post_vanilla", n, b);
         }
         if (cfg.sector_size == 2048) put(dir, "fuzz_post_vanilla", n, filecoin::encode_post_request_file(f));
+    }
+    // circom/snarkjs files: the committed snarkjs artefacts (made by scripts/circom) when
+    // the source tree is beside the build, and a small hand-built key.
+    const std::filesystem::path circom_dir = std::filesystem::path(CUZK_SOURCE_DIR) / "tests/data/circom";
+    for (const char* what : {"zkey", "wtns", "r1cs"}) {
+        std::ifstream in(circom_dir / (std::string("chain8.") + what), std::ios::binary);
+        if (in) put(dir, std::string("fuzz_") + what, n, Bytes(std::istreambuf_iterator<char>(in), {}));
+    }
+    {
+        using E = groth16::Bls12_381;
+        formats::circom::ZkeyContents<E> z;
+        z.n_vars = 3;
+        z.n_public = 1;
+        z.domain_size = 4;
+        z.alpha_1 = z.beta_1 = z.delta_1 = point<G1Curve>();
+        z.beta_2 = z.gamma_2 = z.delta_2 = point<G2Curve>();
+        z.ic = points<G1Curve>(2);
+        z.a = points<G1Curve>(3);
+        z.b1 = {point<G1Curve>(), G1Affine::identity(), point<G1Curve>()};
+        z.b2 = {point<G2Curve>(), G2Affine::identity(), point<G2Curve>()};
+        z.c = points<G1Curve>(1);
+        z.h = points<G1Curve>(4);
+        z.a_rows.row_ptr = {0, 1, 2, 3, 3};
+        z.a_rows.signal = {2, 0, 1};
+        z.a_rows.coeff = {Fr::from_u64(3), Fr::one(), Fr::one()};
+        z.b_rows.row_ptr = {0, 1, 1, 1, 1};
+        z.b_rows.signal = {2};
+        z.b_rows.coeff = {-Fr::one()};
+        put(dir, "fuzz_zkey", n, formats::circom::zkey_to_bytes<E>(z));
+        const std::vector<Fr> w = {Fr::one(), Fr::from_u64(9), Fr::random(rng)};
+        put(dir, "fuzz_wtns", n, formats::circom::wtns_to_bytes<E>(w));
+        groth16::CircomR1cs<E> r;
+        r.n_wires = 3;
+        r.n_pub_out = 1;
+        r.n_labels = 3;
+        r.a = r.b = r.c = z.a_rows;
+        r.a.row_ptr = r.b.row_ptr = r.c.row_ptr = {0, 1, 2, 3};
+        r.wire_to_label = {0, 1, 2};
+        put(dir, "fuzz_r1cs", n, formats::circom::r1cs_to_bytes<E>(r));
     }
     std::printf("cuzk_fuzz_make_corpus: %zu seeds in %s\n", n, dir.c_str());
     return 0;

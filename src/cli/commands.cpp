@@ -14,6 +14,7 @@
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/formats/circom.hpp"
 #include "cuzk/formats/snarkjs.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -255,6 +256,10 @@ int run_verify(const fs::path& vk_file, const fs::path& proof_file, const fs::pa
 int run_inspect(const fs::path& file) {
     {
         const formats::MappedFile m(file);
+        if (formats::circom::is_circom_file(m.bytes())) {
+            std::printf("%s", formats::circom::describe(m.bytes(), file.string()).c_str());
+            return 0;
+        }
         if (const std::string other = formats::other_format(m.bytes()); !other.empty())
             throw std::runtime_error(file.string() + ": not a bellperson .params or .vk file: it looks like " + other);
     }
@@ -320,7 +325,8 @@ void add_proving_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::f
                             return run_verify(vk, proof, pub);
                         }});
 
-    auto* inspect = app.add_subcommand("inspect", "Counts and sizes of the sections of a .params or .vk file");
+    auto* inspect =
+        app.add_subcommand("inspect", "Counts and sizes of the sections of a .params, .vk, .zkey, .wtns or .r1cs file");
     inspect->add_option("file", file, "The file")->required();
     commands.push_back({inspect, [] { return run_inspect(file); }});
 }

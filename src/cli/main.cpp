@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@
 #include "prove_demo.hpp"
 #include "seal_commands.hpp"
 #include "selfcheck.hpp"
+#include "zkey_commands.hpp"
 
 namespace {
 
@@ -52,6 +54,14 @@ bool check_threads_env() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Called as rapidsnark (a link the build makes): `rapidsnark <zkey> <wtns> <proof> <public>`
+    // is `cuzk prove-zkey ...`.
+    std::vector<char*> args(argv, argv + argc);
+    static char prove_zkey[] = "prove-zkey";
+    if (argc > 0 && std::filesystem::path(argv[0]).filename() == cuzk::cli::kRapidsnarkAlias)
+        args.insert(args.begin() + 1, prove_zkey);
+    argc = int(args.size());
+    argv = args.data();
     CLI::App app{"cuzk: a Groth16 proving engine for BLS12-381"};
     app.require_subcommand(0, 1);
     double bench_seconds = 0.3;
@@ -80,6 +90,7 @@ int main(int argc, char** argv) {
     cuzk::cli::add_seal_commands(app, commands);
     cuzk::cli::add_porep_commands(app, commands);
     cuzk::cli::add_post_commands(app, commands);
+    cuzk::cli::add_zkey_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
     if (!check_threads_env()) return 2;

@@ -115,9 +115,11 @@ G1Jacobian run_h_msm(const Parameters& p, r1cs::WitnessVector& a, r1cs::WitnessV
     return h_sum;
 }
 
-// Everything after H: L and the three sums over z (msm_z), and the assembly of A, B, C.
-Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness& w, const G1Jacobian& h_sum,
-                    const Randomness& rs, ProverBackend& backend, ProofTimings& t) {
+}  // namespace
+
+Proof prove_with_h_sum(const QueryView& p, const r1cs::ZDensity& zd, std::span<const Fr> inputs,
+                       std::span<const Fr> aux, const G1Jacobian& h_sum, const Randomness& rs, ProverBackend& backend,
+                       ProofTimings& t) {
     // zd: the densities over z = (inputs, aux) for the a and b queries; z itself is the
     // backend's to build (on the host or on a device).
     ZSums z_sums;
@@ -126,7 +128,7 @@ Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness
         // (with the upload of z on a device).
         StageClock clock;
         const auto t0 = Clock::now();
-        z_sums = backend.msm_z(w.inputs, w.aux, p.l, p.a, p.b_g1, p.b_g2, zd.a.data(), zd.b.data());
+        z_sums = backend.msm_z(inputs, aux, p.l, p.a, p.b_g1, p.b_g2, zd.a.data(), zd.b.data());
         const double all = ms_since(t0);
         t.msm_l = clock.ms("msm_l");
         t.msm_b_g1 = clock.ms("msm_b_g1");
@@ -136,7 +138,7 @@ Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness
 
     const auto t0 = Clock::now();
     trace::Span span("assemble", "groth16");
-    const auto& vk = p.vk;
+    const QueryView& vk = p;
     // Six scalar multiplications, in two rounds of independent ones on the pool: r delta,
     // s delta (G1 and G2) and rs delta, then s A and r B1, which need the first round. One
     // after the other they took 0.9-1.1 ms (1.2-2.1 on the H200 host of the GPU prover,
@@ -166,6 +168,17 @@ Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness
     Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
     t.assemble = ms_since(t0);
     return proof;
+}
+
+namespace {
+
+QueryView view(const Parameters& p) {
+    return {p.vk.alpha_g1, p.vk.beta_g1, p.vk.delta_g1, p.vk.beta_g2, p.vk.delta_g2, p.l, p.a, p.b_g1, p.b_g2};
+}
+
+Proof prove_after_h(const Parameters& p, const r1cs::ZDensity& zd, const Witness& w, const G1Jacobian& h_sum,
+                    const Randomness& rs, ProverBackend& backend, ProofTimings& t) {
+    return prove_with_h_sum(view(p), zd, w.inputs, w.aux, h_sum, rs, backend, t);
 }
 
 }  // namespace

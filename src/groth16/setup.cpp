@@ -1,4 +1,5 @@
 #include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/zkey.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -195,6 +196,102 @@ Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProg
     p.b_g1 = g1.mul_all(b_s, "b_g1", progress);
     p.b_g2 = g2.mul_all(b_s, "b_g2", progress);
     return p;
+}
+
+}  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
+namespace {
+
+// L_i(tau) for the points x_i of a domain of size n (roots of x^n = 1):
+// (tau^n - 1) x_i / (n (tau - x_i)), for the given points.
+std::vector<Fr> lagrange_at(const Fr& tau, size_t n, const Fr& first, const Fr& step, size_t count) {
+    const Fr zn = tau.pow(uint64_t(n)) - Fr::one();
+    if (zn.is_zero()) throw std::invalid_argument("setup-zkey: tau is a root of unity of the domain");
+    const Fr scale = zn * Fr::from_u64(n).inverse();
+    std::vector<Fr> out(count), x(count);
+    parallel_for(0, count, 4096, [&](size_t b, size_t e) {
+        Fr xi = first * step.pow(uint64_t(b));
+        for (size_t i = b; i < e; ++i, xi *= step) {
+            x[i] = xi;
+            out[i] = tau - xi;
+        }
+    });
+    batch_inverse(std::span<Fr>(out));
+    parallel_for(0, count, 4096, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) out[i] *= scale * x[i];
+    });
+    return out;
+}
+
+}  // namespace
+
+ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r, const ToxicWaste& tw) {
+    const size_t m = r.n_constraints(), vars = r.n_wires, pub = r.n_public();
+    const size_t need = m + pub + 1;
+    if (need > (size_t(1) << ntt::kMaxLogSize))
+        throw std::invalid_argument("setup-zkey: " + std::to_string(m) + " constraints and " + std::to_string(pub + 1) +
+                                    " input rows exceed the largest domain, 2^" + std::to_string(ntt::kMaxLogSize));
+    size_t n = 1;
+    unsigned k = 0;
+    while (n < need) n <<= 1, ++k;
+    if (tw.delta.is_zero()) throw std::invalid_argument("setup-zkey: delta must be non-zero");
+    ZkeyContents<Bls12_381> z;
+    z.n_vars = uint32_t(vars);
+    z.n_public = uint32_t(pub);
+    z.domain_size = uint32_t(n);
+    // The coefficient section: the .r1cs's A and B rows, then row m + j puts signal j
+    // (j <= nPublic) into A, so that every public signal's A polynomial is independent.
+    z.a_rows = r.a;
+    z.b_rows = r.b;
+    for (size_t j = 0; j <= pub; ++j) {
+        z.a_rows.signal.push_back(uint32_t(j));
+        z.a_rows.coeff.push_back(Fr::one());
+        z.a_rows.row_ptr.push_back(z.a_rows.signal.size());
+    }
+    while (z.a_rows.rows() < n) z.a_rows.row_ptr.push_back(z.a_rows.signal.size());
+    while (z.b_rows.rows() < n) z.b_rows.row_ptr.push_back(z.b_rows.signal.size());
+
+    const Fr wn = snarkjs_root_of_unity<Bls12_381>(k), w2n = snarkjs_root_of_unity<Bls12_381>(k + 1);
+    const std::vector<Fr> lagrange = lagrange_at(tw.tau, n, Fr::one(), wn, n);
+    // u, v, w: every signal's A, B, C polynomial at tau.
+    std::vector<Fr> u(vars, Fr::zero()), v(vars, Fr::zero()), w(vars, Fr::zero());
+    auto columns = [&](const SparseRows<Fr>& rows, std::vector<Fr>& out) {
+        for (size_t i = 0; i < rows.rows(); ++i)
+            for (uint64_t t = rows.row_ptr[i]; t < rows.row_ptr[i + 1]; ++t)
+                out[rows.signal[t]] += rows.coeff[t] * lagrange[i];
+    };
+    columns(z.a_rows, u);
+    columns(z.b_rows, v);
+    columns(r.c, w);
+    std::vector<Fr> ic_s(pub + 1), c_s(vars - pub - 1);
+    const Fr delta_inv = tw.delta.inverse();
+    for (size_t j = 0; j < vars; ++j) {
+        const Fr x = tw.beta * u[j] + tw.alpha * v[j] + w[j];
+        if (j <= pub)
+            ic_s[j] = x;  // gamma = 1
+        else
+            c_s[j - pub - 1] = x * delta_inv;
+    }
+    // H: the odd points of the 2n domain, w_2n w_n^i, over delta.
+    std::vector<Fr> h_s = lagrange_at(tw.tau, 2 * n, w2n, wn, n);
+    for (Fr& x : h_s) x *= delta_inv;
+
+    const FixedBase<G1Curve> g1(G1Affine::generator());
+    const FixedBase<G2Curve> g2(G2Affine::generator());
+    z.alpha_1 = g1.mul(tw.alpha).to_affine();
+    z.beta_1 = g1.mul(tw.beta).to_affine();
+    z.beta_2 = g2.mul(tw.beta).to_affine();
+    z.gamma_2 = G2Affine::generator();
+    z.delta_1 = g1.mul(tw.delta).to_affine();
+    z.delta_2 = g2.mul(tw.delta).to_affine();
+    z.ic = g1.mul_all(ic_s, "ic", {});
+    z.a = g1.mul_all(u, "a", {});
+    z.b1 = g1.mul_all(v, "b1", {});
+    z.b2 = g2.mul_all(v, "b2", {});
+    z.c = g1.mul_all(c_s, "c", {});
+    z.h = g1.mul_all(h_s, "h", {});
+    return z;
 }
 
 }  // namespace cuzk::groth16

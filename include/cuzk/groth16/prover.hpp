@@ -48,6 +48,23 @@ std::vector<Proof> prove_batch(const Parameters& params, const r1cs::Density& de
                                std::span<const Witness> witnesses, std::span<const Randomness> rs,
                                ProverBackend& backend, std::vector<ProofTimings>* timings = nullptr);
 
+// The fixed points and queries that the steps after H use: a Parameters' (prove()) or a
+// snarkjs key's (cuzk/groth16/zkey.hpp), without copying them.
+struct QueryView {
+    G1Affine alpha_g1, beta_g1, delta_g1;
+    G2Affine beta_g2, delta_g2;
+    std::span<const G1Affine> l, a, b_g1;
+    std::span<const G2Affine> b_g2;
+};
+
+// What prove() does once it has sum_i h_i H_i: the L, A and B MSMs over z = inputs || aux
+// (ProverBackend::msm_z; zd: the A and B densities over z, a, b_g1, b_g2 their popcounts
+// long; l one point per aux) and the assembly of A, B, C with rs. For provers whose H
+// differs from bellperson's (snarkjs keys); t receives the msm_* and assemble times.
+Proof prove_with_h_sum(const QueryView& q, const r1cs::ZDensity& zd, std::span<const Fr> inputs,
+                       std::span<const Fr> aux, const G1Jacobian& h_sum, const Randomness& rs, ProverBackend& backend,
+                       ProofTimings& t);
+
 // Called by the moving prove() once the witness's a, b, c are spent (after h_msm): the hook
 // may take their storage (to recycle it) or free it, and give back memory it reserved.
 // Without a hook the prover frees them.
