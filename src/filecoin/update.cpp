@@ -139,6 +139,42 @@ std::string update_params_file_name(const UpdateConfig& cfg) {
 }
 std::string update_vk_file_name(const UpdateConfig& cfg) { return "v28-" + update_parameter_cache_id(cfg) + ".vk"; }
 
+// ---- commitments ------------------------------------------------------------------------------
+
+namespace {
+// Unsigned LEB128 varints of the codecs and multihash codes (go-fil-commcid).
+constexpr uint8_t kSealedPrefix[] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
+constexpr uint8_t kUnsealedPrefix[] = {0x01, 0x81, 0xe2, 0x03, 0x92, 0x20, 0x20};
+}  // namespace
+
+Bytes32 commitment_from_bytes(std::span<const uint8_t> bytes, bool sealed, const std::string& field) {
+    const std::span<const uint8_t> prefix =
+        sealed ? std::span<const uint8_t>(kSealedPrefix) : std::span<const uint8_t>(kUnsealedPrefix);
+    Bytes32 out{};
+    if (bytes.size() == 32) {
+        std::copy(bytes.begin(), bytes.end(), out.begin());
+    } else if (bytes.size() == prefix.size() + 32 && std::equal(prefix.begin(), prefix.end(), bytes.begin())) {
+        std::copy(bytes.begin() + prefix.size(), bytes.end(), out.begin());
+    } else {
+        throw std::invalid_argument(field + ": expected 32 bytes or the " + std::to_string(prefix.size() + 32) +
+                                    "-byte CID of a " + (sealed ? "sealed" : "unsealed") +
+                                    " commitment (fil-commitment-" + (sealed ? "sealed" : "unsealed") + "), got " +
+                                    std::to_string(bytes.size()) + " bytes");
+    }
+    if (!Fr::from_bytes_le(out.data())) throw std::invalid_argument(field + ": not a canonical field element");
+    return out;
+}
+
+std::vector<uint8_t> commitment_cid_bytes(const Bytes32& commitment, bool sealed) {
+    std::vector<uint8_t> out;
+    if (sealed)
+        out.assign(std::begin(kSealedPrefix), std::end(kSealedPrefix));
+    else
+        out.assign(std::begin(kUnsealedPrefix), std::end(kUnsealedPrefix));
+    out.insert(out.end(), commitment.begin(), commitment.end());
+    return out;
+}
+
 // ---- challenges and randomness ---------------------------------------------------------------
 
 namespace {

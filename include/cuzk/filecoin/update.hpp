@@ -87,6 +87,15 @@ std::string update_parameter_cache_id(const UpdateConfig& cfg);
 std::string update_params_file_name(const UpdateConfig& cfg);
 std::string update_vk_file_name(const UpdateConfig& cfg);
 
+// A commitment as a client sends it: 32 raw bytes (Curio's proofshare path), or the binary
+// CID (Curio's ProveUpdateCuzk sends cid.Bytes()): version 1, codec
+// fil-commitment-sealed (0xf102, comm_r) or fil-commitment-unsealed (0xf101, comm_d), a
+// multihash of poseidon-bls12_381-a2-fc1 (0xb401) or sha2-256-trunc254-padded (0x1012) and
+// 32 digest bytes (go-fil-commcid). std::invalid_argument naming `field` otherwise.
+Bytes32 commitment_from_bytes(std::span<const uint8_t> bytes, bool sealed, const std::string& field);
+// The binary CID of a commitment (commitment_from_bytes' inverse for the CID form).
+std::vector<uint8_t> commitment_cid_bytes(const Bytes32& commitment, bool sealed);
+
 // ---- challenges and randomness ---------------------------------------------------------------
 
 // phi = Poseidon2_Custom(1)(comm_d_new, comm_r_old); rho = Poseidon2_Custom(1)(phi, high).
