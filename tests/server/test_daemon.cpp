@@ -268,6 +268,7 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
             << st.error_message();
         // PoSt is proven: a request without its vanilla proofs is refused by name.
         preq.mutable_submit()->set_proof_kind(v1::WINNING_POST);
+        preq.mutable_submit()->set_registered_proof(0);
         grpc::ClientContext wctx;
         st = stub->Prove(&wctx, preq, &presp);
         EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
