@@ -20,6 +20,7 @@
 #include "prove_demo.hpp"
 #include "seal_commands.hpp"
 #include "selfcheck.hpp"
+#include "snap_commands.hpp"
 
 namespace {
 
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
     cuzk::cli::add_client_commands(app, commands);
     cuzk::cli::add_seal_commands(app, commands);
     cuzk::cli::add_porep_commands(app, commands);
+    cuzk::cli::add_snap_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
     if (!check_threads_env()) return 2;

@@ -42,43 +42,34 @@ std::string where_from(const std::string& dir_opt) {
                            : " (--param-dir)";
 }
 
-filecoin::Bytes32 hex32(std::string hex, const char* option) {
-    if (hex.rfind("0x", 0) == 0 || hex.rfind("0X", 0) == 0) hex = hex.substr(2);
-    const auto b = filecoin::bytes32_from_hex(hex);
-    if (!b)
-        throw std::invalid_argument(std::string(option) + ": expected 64 hex digits (32 bytes, little-endian as in " +
-                                    "the C1 JSON), got '" + hex + "' (" + std::to_string(hex.size()) + " characters)");
-    return *b;
-}
-
 struct SetupOptions {
     std::string sector_size, registered_proof, out_dir;
     uint64_t seed = 0;  // 0 = random toxic waste
     bool force = false;
 };
 
-int run_setup_porep(const SetupOptions& o) {
-    const filecoin::PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
-    const auto key = engine::CircuitKey{kinds::porep_shape(uint64_t(cfg.proof))};
-    const fs::path dir = engine::filecoin_param_dir(o.out_dir);
+}  // namespace
+
+int write_dev_keys(const engine::CircuitKey& key, const std::string& out_dir, uint64_t seed, bool force,
+                   const std::string& about) {
+    const fs::path dir = engine::filecoin_param_dir(out_dir);
     const fs::path params_file = dir / key.params_file_name(), vk_file = dir / key.vk_file_name();
     std::error_code ec;
-    if (!o.force && (fs::exists(params_file, ec) || fs::exists(vk_file, ec)))
+    if (!force && (fs::exists(params_file, ec) || fs::exists(vk_file, ec)))
         throw std::runtime_error(params_file.string() +
                                  " (or its .vk) exists: these may be Filecoin's keys; remove them or pass --force");
     check_writable_dir(dir);
     check_writable(params_file);
     check_writable(vk_file);
     auto t0 = Clock::now();
-    std::fprintf(stderr, "%s: synthesizing the blank circuit (%llu-byte sectors, %u challenges a partition)\n",
-                 key.id().c_str(), (unsigned long long)cfg.sector_size, cfg.challenges_per_partition);
+    std::fprintf(stderr, "%s: synthesizing the blank circuit (%s)\n", key.id().c_str(), about.c_str());
     const r1cs::Shape shape = key.blank_circuit()->shape();
     std::fprintf(stderr, "  %llu constraints, %llu inputs, %llu aux (%.1f s)\n",
                  (unsigned long long)shape.num_constraints, (unsigned long long)shape.num_inputs,
                  (unsigned long long)shape.num_aux, seconds(t0));
     t0 = Clock::now();
     const bool tty = isatty(2);
-    const auto waste = o.seed ? groth16::ToxicWaste::from_seed(o.seed) : groth16::ToxicWaste::random();
+    const auto waste = seed ? groth16::ToxicWaste::from_seed(seed) : groth16::ToxicWaste::random();
     auto params = groth16::setup(shape, waste, [&](const char* st, size_t done, size_t total) {
         if (tty) std::fprintf(stderr, "\r  setup: %-5s %3d%%", st, int(100 * done / total));
         if (!tty && done == total) std::fprintf(stderr, "  setup: %s done (%zu points)\n", st, total);
@@ -92,6 +83,25 @@ int run_setup_porep(const SetupOptions& o) {
         "verify on chain\n",
         params_file.c_str(), vk_file.c_str());
     return 0;
+}
+
+filecoin::Bytes32 hex32(std::string hex, const char* option) {
+    if (hex.rfind("0x", 0) == 0 || hex.rfind("0X", 0) == 0) hex = hex.substr(2);
+    const auto b = filecoin::bytes32_from_hex(hex);
+    if (!b)
+        throw std::invalid_argument(std::string(option) + ": expected 64 hex digits (32 bytes, little-endian as in " +
+                                    "the C1 JSON), got '" + hex + "' (" + std::to_string(hex.size()) + " characters)");
+    return *b;
+}
+
+namespace {
+
+int run_setup_porep(const SetupOptions& o) {
+    const filecoin::PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
+    const auto key = engine::CircuitKey{kinds::porep_shape(uint64_t(cfg.proof))};
+    return write_dev_keys(key, o.out_dir, o.seed, o.force,
+                          std::to_string(cfg.sector_size) + "-byte sectors, " +
+                              std::to_string(cfg.challenges_per_partition) + " challenges a partition");
 }
 
 struct ProveOptions {

@@ -17,6 +17,7 @@
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "snap_commands.hpp"
 
 namespace cuzk::cli {
 
@@ -69,7 +70,7 @@ struct SealOptions {
 };
 
 struct GenOptions {
-    std::string sector_size, registered_proof, out;
+    std::string kind = "porep-seal-commit", sector_size, registered_proof, out;
     uint64_t seed = 0;
     bool no_check = false;
 };
@@ -153,6 +154,9 @@ int run_seal(const SealOptions& o) {
 }
 
 int run_gen_vanilla(const GenOptions& o) {
+    if (o.kind == "snap-deals-update") return run_snap_gen_vanilla(o.sector_size, o.seed, o.out);
+    if (o.kind != "porep-seal-commit")
+        throw std::invalid_argument("--kind '" + o.kind + "': expected porep-seal-commit or snap-deals-update");
     const PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
     check_writable(o.out);
     const ProgressFn progress = progress_printer();
@@ -200,6 +204,10 @@ void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
 
     auto* gen = app.add_subcommand(
         "gen-vanilla", "Synthetic but consistent C1 output for any sector size (only the challenged paths exist)");
+    gen->add_option("--kind", g.kind,
+                    "porep-seal-commit (a C1 output JSON) or snap-deals-update (--out is a directory: "
+                    "vanilla-<k>.bin per partition, the commitments on stdout)")
+        ->capture_default_str();
     gen->add_option("--sector-size", g.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
     gen->add_option("--registered-proof", g.registered_proof, "An interactive proof of this size (default <size>V1_1)");
     gen->add_option("--seed", g.seed, "Seed of every pseudo-random value")->capture_default_str();
