@@ -17,10 +17,14 @@
 //
 // Public inputs (ONE excluded): k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
 //
-// Constraints per partition (tests/circuits/test_update.cpp pins them): 1 KiB 1,248,389 ·
-// 2 KiB 1,705,039 · 4 KiB 2,165,109 · 8 KiB 2,620,359 · 16 KiB 6,300,021 · 32 KiB 6,760,091
-// (those six as rust-fil-proofs' tests/circuit.rs) · 8 MiB · 16 MiB · 512 MiB in the test ·
-// 32 GiB 81,049,499 (its test_empty_sector_update_constraints_32gib) · 64 GiB in the test.
+// The leaf of tree R new in a vanilla proof is not read: the circuit computes it (Rust only
+// asserts the two agree while synthesizing; vanilla verification checks it here).
+//
+// Constraints per partition, input constraints excluded (tests/circuits/test_update.cpp pins
+// them): 1 KiB 1,248,389 · 2 KiB 1,705,039 · 4 KiB 2,165,109 · 8 KiB 2,620,359 · 16 KiB
+// 6,300,021 · 32 KiB 6,760,091 (those six as rust-fil-proofs' tests/circuit.rs) · 8 MiB
+// 10,007,503 · 16 MiB 10,467,573 · 512 MiB 57,450,479 · 32 GiB 81,049,499 (its
+// test_empty_sector_update_constraints_32gib) · 64 GiB 85,006,101.
 #pragma once
 
 #include <cstdint>
