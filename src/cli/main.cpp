@@ -23,6 +23,7 @@
 #include "seal_commands.hpp"
 #include "selfcheck.hpp"
 #include "zkey_commands.hpp"
+#include "snap_commands.hpp"
 
 namespace {
 
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
     cuzk::cli::add_porep_commands(app, commands);
     cuzk::cli::add_post_commands(app, commands);
     cuzk::cli::add_zkey_commands(app, commands);
+    cuzk::cli::add_snap_commands(app, commands);
 
     CLI11_PARSE(app, argc, argv);
     if (!check_threads_env()) return 2;

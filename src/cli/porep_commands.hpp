@@ -16,6 +16,7 @@
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/engine/params.hpp"
 #include "cuzk/filecoin/c1.hpp"
+#include "cuzk/filecoin/registry.hpp"
 
 namespace cuzk::cli {
 // Call after add_proving_commands: the subcommands hang under its setup, prove and verify.

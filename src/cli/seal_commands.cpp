@@ -18,6 +18,7 @@
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/formats/bellperson.hpp"
 #include "post_commands.hpp"
+#include "snap_commands.hpp"
 
 namespace cuzk::cli {
 
@@ -70,7 +71,7 @@ struct SealOptions {
 };
 
 struct GenOptions {
-    std::string sector_size, registered_proof, out;
+    std::string kind = "porep-seal-commit", sector_size, registered_proof, out;
     uint64_t seed = 0;
     bool no_check = false;
 };
@@ -154,6 +155,9 @@ int run_seal(const SealOptions& o) {
 }
 
 int run_gen_vanilla(const GenOptions& o) {
+    if (o.kind == "snap-deals-update") return run_snap_gen_vanilla(o.sector_size, o.seed, o.out);
+    if (o.kind != "porep-seal-commit")
+        throw std::invalid_argument("--kind '" + o.kind + "': expected porep-seal-commit or snap-deals-update");
     const PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
     check_writable(o.out);
     const ProgressFn progress = progress_printer();
@@ -203,9 +207,14 @@ void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
 
     auto* gen = app.add_subcommand(
         "gen-vanilla",
-        "Vanilla proofs for any sector size: a synthetic but consistent C1 output (porep), or a PoSt request file "
-        "(window-post, winning-post) from synthetic or sealed sectors");
-    gen->add_option("--kind", gen_kind, "porep, window-post or winning-post")->capture_default_str();
+        "Vanilla proofs for any sector size: a synthetic but consistent C1 output (porep), a PoSt request file "
+        "(window-post, winning-post) from synthetic or sealed sectors, or SnapDeals partition proofs "
+        "(snap-deals-update)");
+    gen->add_option("--kind", gen_kind,
+                    "porep (or porep-seal-commit: a C1 output JSON), window-post, winning-post (a PoSt request file) "
+                    "or snap-deals-update (--out is a directory: vanilla-<k>.bin per partition, the commitments on "
+                    "stdout)")
+        ->capture_default_str();
     gen->add_option("--sector-size", g.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
     gen->add_option("--registered-proof", g.registered_proof,
                     "A proof of this size and kind (default: porep <size>V1_1, Window <size>V1_2, Winning <size>V1)");
@@ -230,15 +239,17 @@ void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
         ->group(post_only);
     commands.push_back(
         {gen, [gen] {
-             if (gen_kind == "porep") {
+             if (gen_kind == "porep" || gen_kind == "porep-seal-commit" || gen_kind == "snap-deals-update") {
                  for (const char* opt :
                       {"--sectors", "--partition-index", "--sector-id", "--miner-id", "--randomness-hex", "--sealed"})
                      if (gen->count(opt))
                          throw std::invalid_argument(std::string(opt) + " is for --kind window-post or winning-post");
+                 g.kind = gen_kind == "porep" ? "porep-seal-commit" : gen_kind;
                  return run_gen_vanilla(g);
              }
              if (gen_kind != "window-post" && gen_kind != "winning-post")
-                 throw std::invalid_argument("--kind '" + gen_kind + "': expected porep, window-post or winning-post");
+                 throw std::invalid_argument("--kind '" + gen_kind +
+                                             "': expected porep, window-post, winning-post or snap-deals-update");
              pg.kind = gen_kind;
              pg.sector_size = g.sector_size;
              pg.registered_proof = g.registered_proof;

@@ -286,6 +286,9 @@ std::array<uint8_t, 32> request_digest(const JobSpec& s, Priority priority) {
     put({reinterpret_cast<const char*>(s.randomness.data()), s.randomness.size()});
     num(s.miner_id);
     num(s.partition_index);
+    for (const auto* c : {&s.comm_r_old, &s.comm_r_new, &s.comm_d_new})
+        put({reinterpret_cast<const char*>(c->data()), c->size()});
+    num(s.update_h);
     num(uint64_t(priority));
     return h.final();
 }

@@ -52,7 +52,7 @@ std::shared_ptr<const Registry> Registry::all() {
         auto r = std::make_shared<Registry>();
         r->add(make_builtin_kind());
         r->add(make_porep_kind());
-        r->add(make_unimplemented_kind("snap-deals-update"));
+        r->add(make_snap_kind());
         r->add(make_post_kind(true));
         r->add(make_post_kind(false));
         return r;

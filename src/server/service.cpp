@@ -315,6 +315,17 @@ engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& re
         spec.randomness.assign(req.randomness().begin(), req.randomness().end());
         spec.miner_id = req.miner_id();
         spec.partition_index = req.partition_index();
+    } else if (req.proof_kind() == v1::SNAP_DEALS_UPDATE) {
+        // registered_proof is required (0 is the 2 KiB update proof); one bincode PartitionProof
+        // per partition; the commitments as 32 raw bytes or their binary CIDs.
+        spec.registered_proof = std::to_string(req.registered_proof());
+        spec.sector_size = req.sector_size();
+        spec.vanilla_proofs.reserve(size_t(req.vanilla_proofs_size()));
+        for (const auto& v : req.vanilla_proofs()) spec.vanilla_proofs.emplace_back(v.begin(), v.end());
+        spec.comm_r_old.assign(req.comm_r_old().begin(), req.comm_r_old().end());
+        spec.comm_r_new.assign(req.comm_r_new().begin(), req.comm_r_new().end());
+        spec.comm_d_new.assign(req.comm_d_new().begin(), req.comm_d_new().end());
+        spec.miner_id = req.miner_id();
     }
     try {
         return submit(spec);

@@ -109,8 +109,8 @@ TEST(Engine, BadRequestsAreRefusedWithAReason) {
     s = dense();
     s.kind = "snap-deals-update";
     auto [c2, m2] = code_of(s);
-    EXPECT_EQ(c2, EngineError::Code::NotImplemented);
-    EXPECT_NE(m2.find("snap-deals-update"), std::string::npos) << m2;
+    EXPECT_EQ(c2, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m2.find("is not a registered update proof"), std::string::npos) << m2;
     s = dense();
     s.kind = "bogus";
     EXPECT_EQ(code_of(s).first, EngineError::Code::InvalidArgument);

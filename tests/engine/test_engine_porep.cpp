@@ -211,10 +211,13 @@ TEST(EnginePoRep, SubmitValidatesTheC1Output) {
         << m6;
     EXPECT_NE(m6.find("FIL_PROOFS_PARAMETER_CACHE"), std::string::npos) << m6;
 
-    // SnapDeals is not implemented yet.
+    // A SnapDeals request without its fields is refused by name.
     JobSpec w;
     w.kind = "snap-deals-update";
-    EXPECT_EQ(refusal(e, w).first, EngineError::Code::NotImplemented);
+    w.registered_proof = "0";
+    const auto [wc, wm] = refusal(e, w);
+    EXPECT_EQ(wc, EngineError::Code::InvalidArgument);
+    EXPECT_NE(wm.find("comm_r_old: expected 32 bytes"), std::string::npos) << wm;
 }
 
 // Parsing a C1 is reserved from the memory budget before it starts (its bound,

@@ -304,5 +304,20 @@ TEST(PorGadget, NoChallengeInput) {
     EXPECT_FALSE(bad.is_satisfied());
 }
 
+// An empty path (the apex root of a one-partition sector update, storage-proofs-update's
+// apex_por) is one constraint: leaf · 1 = root.
+TEST(PorGadget, NoChallengeInputEmptyPath) {
+    std::mt19937_64 rng(test::seed());
+    const Fr v = random_leaves(rng, 1)[0];
+    for (const Fr& root : {v, v + Fr::one()}) {
+        r1cs::CheckCS cs;
+        auto leaf = AllocatedNum::alloc(cs, [&] { return v; });
+        auto r = AllocatedNum::alloc(cs, [&] { return root; });
+        por_no_challenge_input(cs, TreeShape::sha256_binary(), {}, leaf, {}, r);
+        EXPECT_EQ(cs.num_constraints(), 1u);
+        EXPECT_EQ(cs.is_satisfied(), root == v);
+    }
+}
+
 }  // namespace
 }  // namespace cuzk::gadgets

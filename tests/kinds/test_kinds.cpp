@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cuzk/filecoin/registry.hpp"
+#include "cuzk/filecoin/update.hpp"
 #include "cuzk/kinds/kind.hpp"
 
 using namespace cuzk;
@@ -20,11 +21,13 @@ KindError::Code code_of(const std::function<void()>& f) {
     return KindError::Code::NotFound;
 }
 
-// The engine reserves memory from Shape::counts before a shape is recorded: the PoSt shapes
-// take the default counting pass, whose non-zero bounds must hold for their gadgets.
-TEST(Kinds, DefaultCountsBoundThePoStShape) {
+// The engine reserves memory from Shape::counts before a shape is recorded: the PoSt and
+// SnapDeals shapes take the default counting pass, whose non-zero bounds must hold for their
+// gadgets (SnapDeals overrides the bounds: its SHA-256 paths put 2.12 a constraint in C).
+TEST(Kinds, DefaultCountsBoundThePoStAndSnapShapes) {
     const auto r = Registry::all();
-    for (const char* id : {"window-post-StackedDrgWindow2KiBV1_2", "winning-post-StackedDrgWinning2KiBV1"}) {
+    for (const char* id : {"window-post-StackedDrgWindow2KiBV1_2", "winning-post-StackedDrgWinning2KiBV1",
+                           "snap-deals-update-StackedDrg2KiBV1"}) {
         SCOPED_TRACE(id);
         const auto shape = r->shape(id, Limits{});
         const r1cs::ShapeCounts c = shape->counts({});
@@ -59,7 +62,28 @@ TEST(Kinds, RegistryNamesEveryKindAndRefusesUnknownOnes) {
             << e.what();
     }
     EXPECT_EQ(code_of([&] { r->find("snap-deals-update").prepare(Request{}, Limits{}); }),
-              KindError::Code::NotImplemented);
+              KindError::Code::InvalidArgument);
+}
+
+// SnapDeals shapes: one per registered update proof, named by it, with the v28
+// empty-sector-update files; 32 GiB counted (81,049,499 constraints) without a witness.
+TEST(Kinds, SnapShapesNameTheirParameterFilesAndCount) {
+    const auto r = Registry::all();
+    const auto s = r->shape("snap-deals-update-StackedDrg32GiBV1", Limits{});
+    const auto& cfg = filecoin::update_config(filecoin::RegisteredUpdateProof::StackedDrg32GiBV1);
+    EXPECT_EQ(s->params_file_name(), filecoin::update_params_file_name(cfg));
+    EXPECT_EQ(s->vk_file_name(), filecoin::update_vk_file_name(cfg));
+    const r1cs::ShapeCounts c = s->counts({});
+    EXPECT_EQ(c.num_constraints, 81'049'499u + 5);  // and one a public input (ONE included)
+    EXPECT_EQ(c.num_inputs, 5u);
+    EXPECT_EQ(code_of([&] { r->shape("snap-deals-update-StackedDrg32GiBV1_1", Limits{}); }),
+              KindError::Code::InvalidArgument);
+    Request req;
+    req.kind = "snap-deals-update";
+    req.registered_proof = "3";
+    EXPECT_EQ(r->find(req.kind).circuit_id(req), "snap-deals-update-StackedDrg32GiBV1");
+    req.registered_proof = "5";
+    EXPECT_EQ(code_of([&] { r->find(req.kind).circuit_id(req); }), KindError::Code::InvalidArgument);
 }
 
 TEST(Kinds, BuiltinPartitionsAndShape) {

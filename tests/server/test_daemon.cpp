@@ -242,7 +242,7 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
     }
 
     // Curio's kinds: PoRep takes a C1 output (a malformed one is refused naming the
-    // problem); the others are not implemented, said plainly.
+    // problem); SnapDeals and PoSt requests without their fields are refused naming them.
     {
         v1::SubmitProofRequest req;
         req.set_proof_kind(v1::POREP_SEAL_COMMIT);
@@ -255,18 +255,20 @@ TEST(Daemon, BadRequestsFailWithTheProblemNamedAndOthersAreServed) {
         req.set_proof_kind(v1::SNAP_DEALS_UPDATE);
         grpc::ClientContext sctx;
         st = stub->SubmitProof(&sctx, req, &r);
-        EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED) << code_and_message(st);
-        EXPECT_NE(st.error_message().find("cuzk cannot prove SNAP_DEALS_UPDATE yet"), std::string::npos)
-            << st.error_message();
+        EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
+        EXPECT_NE(st.error_message().find("comm_r_old: expected 32 bytes"), std::string::npos) << st.error_message();
         v1::ProveRequest preq;
         preq.mutable_submit()->set_proof_kind(v1::SNAP_DEALS_UPDATE);
+        preq.mutable_submit()->set_registered_proof(9);
         v1::ProveResponse presp;
         grpc::ClientContext pctx;
         st = stub->Prove(&pctx, preq, &presp);
-        EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED) << code_and_message(st);
-        EXPECT_NE(st.error_message().find("SNAP_DEALS_UPDATE"), std::string::npos) << st.error_message();
+        EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
+        EXPECT_NE(st.error_message().find("registered_proof '9' is not a registered update proof"), std::string::npos)
+            << st.error_message();
         // PoSt is proven: a request without its vanilla proofs is refused by name.
         preq.mutable_submit()->set_proof_kind(v1::WINNING_POST);
+        preq.mutable_submit()->set_registered_proof(0);
         grpc::ClientContext wctx;
         st = stub->Prove(&wctx, preq, &presp);
         EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
@@ -603,7 +605,7 @@ TEST(Daemon, CliClientRoundTrip) {
     std::tie(rc, out) = run_program(
         {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "snap-deals-update"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;
-    EXPECT_NE(out.find("UNIMPLEMENTED: cuzk cannot prove SNAP_DEALS_UPDATE yet"), std::string::npos) << out;
+    EXPECT_NE(out.find("INVALID_ARGUMENT: comm_r_old: expected 32 bytes"), std::string::npos) << out;
     std::tie(rc, out) = run_program(
         {CUZK_CLI_PATH, "client", "--address", d.tcp(), "submit", "--kind", "porep-seal-commit"}, tmp.path());
     EXPECT_EQ(rc, 1) << out;

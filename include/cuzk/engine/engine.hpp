@@ -46,9 +46,9 @@ std::optional<Priority> parse_priority(const std::string& s);
 
 // What to prove: a kinds::Request (its `kind` names one of the engine's kinds, kinds/kind.hpp;
 // "builtin" for cuzk's built-in circuits, "porep-seal-commit" for Filecoin PoRep C2,
-// "window-post" and "winning-post" for Fallback PoSt; "snap-deals-update", known without a
-// circuit, fails with EngineError::Code::NotImplemented) and how to schedule it. A built-in
-// job has `partitions` partitions, a PoRep job its registered proof's, a PoSt job one.
+// "window-post" and "winning-post" for Fallback PoSt, "snap-deals-update" for SnapDeals) and
+// how to schedule it. A built-in job has `partitions` partitions, a PoRep job its registered
+// proof's, a PoSt job one, a SnapDeals job its update proof's (1 at 2 KiB, 16 at 32 GiB).
 struct JobSpec : kinds::Request {
     Priority priority = Priority::Unspecified;
     // Idempotency key: a second submit with the same id and the same request returns the

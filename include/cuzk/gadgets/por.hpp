@@ -317,7 +317,8 @@ void por_no_challenge_input(CS& cs, const TreeShape& shape, std::span<const Allo
                             const AllocatedNum& leaf, const std::vector<std::vector<AllocatedNum>>& path_values,
                             const AllocatedNum& root) {
     const size_t extra = (shape.sub_arity ? 1 : 0) + (shape.top_arity ? 1 : 0);
-    if (path_values.size() <= extra) throw std::invalid_argument("por_no_challenge_input: path too short");
+    // A path may have no base level (the apex root's path in a sector of one partition).
+    if (path_values.size() < extra) throw std::invalid_argument("por_no_challenge_input: path too short");
     const size_t nbase = path_values.size() - extra;
     AllocatedNum cur = leaf;
     size_t bit = 0;

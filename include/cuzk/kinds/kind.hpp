@@ -52,6 +52,12 @@ struct Request {
     std::vector<uint8_t> randomness;
     uint64_t miner_id = 0;
     uint32_t partition_index = 0;
+    // snap-deals-update: registered_proof names the registered update proof
+    // ("StackedDrg32GiBV1" or its id 0..4); one bincode PartitionProof per partition in
+    // vanilla_proofs, in order; the commitments as 32 raw bytes or their binary CIDs
+    // (filecoin::commitment_from_bytes); h 0 takes the size's default (10; 1 at 2 KiB).
+    std::vector<uint8_t> comm_r_old, comm_r_new, comm_d_new;
+    uint32_t update_h = 0;
 };
 
 // Why a request or a circuit id is refused; the engine maps the code to its own.
@@ -146,8 +152,8 @@ class Registry {
     // The shape of a circuit id; KindError(InvalidArgument) naming the known forms.
     std::shared_ptr<const Shape> shape(const std::string& id, const Limits& limits) const;
 
-    // Every kind cuzk has (builtin, porep-seal-commit, window-post, winning-post;
-    // snap-deals-update, without circuits yet, answers NotImplemented).
+    // Every kind cuzk has (builtin, porep-seal-commit, snap-deals-update, window-post,
+    // winning-post).
     static std::shared_ptr<const Registry> all();
 
  private:
@@ -158,6 +164,8 @@ std::unique_ptr<Kind> make_builtin_kind();
 std::unique_ptr<Kind> make_porep_kind();
 // "window-post" (window = true) or "winning-post".
 std::unique_ptr<Kind> make_post_kind(bool window);
+// "snap-deals-update": SnapDeals (EmptySectorUpdate), one partition per vanilla proof.
+std::unique_ptr<Kind> make_snap_kind();
 // A kind that is known but not provable yet: prepare says NotImplemented.
 std::unique_ptr<Kind> make_unimplemented_kind(std::string name);
 
