@@ -90,9 +90,11 @@ std::vector<uint64_t> post_vanilla_challenges(const PoStConfig& cfg, const Bytes
 
 namespace {
 
+using bincode::index_name;
 using bincode::kind_name;
 using bincode::proof_kind;
 using bincode::Reader;
+using bincode::Writer;
 
 std::string tree_name(const PoStConfig& cfg) { return "tree " + cfg.tree.display(); }
 
@@ -140,7 +142,7 @@ FallbackPoStSectorProof decode_post_sector_proof(const PoStConfig& cfg, std::spa
 }
 
 std::vector<uint8_t> encode_post_sector_proof(const FallbackPoStSectorProof& proof) {
-    bincode::Writer w;
+    Writer w;
     w.u64(proof.sector_id);
     w.b32(proof.comm_r);
     w.u64(proof.sectors.size());
