@@ -139,8 +139,9 @@ struct EngineConfig {
     std::chrono::milliseconds eviction_min_idle{0};
     // Jobs kept after they end, for AwaitProof and status (oldest forgotten first).
     size_t finished_jobs_kept = 1024;
-    // Upper bound on partitions per job and on a built-in circuit's size.
-    uint32_t max_partitions = 64;
+    // Upper bound on partitions per job (NI-PoRep has 126 at 32/64 GiB) and on a built-in
+    // circuit's size.
+    uint32_t max_partitions = 128;
     uint64_t max_constraints = uint64_t(1) << 27;
     // On shutdown: finish running and queued jobs (true) or cancel them (false).
     bool drain_on_shutdown = false;
