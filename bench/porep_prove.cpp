@@ -8,6 +8,9 @@
 //
 //   build/cuda/bench/cuzk_bench_porep_prove --sizes 2KiB,512MiB,32GiB --reps 3 --out porep_prove.json
 //   build/cpu/bench/cuzk_bench_porep_prove --backend cpu --sizes 2KiB --reps 1      (smoke, no GPU)
+//   build/cuda/bench/cuzk_bench_porep_prove --engine 1 --sizes 32GiB --out ni.json  (scripts/gpu bench ni-porep)
+// --engine 1 streams whole sectors through the engine instead: the interactive sector, then the
+// NI-PoRep one (126 partitions at 32 GiB), seconds a sector and device busy % (engine_main).
 //
 // Per size, in the order given (--max-seconds skips the last ones), every pass timed (and its
 // peak RSS, VmHWM reset before it):
