@@ -8,6 +8,9 @@
 //
 //   build/cuda/bench/cuzk_bench_porep_prove --sizes 2KiB,512MiB,32GiB --reps 3 --out porep_prove.json
 //   build/cpu/bench/cuzk_bench_porep_prove --backend cpu --sizes 2KiB --reps 1      (smoke, no GPU)
+//   build/cuda/bench/cuzk_bench_porep_prove --engine 1 --sizes 32GiB --out ni.json  (scripts/gpu bench ni-porep)
+// --engine 1 streams whole sectors through the engine instead: the interactive sector, then the
+// NI-PoRep one (126 partitions at 32 GiB), seconds a sector and device busy % (engine_main).
 //
 // Per size, in the order given (--max-seconds skips the last ones), every pass timed (and its
 // peak RSS, VmHWM reset before it):
@@ -61,6 +64,7 @@
 #include "cuzk/backend/backend.hpp"
 #include "cuzk/backend/testing.hpp"
 #include "cuzk/circuits/porep.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/filecoin/registry.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/gpu/device.hpp"
@@ -96,6 +100,10 @@ struct Args : RunArgs {
         std::optional<bool> lend;  // twiddles lent (:lend) or kept (:keep-twiddles); else by budget
     };
     std::vector<SweepPoint> sweep;
+    // --engine 1: whole sectors through the engine instead (run_engine_sectors)
+    bool engine = false;
+    unsigned witness_workers = 0;  // 0: the engine's default
+    unsigned prove_workers = 0;    // per device (and on the CPU); 0: the engine's default
 };
 
 // Device memory that --device-memory holds back (reported memory use leaves it out).
@@ -127,6 +135,14 @@ const char* const kDescription =
     "step's twiddles lent to the MSMs between H steps or kept (CUZK_GPU_LEND_TWIDDLES; else by the\n"
     "budget), after one proof to warm it: one process, one set of parameters, configurations side by\n"
     "side.\n"
+    "--engine 1 instead streams whole sectors through the engine (kind porep-seal-commit, timing-only\n"
+    "keys from EngineConfig::key_source, verification off), per size: the interactive StackedDrg<size>V1_1\n"
+    "sector once to warm up and once timed, then the NI-PoRep sector (StackedDrg<size>V1_2_Feat_\n"
+    "NonInteractivePoRep: 126 partitions at 32/64 GiB, 13 at test sizes; its synthetic C1 has NI-PoRep's\n"
+    "shape with the seed's challenges), the engine's witness workers synthesizing partition k+1 while\n"
+    "partition k is proved. Reports seconds a sector, the device's busy share of the sector's wall time\n"
+    "(EngineStatus busy_ms) and the NI/interactive time ratio against the partition ratio (12.6 at 32 GiB).\n"
+    "--witness-workers and --prove-workers set the engine's (default: its own).\n"
     "Google Benchmark flags are not taken.";
 
 [[noreturn]] void usage(const std::string& why) {
@@ -178,6 +194,9 @@ Args parse(int argc, char** argv) {
     add_flag01(app, "--sector", a.sector, "then the whole sector, witness k+1 beside proof k");
     add_flag01(app, "--sector-compare", a.sector_compare, "the sector with buffers cleared, then reused");
     add_flag01(app, "--copy-ahead-compare", a.copy_ahead_compare, "the sector without, then with copies ahead");
+    add_flag01(app, "--engine", a.engine, "interactive and NI-PoRep sectors through the engine");
+    app.add_option("--witness-workers", a.witness_workers, "--engine 1: the engine's witness workers");
+    app.add_option("--prove-workers", a.prove_workers, "--engine 1: prove workers a device (and on the CPU)");
     app.add_option_function<std::string>(
            "--device-memory",
            [&a](const std::string& v) {
@@ -210,6 +229,10 @@ Args parse(int argc, char** argv) {
     if (a.sector_compare && !a.sector) usage("--sector-compare 1 needs --sector 1");
     if (a.copy_ahead_compare && !a.sector) usage("--copy-ahead-compare 1 needs --sector 1");
     if (!a.sweep.empty() && (!a.sector || a.backend != "cuda")) usage("--device-sweep needs --sector 1 --backend cuda");
+    if (a.engine && (a.sector || a.witness_only || !a.sweep.empty() || a.device_memory))
+        usage(
+            "--engine 1 runs whole sectors by itself: not with --sector, --witness-only, --device-sweep or "
+            "--device-memory");
     for (const auto& s : a.sizes)
         if (!filecoin::seal_proof_from_name("StackedDrg" + s + "V1_1"))
             usage("unknown sector size " + s + " (no registered proof StackedDrg" + s + "V1_1)");
@@ -788,10 +811,189 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
             "  not measured here (curio-cuzk.md): cuzk/Curio GPU time per 32 GiB partition ~950 ms (RTX 5070 Ti).\n");
 }
 
+// ---- --engine 1: whole sectors through the engine ---------------------------------------------
+
+// One sector through the engine: wall time (submit to result), the device's busy share of it,
+// the job's witness and prove sums.
+struct EngineSector {
+    std::string proof;
+    unsigned partitions = 0;
+    // wall: submit to result; submit: the C1's parse inside it (until submit returns)
+    double c1_ms = 0, wall_ms = 0, submit_ms = 0, busy_ms = 0, witness_ms = 0, prove_ms = 0;
+    std::string status;
+    double busy_pct() const { return wall_ms > 0 ? 100 * busy_ms / wall_ms : 0; }
+};
+
+struct EngineRun {
+    std::string size, status = "ok";
+    double load_ms = 0;
+    EngineSector warm, interactive, ni;
+};
+
+double device_busy_ms(const engine::Engine& e) {
+    double b = 0;
+    for (const engine::DeviceStatus& d : e.status().devices) b += d.busy_ms;
+    return b;
+}
+
+EngineSector engine_sector(engine::Engine& e, filecoin::RegisteredSealProof proof, uint64_t seed) {
+    EngineSector out;
+    const auto& cfg = filecoin::porep_config(proof);
+    out.proof = std::string(cfg.name);
+    auto t0 = Clock::now();
+    const auto c1 = filecoin::synthetic_c1(proof, seed, {}, filecoin::SyntheticChallenges::FromSeed);
+    engine::JobSpec spec;
+    spec.kind = "porep-seal-commit";
+    spec.c1_json = filecoin::write_c1_output(c1);
+    out.c1_ms = ms_since(t0);
+    say("    %s: synthetic C1 of %zu partitions, %.1f MiB of JSON, in %.1f s\n", out.proof.c_str(),
+        c1.vanilla_proofs.size(), spec.c1_json.size() / (1024.0 * 1024.0), out.c1_ms / 1e3);
+    const double busy0 = device_busy_ms(e);
+    t0 = Clock::now();
+    const engine::SubmitInfo info = e.submit(spec);
+    out.submit_ms = ms_since(t0);
+    const auto r = e.await(info.job_id);
+    out.wall_ms = ms_since(t0);
+    out.busy_ms = device_busy_ms(e) - busy0;
+    if (!r || r->state != engine::JobState::Completed)
+        throw std::runtime_error(out.proof + ": the job failed: " + (r ? r->error : std::string("no result")));
+    out.partitions = r->partitions_total;
+    out.witness_ms = r->timings.witness;
+    out.prove_ms = r->timings.prove;
+    say("    %s: %u partitions in %.2f s (%.3f s a partition; submit, the C1 parsed, %.2f s of it), device busy "
+        "%.1f%%, witness %.1f s, prove %.1f s (sums over partitions)\n",
+        out.proof.c_str(), out.partitions, out.wall_ms / 1e3, out.wall_ms / 1e3 / out.partitions, out.submit_ms / 1e3,
+        out.busy_pct(), out.witness_ms / 1e3, out.prove_ms / 1e3);
+    return out;
+}
+
+// The interactive sector (warm-up, then timed) and the NI-PoRep sector of one size, through one
+// engine whose keys (one set: both proofs share the V1_1 circuit) are timing-only.
+void run_engine_sectors(const Args& args, EngineRun& run) {
+    const auto inter = filecoin::seal_proof_from_name("StackedDrg" + run.size + "V1_1");
+    const auto ni = filecoin::seal_proof_from_name("StackedDrg" + run.size + "V1_2_Feat_NonInteractivePoRep");
+    if (!inter || !ni) throw std::invalid_argument("no registered proofs for " + run.size);
+    say("\n== %s through the engine: %s, then %s (timing-only keys)\n", run.size.c_str(),
+        std::string(filecoin::porep_config(*inter).name).c_str(),
+        std::string(filecoin::porep_config(*ni).name).c_str());
+    engine::EngineConfig ec;
+    ec.backend = args.backend;
+    if (args.backend == "cuda") ec.devices = {args.device};
+    if (args.witness_workers) ec.witness_workers = args.witness_workers;
+    if (args.prove_workers) ec.prove_workers_per_device = ec.cpu_prove_workers = args.prove_workers;
+    ec.verify_proofs = false;  // timing-only keys: the proofs do not verify
+    ec.check_c1 = false;       // the NI C1's challenges are the seed's, not comm_r's
+    ec.log = [](int level, const std::string& line) {
+        if (level >= 2) say("    engine: %s\n", line.c_str());
+    };
+    const uint64_t seed = args.seed;
+    ec.key_source = [seed](const std::string& id, const groth16::ShapeSummary& sum) {
+        ShapeInfo s;
+        s.inputs = sum.num_inputs;
+        s.aux = sum.num_aux;
+        s.constraints = sum.num_constraints;
+        s.density = sum.density;
+        s.derive_lengths();
+        const auto t0 = Clock::now();
+        auto p = fake_parameters(s, seed);
+        say("    %s: %zu constraints, domain 2^%d, timing-only keys %.2f GiB in %.1f s -- FAKE KEYS\n", id.c_str(),
+            s.constraints, int(std::countr_zero(s.domain)), s.params_gib(), ms_since(t0) / 1e3);
+        return p;
+    };
+    engine::Engine e(ec);
+    say("    engine: backend %s, %u witness workers, %u prove workers a device\n", e.status().backend.c_str(),
+        ec.witness_workers, ec.prove_workers_per_device);
+    engine::JobSpec id_spec;
+    id_spec.kind = "porep-seal-commit";
+    id_spec.registered_proof = std::string(filecoin::porep_config(*ni).name);
+    const auto t0 = Clock::now();
+    e.preload(engine::Engine::circuit_id(id_spec));  // densities and keys, outside the sectors
+    run.load_ms = ms_since(t0);
+    say("    keys loaded in %.1f s (density-only pass and timing-only keys)\n", run.load_ms / 1e3);
+    run.warm = engine_sector(e, *inter, seed);
+    run.interactive = engine_sector(e, *inter, seed + 1);
+    run.ni = engine_sector(e, *ni, seed + 2);
+    const double ratio = run.ni.wall_ms / run.interactive.wall_ms;
+    const double parts = double(run.ni.partitions) / run.interactive.partitions;
+    say("    NI-PoRep / interactive sector time %.2f for %.1fx the partitions (%s)\n", ratio, parts,
+        ratio <= parts ? "per-partition time held or better" : "per-partition time grew on the long job");
+}
+
+void write_engine_json(const Args& args, const std::vector<EngineRun>& runs) {
+    if (args.out.empty()) return;
+    std::ofstream f(args.out);
+    auto sector = [&](const char* key, const EngineSector& x) {
+        f << ", \"" << key << "\": {\"proof\": \"" << x.proof << "\", \"partitions\": " << x.partitions
+          << ", \"c1_ms\": " << x.c1_ms << ", \"wall_ms\": " << x.wall_ms << ", \"submit_ms\": " << x.submit_ms
+          << ", \"device_busy_ms\": " << x.busy_ms << ", \"device_busy_pct\": " << x.busy_pct()
+          << ", \"witness_ms\": " << x.witness_ms << ", \"prove_ms\": " << x.prove_ms << "}";
+    };
+    f << "{\n  \"bench\": \"porep_prove --engine\",\n  \"note\": \"TIMING-ONLY fake parameters: the proofs do "
+         "not verify\",\n  \"backend\": \""
+      << args.backend << "\",\n  \"threads\": " << std::thread::hardware_concurrency()
+      << ",\n  \"unit\": \"ms\",\n  \"results\": [";
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const EngineRun& r = runs[i];
+        f << (i ? "," : "") << "\n    {\"size\": \"" << r.size << "\", \"status\": \"" << json_escape(r.status)
+          << "\", \"load_ms\": " << r.load_ms;
+        if (r.ni.partitions) {
+            sector("warm_up", r.warm);
+            sector("interactive", r.interactive);
+            sector("non_interactive", r.ni);
+            f << ", \"ni_over_interactive\": " << r.ni.wall_ms / r.interactive.wall_ms;
+        }
+        f << "}";
+    }
+    f << "\n  ]\n}\n";
+    if (!f) say("warning: could not write %s\n", args.out.c_str());
+}
+
+int engine_main(const Args& args) {
+    const auto t_start = Clock::now();
+    say("cuzk_bench_porep_prove --engine 1: backend %s; %u hardware threads\n"
+        "!! TIMING-ONLY PARAMETERS: the proofs do NOT verify (verification off)\n",
+        args.backend.c_str(), std::thread::hardware_concurrency());
+    std::vector<EngineRun> runs;
+    bool failed = false;
+    for (const auto& size : args.sizes) {
+        EngineRun r;
+        r.size = size;
+        if (time_spent(args, t_start)) {
+            r.status = "skipped: --max-seconds spent";
+        } else {
+            try {
+                run_engine_sectors(args, r);
+            } catch (const std::exception& e) {
+                r.status = std::string("error: ") + e.what();
+                failed = true;
+                say("  %s\n", r.status.c_str());
+            }
+        }
+        runs.push_back(std::move(r));
+        write_engine_json(args, runs);
+    }
+    say("\n== sectors through the engine (s; busy: the device's share of the sector's wall time)\n");
+    say("%-7s %-46s %6s %9s %11s %7s\n", "size", "proof", "parts", "sector s", "s/partition", "busy %");
+    for (const EngineRun& r : runs) {
+        if (!r.ni.partitions) {
+            say("%-7s  %s\n", r.size.c_str(), r.status.c_str());
+            continue;
+        }
+        for (const EngineSector* x : {&r.interactive, &r.ni})
+            say("%-7s %-46s %6u %9.2f %11.3f %7.1f\n", r.size.c_str(), x->proof.c_str(), x->partitions,
+                x->wall_ms / 1e3, x->wall_ms / 1e3 / x->partitions, x->busy_pct());
+        say("%-7s NI / interactive: %.2f (partitions %.1fx)\n", r.size.c_str(), r.ni.wall_ms / r.interactive.wall_ms,
+            double(r.ni.partitions) / r.interactive.partitions);
+    }
+    say("total %.1f s\n", ms_since(t_start) / 1e3);
+    return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const Args args = parse(argc, argv);
+    if (args.engine) return engine_main(args);
     const auto t_start = Clock::now();
     say("cuzk_bench_porep_prove: backend %s, sizes", args.backend.c_str());
     for (const auto& s : args.sizes) say(" %s", s.c_str());

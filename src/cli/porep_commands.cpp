@@ -172,6 +172,7 @@ int run_prove_porep(const ProveOptions& o) {
 
 struct VerifyOptions {
     std::string proof, sector_size, registered_proof, comm_r, comm_d, replica_id, seed, param_dir;
+    bool non_interactive = false;
 };
 
 int run_verify_porep(const VerifyOptions& o) {
@@ -185,10 +186,14 @@ int run_verify_porep(const VerifyOptions& o) {
                                         "' (e.g. StackedDrg2KiBV1_1)");
         cfg = &filecoin::porep_config(*p);
     } else {
-        cfg = &choose_proof(o.sector_size, o.registered_proof);
+        cfg = &choose_proof(o.sector_size, o.registered_proof, o.non_interactive);
     }
+    // NI-PoRep's challenges come from comm_r: it takes no seed.
+    const bool ni = cfg->kind == filecoin::PoRepKind::NonInteractivePoRep;
+    if (!ni && o.seed.empty()) throw std::invalid_argument("--seed is required for interactive PoRep");
     const auto comm_r = hex32(o.comm_r, "--comm-r"), comm_d = hex32(o.comm_d, "--comm-d"),
-               replica_id = hex32(o.replica_id, "--replica-id"), seed = hex32(o.seed, "--seed");
+               replica_id = hex32(o.replica_id, "--replica-id");
+    const auto seed = ni && o.seed.empty() ? filecoin::Bytes32{} : hex32(o.seed, "--seed");
     // The proof's length first: a truncated file is named before any key is looked for.
     std::error_code ec;
     const uint64_t want = uint64_t(cfg->partitions) * formats::kProofBytes;
@@ -253,7 +258,9 @@ void add_porep_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::fun
     verify->add_option("--comm-r", vo.comm_r, "comm_r, 64 hex digits (the C1's bytes in order)")->required();
     verify->add_option("--comm-d", vo.comm_d, "comm_d, 64 hex digits")->required();
     verify->add_option("--replica-id", vo.replica_id, "replica_id, 64 hex digits")->required();
-    verify->add_option("--seed", vo.seed, "interactive seed, 64 hex digits")->required();
+    verify->add_option("--seed", vo.seed, "interactive seed, 64 hex digits (not used by NI-PoRep)");
+    verify->add_flag("--non-interactive", vo.non_interactive,
+                     "NI-PoRep: StackedDrg<size>V1_2_Feat_NonInteractivePoRep (challenges from comm_r)");
     verify->add_option("--param-dir", vo.param_dir,
                        "Parameter directory (default: env FIL_PROOFS_PARAMETER_CACHE, else "
                        "/var/tmp/filecoin-proof-parameters)");

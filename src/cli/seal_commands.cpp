@@ -38,17 +38,16 @@ uint64_t parse_sector_size(const std::string& s) {
     throw std::invalid_argument("unknown sector size '" + s + "': expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
 }
 
-// The registered proof: --registered-proof if given (it must have this sector size), else
-// the interactive StackedDrg<size>V1_1.
-const PoRepConfig& choose_proof(const std::string& size_text, const std::string& name) {
+const PoRepConfig& choose_proof(const std::string& size_text, const std::string& name, bool non_interactive) {
     const uint64_t size = parse_sector_size(size_text);
     if (name.empty()) {
+        const PoRepKind kind = non_interactive ? PoRepKind::NonInteractivePoRep : PoRepKind::Interactive;
+        const ApiVersion version = non_interactive ? ApiVersion::V1_2_0 : ApiVersion::V1_1_0;
         for (uint64_t id = 0; id < kRegisteredSealProofCount; ++id) {
             const PoRepConfig& c = porep_config(RegisteredSealProof(id));
-            if (c.sector_size == size && c.api_version == ApiVersion::V1_1_0 && c.kind == PoRepKind::Interactive)
-                return c;
+            if (c.sector_size == size && c.api_version == version && c.kind == kind) return c;
         }
-        throw std::logic_error("no V1_1 proof for this size");
+        throw std::logic_error("no registered proof of this kind for this size");
     }
     const auto proof = seal_proof_from_name(name);
     if (!proof) throw std::invalid_argument("unknown registered proof '" + name + "' (e.g. StackedDrg2KiBV1_1)");
@@ -56,6 +55,9 @@ const PoRepConfig& choose_proof(const std::string& size_text, const std::string&
     if (c.sector_size != size)
         throw std::invalid_argument("registered proof " + name + " is for " + std::to_string(c.sector_size) +
                                     "-byte sectors, not " + size_text);
+    if (non_interactive && c.kind != PoRepKind::NonInteractivePoRep)
+        throw std::invalid_argument("--non-interactive: registered proof " + name +
+                                    " is not NI-PoRep (e.g. StackedDrg2KiBV1_2_Feat_NonInteractivePoRep)");
     return c;
 }
 
@@ -67,7 +69,7 @@ struct SealOptions {
     std::string sector_size, registered_proof, data_file, out;
     std::string prover_id_hex, ticket_hex, seed_hex;
     uint64_t sector_id = 0, data_seed = 0;
-    bool no_check = false;
+    bool no_check = false, non_interactive = false;
 };
 
 struct GenOptions {
@@ -108,7 +110,7 @@ void print_summary(const SealCommitPhase1Output& c1) {
 }
 
 int run_seal(const SealOptions& o) {
-    const PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof);
+    const PoRepConfig& cfg = choose_proof(o.sector_size, o.registered_proof, o.non_interactive);
     if (cfg.sector_size > (512ull << 20))
         throw std::invalid_argument("sealing holds the whole sector in memory: 2KiB, 8MiB or 512MiB; for " +
                                     o.sector_size + " use `cuzk gen-vanilla` (synthetic vanilla proofs)");
@@ -200,7 +202,12 @@ void add_seal_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
     seal->add_option("--prover-id-hex", s.prover_id_hex, "Prover id, 64 hex digits (default zeros)");
     seal->add_option("--sector-id", s.sector_id, "Sector number")->capture_default_str();
     seal->add_option("--ticket-hex", s.ticket_hex, "Ticket, 64 hex digits (default zeros)");
-    seal->add_option("--seed-hex", s.seed_hex, "Interactive seed, 64 hex digits (default zeros)");
+    seal->add_flag("--non-interactive", s.non_interactive,
+                   "NI-PoRep (FIP-0090): StackedDrg<size>V1_2_Feat_NonInteractivePoRep, 13 partitions at test "
+                   "sizes, challenges from comm_r");
+    seal->add_option("--seed-hex", s.seed_hex,
+                     "Interactive seed, 64 hex digits (default zeros); NI-PoRep carries it in the C1 without using "
+                     "it, but rust-fil-proofs' C2 refuses an all-zero seed");
     seal->add_option("--out", s.out, "C1 output JSON file")->required();
     seal->add_flag("--no-check", s.no_check, "Skip the consistency check of the output");
     commands.push_back({seal, [] { return run_seal(s); }});

@@ -413,6 +413,7 @@ Engine::Impl::Impl(EngineConfig c)
       params(budget, cfg.param_cache, cfg.setup_seed, cfg.eviction_min_idle, log),
       fin_q(cfg.finalize_queue_bound) {
     params.set_filecoin(cfg.filecoin_param_dir, cfg.allow_dev_params);
+    params.set_key_source(cfg.key_source);
     registry = cfg.kinds ? cfg.kinds : kinds::Registry::all();
     budget.set_reclaimer([this](uint64_t want) {
         uint64_t freed = pool.reclaim(want);

@@ -42,7 +42,7 @@ std::filesystem::path ParamManager::filecoin_params_path(const CircuitKey& key) 
 }
 
 std::optional<std::string> ParamManager::missing_params_error(const CircuitKey& key) const {
-    if (!key.has_filecoin_params() || allow_dev_params_) return std::nullopt;
+    if (!key.has_filecoin_params() || allow_dev_params_ || key_source_) return std::nullopt;
     const auto file = filecoin_params_path(key);
     std::error_code ec;
     if (std::filesystem::exists(file, ec)) return std::nullopt;
@@ -118,11 +118,13 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     // r1cs::ShapeCS(false)); a setup needs the whole shape.
     std::error_code fec;
     const fs::path filecoin_file = key.has_filecoin_params() ? filecoin_params_path(key) : fs::path();
-    const bool from_file = key.has_filecoin_params() && fs::exists(filecoin_file, fec);
+    const bool from_file = !key_source_ && key.has_filecoin_params() && fs::exists(filecoin_file, fec);
+    // Keys from the key source, like keys from a file, need only the counts and densities.
+    const bool density_only = from_file || key_source_;
     // Nothing large is allocated before the estimate from the counts fits the budget and is
     // reserved; the reservation is settled on the parameters' exact size once they exist.
     const r1cs::ShapeCounts counts = key.counts(give_up);
-    Footprint fp = footprint(counts, from_file);
+    Footprint fp = footprint(counts, density_only);
     if (from_file) {
         // The file's counts are the queries' real lengths (inspect_params reads only them); the
         // bounds from the counts alone would take every variable as dense.
@@ -141,7 +143,7 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     mem = Reservation(&budget_, fp.load_peak());
     r1cs::Shape shape;
     groth16::ShapeSummary summary;
-    if (from_file) {
+    if (density_only) {
         trace::Span span("shape", "engine");
         auto t0 = Clock::now();
         summary = blank->summary({give_up, std::nullopt});
@@ -184,8 +186,21 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     const fs::path params_file = base.string() + ".params";
     std::error_code ec;
     bool have = false;
+    if (key_source_) {
+        trace::Span span("key_source", "engine");
+        c->params = key_source_(id, {c->num_inputs, c->num_aux, c->num_constraints, c->density});
+        if (c->params.vk.ic.size() != c->num_inputs || c->params.l.size() != c->num_aux ||
+            c->params.h.size() + 1 != c->domain)
+            throw EngineError(EngineError::Code::InvalidArgument, "the key source's keys do not fit circuit " + id +
+                                                                      ": " + std::to_string(c->params.vk.ic.size()) +
+                                                                      " inputs, " + std::to_string(c->params.l.size()) +
+                                                                      " aux, domain " +
+                                                                      std::to_string(c->params.h.size() + 1));
+        have = true;
+        c->source = "key-source";
+    }
     // Filecoin's parameter files first (or files in their naming, `cuzk setup porep`).
-    if (key.has_filecoin_params()) {
+    if (!have && key.has_filecoin_params()) {
         const fs::path& file = filecoin_file;
         if (from_file) {
             trace::Span span("param_read", "engine");

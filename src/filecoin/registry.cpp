@@ -156,6 +156,11 @@ std::optional<RegisteredSealProof> seal_proof_from_id(uint64_t id) {
     return RegisteredSealProof(id);
 }
 
+RegisteredSealProof circuit_proof(RegisteredSealProof proof) {
+    const uint64_t id = uint64_t(porep_config(proof).proof);  // throws for an unknown id
+    return RegisteredSealProof(id % 5 + 5);                   // the V1_1 row of the size
+}
+
 Bytes32 porep_id(RegisteredSealProof proof) {
     const uint64_t id = uint64_t(proof);
     const uint64_t nonce = 0;  // registry.rs::nonce(): 0 for every registered proof so far

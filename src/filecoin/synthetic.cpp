@@ -30,9 +30,11 @@ void report(const ProgressFn& progress, const std::string& line) {
 
 }  // namespace
 
-SealCommitPhase1Output synthetic_c1(RegisteredSealProof proof, uint64_t seed, const ProgressFn& progress) {
+SealCommitPhase1Output synthetic_c1(RegisteredSealProof proof, uint64_t seed, const ProgressFn& progress,
+                                    SyntheticChallenges mode) {
     const PoRepConfig& cfg = porep_config(proof);
-    if (cfg.kind != PoRepKind::Interactive)
+    const bool from_seed = mode == SyntheticChallenges::FromSeed && cfg.kind == PoRepKind::NonInteractivePoRep;
+    if (cfg.kind != PoRepKind::Interactive && !from_seed)
         throw std::invalid_argument(std::string(cfg.name) +
                                     ": synthetic vanilla proofs are made for interactive PoRep only (the "
                                     "challenges of NI-PoRep and synthetic PoRep depend on the trees)");
@@ -51,7 +53,9 @@ SealCommitPhase1Output synthetic_c1(RegisteredSealProof proof, uint64_t seed, co
     std::vector<std::vector<uint64_t>> challenges;
     std::set<uint64_t> challenged;
     for (unsigned k = 0; k < cfg.partitions; ++k) {
-        challenges.push_back(porep_challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k));
+        challenges.push_back(from_seed ? interactive_challenges(cfg.nodes, c1.replica_id, c1.seed,
+                                                                cfg.challenges_per_partition, uint8_t(k))
+                                       : porep_challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k));
         challenged.insert(challenges.back().begin(), challenges.back().end());
     }
     std::map<uint64_t, std::array<uint32_t, kDegree>> parents;

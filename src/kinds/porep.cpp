@@ -13,7 +13,9 @@ namespace {
 
 using Code = KindError::Code;
 
-// One partition of a registered proof's StackedDrg circuit ("porep-<proof name>").
+// One partition of a sector size's StackedDrg circuit, named after the size's V1_1 proof
+// ("porep-StackedDrg32GiBV1_1"): every registered proof of the size (V1, V1_1, NI-PoRep) proves
+// it with the same parameter files (filecoin::circuit_proof), so they share one loaded copy.
 class PoRepShape final : public Shape {
  public:
     explicit PoRepShape(uint64_t proof) : proof_(proof) {}
@@ -148,7 +150,8 @@ class PoRepKind final : public Kind {
 }  // namespace
 
 std::shared_ptr<const Shape> porep_shape(uint64_t registered_proof) {
-    return std::make_shared<PoRepShape>(registered_proof);
+    const auto p = filecoin::seal_proof_from_id(registered_proof);
+    return std::make_shared<PoRepShape>(p ? uint64_t(filecoin::circuit_proof(*p)) : registered_proof);
 }
 
 std::unique_ptr<Kind> make_porep_kind() { return std::make_unique<PoRepKind>(); }

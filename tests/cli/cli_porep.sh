@@ -3,7 +3,8 @@
 # on 2 cores): setup porep (development keys under the v28 names, made once into
 # $CUZK_TEST_PARAM_DIR, default /tmp/cuzk-porep-cli-params, and reused) -> seal -> prove
 # porep -> verify porep; a changed seed, a changed comm_r and a flipped proof byte are
-# rejected.
+# rejected. Then NI-PoRep with the same keys (13 partitions): its proof verifies without a
+# seed (or with any), a changed comm_r and a flipped byte of its last partition are rejected.
 set -u
 cuzk=$1
 params=${CUZK_TEST_PARAM_DIR:-/tmp/cuzk-porep-cli-params}
@@ -31,4 +32,18 @@ v --proof "$dir/proof.bin" --comm-r "$bad_r" --comm-d "$comm_d" --replica-id "$r
 cp "$dir/proof.bin" "$dir/flip.bin"
 printf '\x01' | dd of="$dir/flip.bin" bs=1 seek=150 conv=notrunc status=none
 v --proof "$dir/flip.bin" --comm-r "$comm_r" --comm-d "$comm_d" --replica-id "$replica_id" --seed "$seed" && fail "flipped byte accepted"
+
+# NI-PoRep with the same keys: 13 partitions, challenges from comm_r, no seed to verify with.
+"$cuzk" seal --sector-size 2KiB --non-interactive --seed-hex "$seed" --sector-id 9 --out "$dir/ni.json" > "$dir/ni.txt" 2>&1 || fail "seal --non-interactive"
+val() { awk -v k="$1" '$1 == k { print $2 }' "$dir/ni.txt"; }
+comm_r=$(val comm_r) comm_d=$(val comm_d) replica_id=$(val replica_id)
+"$cuzk" prove porep --c1 "$dir/ni.json" --param-dir "$params" --backend "${CUZK_TEST_BACKEND:-auto}" --out "$dir/ni.bin" || fail "prove porep (NI)"
+[ "$(stat -c %s "$dir/ni.bin")" -eq $((13 * 192)) ] || fail "NI proof is not 13 x 192 bytes"
+v --non-interactive --proof "$dir/ni.bin" --comm-r "$comm_r" --comm-d "$comm_d" --replica-id "$replica_id" || fail "verify porep (NI)"
+v --non-interactive --proof "$dir/ni.bin" --comm-r "$comm_r" --comm-d "$comm_d" --replica-id "$replica_id" --seed "$other" || fail "NI proof refused with another seed (NI ignores it)"
+bad_r=${comm_r:0:62}$(printf '%02x' $(( (16#${comm_r:62:2} ^ 1) )))
+v --non-interactive --proof "$dir/ni.bin" --comm-r "$bad_r" --comm-d "$comm_d" --replica-id "$replica_id" && fail "NI: changed comm_r accepted"
+cp "$dir/ni.bin" "$dir/ni-flip.bin"
+printf '\x01' | dd of="$dir/ni-flip.bin" bs=1 seek=$((12 * 192 + 150)) conv=notrunc status=none
+v --non-interactive --proof "$dir/ni-flip.bin" --comm-r "$comm_r" --comm-d "$comm_d" --replica-id "$replica_id" && fail "NI: flipped byte accepted"
 echo "OK"

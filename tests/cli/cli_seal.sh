@@ -28,6 +28,26 @@ echo "$out" | grep -q "but the challenge is node" || fail "changed seed: unexpec
 "$cuzk" gen-vanilla --sector-size 2KiB --seed 3 --out "$dir/syn.json" >/dev/null 2>&1 || fail "gen-vanilla"
 "$cuzk" check-c1 "$dir/syn.json" >/dev/null || fail "check-c1 of synthetic proofs"
 
+# NI-PoRep: 13 partitions of 2 challenges from comm_r; the seed is carried, not used.
+"$cuzk" seal --sector-size 2KiB --non-interactive --seed-hex "$seed" --sector-id 7 --out "$dir/ni.json" \
+  > "$dir/ni.txt" 2>&1 || fail "seal --non-interactive: $(cat "$dir/ni.txt")"
+grep -q "registered_proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep (13 partitions x 2 challenges)" "$dir/ni.txt" \
+  || fail "seal --non-interactive: unexpected summary: $(cat "$dir/ni.txt")"
+"$cuzk" check-c1 "$dir/ni.json" >/dev/null || fail "check-c1 of the NI-PoRep C1"
+sed 's/"seed":\[171/"seed":[17/' "$dir/ni.json" > "$dir/ni-seed.json"
+cmp -s "$dir/ni-seed.json" "$dir/ni.json" && fail "test setup: NI seed unchanged"
+"$cuzk" check-c1 "$dir/ni-seed.json" >/dev/null || fail "NI-PoRep C1 with another seed refused (NI ignores it)"
+# Another comm_r: other challenges than the proven nodes.
+for b in 7 8; do
+  sed "s/\"comm_r\":\[[0-9]*,/\"comm_r\":[$b,/" "$dir/ni.json" > "$dir/ni-r.json"
+  cmp -s "$dir/ni-r.json" "$dir/ni.json" || break
+done
+out=$("$cuzk" check-c1 "$dir/ni-r.json" 2>&1) && fail "NI-PoRep C1 with another comm_r accepted"
+echo "$out" | grep -q "but the challenge is node" || fail "NI comm_r: unexpected message: $out"
+out=$("$cuzk" seal --sector-size 2KiB --non-interactive --registered-proof StackedDrg2KiBV1_1 --out "$dir/x.json" 2>&1) \
+  && fail "--non-interactive with an interactive proof accepted"
+echo "$out" | grep -q "is not NI-PoRep" || fail "--non-interactive mismatch: unexpected message: $out"
+
 out=$("$cuzk" seal --sector-size 3KiB --out "$dir/x.json" 2>&1) && fail "3KiB accepted"
 echo "$out" | grep -q "unknown sector size '3KiB'" || fail "3KiB: unexpected message: $out"
 out=$("$cuzk" seal --sector-size 32GiB --out "$dir/x.json" 2>&1) && fail "sealing 32GiB accepted"

@@ -14,7 +14,9 @@
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/engine/params.hpp"
 #include "cuzk/formats/bellperson.hpp"
+#include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "support/engine_checks.hpp"
 #include "support/gated_backend.hpp"
@@ -83,6 +85,44 @@ TEST(Engine, ProvesEveryPartitionAndTheProofsVerify) {
     EXPECT_EQ(e.peek(info.job_id).state, JobState::Completed);
     expect_idle(e);
     EXPECT_EQ(e.status().proofs_completed, 1u);
+}
+
+// EngineConfig::key_source: the keys of every circuit come from it, called once a load with
+// the counts and densities of the density-only pass; a job proves with them, and keys that do
+// not fit the circuit are refused naming it.
+TEST(Engine, KeySourceGivesEveryCircuitsKeys) {
+    EngineConfig cfg = cpu_config();
+    int calls = 0;
+    groth16::VerifyingKey made;
+    cfg.key_source = [&](const std::string& id, const groth16::ShapeSummary& s) {
+        ++calls;
+        EXPECT_EQ(id, "random-dense-64-2-1");
+        const r1cs::Shape shape = CircuitKey::parse(id)->blank_circuit()->shape();
+        EXPECT_EQ(s.num_inputs, shape.num_inputs);
+        EXPECT_EQ(s.num_aux, shape.num_aux);
+        EXPECT_EQ(s.num_constraints, shape.num_constraints);
+        EXPECT_EQ(s.density.a_aux.count(), shape.density().a_aux.count());
+        auto p = groth16::setup(shape, groth16::ToxicWaste::from_seed(77));
+        made = p.vk;
+        return p;
+    };
+    {
+        Engine e(cfg);
+        for (int i = 0; i < 2; ++i) {
+            const auto r = e.await(e.submit(dense(64, 2)).job_id);
+            ASSERT_TRUE(r);
+            expect_verifies(*r);
+            EXPECT_EQ(r->verifying_key, formats::vk_to_bytes(made));
+        }
+        EXPECT_EQ(calls, 1);
+    }
+    cfg.key_source = [](const std::string&, const groth16::ShapeSummary&) { return groth16::Parameters{}; };
+    Engine e(cfg);
+    const auto r = e.await(e.submit(dense(64, 1)).job_id);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->state, JobState::Failed);
+    EXPECT_NE(r->error.find("the key source's keys do not fit circuit random-dense-64-2-1"), std::string::npos)
+        << r->error;
 }
 
 TEST(SlowEngine, Sha256ChainPartitionsHaveTheirOwnPreimages) {

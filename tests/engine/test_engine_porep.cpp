@@ -5,8 +5,9 @@
 // sector size mismatches, the consistency check, missing parameters), circuit keys and the
 // Filecoin parameter file lookup.
 // VerySlowEnginePoRep seals a sector, proves it with development keys and verifies: 2 KiB
-// (1 partition of 2,687,921 constraints: a dev setup of several minutes on 2 cores) and 8 MiB
-// (sealing ~20 s on 2 cores; 1 partition of 3,844,929 constraints, the same 2^22 domain).
+// (1 partition of 2,687,921 constraints: a dev setup of several minutes on 2 cores), 2 KiB
+// NI-PoRep (13 such partitions, the same keys) and 8 MiB (sealing ~20 s on 2 cores;
+// 1 partition of 3,844,929 constraints, the same 2^22 domain).
 // The keys are cached in CUZK_TEST_PARAM_CACHE (default <tmp>/cuzk-porep-test-params), so
 // later runs reuse them. CI leaves VerySlow* out; run it with
 //   build/cpu/tests/cuzk_test_engine --gtest_filter='VerySlowEnginePoRep.*'
@@ -245,6 +246,77 @@ TEST(EnginePoRep, TheC1ParseIsReservedFromTheBudget) {
     EXPECT_GT(e.status().memory_high_water, 0u);
 }
 
+// An NI-PoRep C1 names the interactive circuit of its size (one set of keys for both) and is
+// refused only for the missing parameter file; the engine's partition bound covers its 13.
+TEST(EnginePoRep, NonInteractiveC1SharesTheInteractiveCircuit) {
+    TempDir dir("ni");
+    EngineConfig cfg = quiet_cpu();
+    cfg.filecoin_param_dir = dir.path;
+    cfg.allow_dev_params = false;
+    Engine e(cfg);
+    const auto ni = RegisteredSealProof::StackedDrg2KiBV1_2_Feat_NonInteractivePoRep;
+    const auto& c1 = sealed_c1(ni);
+    ASSERT_EQ(c1.vanilla_proofs.size(), 13u);
+    JobSpec s = porep_spec(filecoin::write_c1_output(c1));
+    EXPECT_EQ(Engine::circuit_id(s), "porep-StackedDrg2KiBV1_1");
+    s.registered_proof = "15";
+    EXPECT_EQ(Engine::circuit_id(s), "porep-StackedDrg2KiBV1_1");
+    auto [code, why] = refusal(e, s);
+    EXPECT_EQ(code, EngineError::Code::NotFound) << why;
+    EXPECT_NE(why.find("no Filecoin parameters for porep-StackedDrg2KiBV1_1"), std::string::npos) << why;
+    // The interactive proof's name against the NI C1.
+    s.registered_proof = "StackedDrg2KiBV1_1";
+    EXPECT_NE(refusal(e, s).second.find("does not match the C1 output's registered_proof "
+                                        "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"),
+              std::string::npos);
+    // Another comm_r: the NI challenges move, the consistency check names the proof.
+    auto moved = c1;
+    moved.comm_r[0] ^= 1;
+    const auto [c2, m2] = refusal(e, porep_spec(filecoin::write_c1_output(moved)));
+    EXPECT_EQ(c2, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m2.find("but the challenge is node"), std::string::npos) << m2;
+    // The default partition bounds hold NI-PoRep's 126 at 32/64 GiB; a lower one refuses a job.
+    const auto& ni32 = filecoin::porep_config(RegisteredSealProof::StackedDrg64GiBV1_2_Feat_NonInteractivePoRep);
+    EXPECT_GE(EngineConfig{}.max_partitions, ni32.partitions);
+    EXPECT_GE(kinds::Limits{}.max_partitions, ni32.partitions);
+    cfg.max_partitions = 12;
+    Engine low(cfg);
+    const auto [c3, m3] = refusal(low, porep_spec(filecoin::write_c1_output(c1)));
+    EXPECT_EQ(c3, EngineError::Code::InvalidArgument);
+    EXPECT_NE(m3.find("partitions must be in [1, 12], got 13"), std::string::npos) << m3;
+}
+
+// A 32 GiB NI-PoRep C1 (synthetic, NI-PoRep's shape with the seed's challenges: ~460 MiB of
+// JSON, minutes to make and parse on 2 shared cores) has 126 partitions, within the default
+// max_partitions; a lower bound refuses it.
+TEST(VerySlowEnginePoRep, NonInteractive32GiBHas126Partitions) {
+    const auto ni = RegisteredSealProof::StackedDrg32GiBV1_2_Feat_NonInteractivePoRep;
+    const auto c1 = filecoin::synthetic_c1(ni, 3, {}, filecoin::SyntheticChallenges::FromSeed);
+    const std::string json = filecoin::write_c1_output(c1);
+    kinds::Request r;
+    r.kind = "porep-seal-commit";
+    r.c1_json = json;
+    kinds::Limits limits;
+    limits.check_vanilla = false;  // the seed's challenges are not comm_r's
+    const auto work = kinds::Registry::all()->find(r.kind).prepare(r, limits);
+    EXPECT_EQ(work->partitions(), 126u);
+    EXPECT_EQ(work->shape()->id(), "porep-StackedDrg32GiBV1_1");
+    const auto last = work->partition(125);
+    EXPECT_EQ(last.public_inputs.size(), 327u);  // 4 + 18 x 18, ONE excluded
+    EXPECT_EQ(last.public_inputs, circuits::porep_public_inputs(ni, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 125));
+
+    TempDir dir("ni32");
+    EngineConfig cfg = quiet_cpu();
+    cfg.filecoin_param_dir = dir.path;
+    cfg.allow_dev_params = false;
+    cfg.check_c1 = false;
+    cfg.max_partitions = 64;
+    Engine e(cfg);
+    const auto [code, why] = refusal(e, porep_spec(json));
+    EXPECT_EQ(code, EngineError::Code::InvalidArgument);
+    EXPECT_NE(why.find("partitions must be in [1, 64], got 126"), std::string::npos) << why;
+}
+
 // ---- end to end (needs the PoRep keys: dev setup, cached) -----------------------------------
 
 namespace {
@@ -259,8 +331,11 @@ std::vector<Fr> inputs_for(const filecoin::SealCommitPhase1Output& c1, unsigned 
 }
 
 // Seal -> C1 JSON -> engine (dev keys) -> proofs that verify against the vk and the public
-// inputs from comm_r, comm_d, replica_id and seed; a changed seed or comm_r and a flipped proof
-// byte are rejected, and a C1 with the wrong seed fails in the engine.
+// inputs from comm_r, comm_d, replica_id and seed; a changed comm_r or replica_id and a flipped
+// proof byte are rejected, and a C1 whose challenges are not its own fails in the engine.
+// Interactive PoRep: a changed seed is rejected. NI-PoRep takes its challenges from comm_r:
+// the proofs verify whatever the seed (rust-fil-proofs ignores it too), and the C1 that fails
+// in the engine has another comm_r.
 void seal_prove_verify(RegisteredSealProof proof) {
     EngineConfig cfg = quiet_cpu();
     // The prove target: CUZK_TEST_BACKEND (cpu, cuda, auto), default auto (the GPU when built
@@ -284,21 +359,28 @@ void seal_prove_verify(RegisteredSealProof proof) {
         ASSERT_EQ(r->state, JobState::Completed) << r->error;
         const unsigned parts = pc.partitions;
         EXPECT_EQ(r->partitions_total, parts);
-        EXPECT_EQ(r->circuit_id, "porep-" + std::string(pc.name));
+        EXPECT_EQ(r->circuit_id, "porep-" + std::string(filecoin::porep_config(filecoin::circuit_proof(proof)).name));
         ASSERT_EQ(r->proof.size(), 192u * parts);
 
         // Verify from the C1's public values alone (as a chain would) with the returned key.
         const auto vk = formats::read_vk_from_bytes(r->verifying_key);
         groth16::PreparedVerifyingKey pvk(vk);
         const auto proofs = formats::read_proofs_from_bytes(r->proof, parts);
+        const bool ni = pc.kind == filecoin::PoRepKind::NonInteractivePoRep;
         for (unsigned k = 0; k < parts; ++k) {
             EXPECT_TRUE(groth16::verify(pvk, proofs[k], inputs_for(c1, k))) << "partition " << k;
             auto other = c1;
-            other.seed[0] ^= 1;  // other challenges
+            other.seed[0] ^= 1;  // interactive: other challenges; NI: the same
+            EXPECT_EQ(bool(groth16::verify(pvk, proofs[k], inputs_for(other, k))), ni) << "partition " << k;
+            other = c1;
+            other.comm_r[0] ^= 1;  // NI: other challenges too
             EXPECT_FALSE(groth16::verify(pvk, proofs[k], inputs_for(other, k)));
             other = c1;
-            other.comm_r[0] ^= 1;
+            other.replica_id[0] ^= 1;
             EXPECT_FALSE(groth16::verify(pvk, proofs[k], inputs_for(other, k)));
+            if (k + 1 < parts && inputs_for(c1, k + 1) != inputs_for(c1, k)) {  // another partition's challenges
+                EXPECT_FALSE(groth16::verify(pvk, proofs[k], inputs_for(c1, k + 1)));
+            }
         }
         // A flipped proof byte is rejected: it no longer decodes, or the proof fails.
         auto flipped = r->proof;
@@ -313,14 +395,15 @@ void seal_prove_verify(RegisteredSealProof proof) {
         EXPECT_TRUE(rejected);
     }  // one engine (and one copy of the keys) at a time
 
-    // A C1 whose seed is not the one its challenges came from: the engine's proof (with
-    // public inputs derived from the seed) fails verification, so the job fails.
-    auto wrong_seed = c1;
-    wrong_seed.seed[0] ^= 1;
+    // A C1 whose seed (interactive) or comm_r (NI) is not the one its challenges came from:
+    // the engine's proof (with public inputs derived from it) fails verification, so the job
+    // fails.
+    auto wrong = c1;
+    (pc.kind == filecoin::PoRepKind::NonInteractivePoRep ? wrong.comm_r : wrong.seed)[0] ^= 1;
     EngineConfig cfg2 = cfg;
     cfg2.check_c1 = false;  // let it through to the prover
     Engine e2(cfg2);
-    const auto r2 = e2.await(e2.submit(porep_spec(filecoin::write_c1_output(wrong_seed))).job_id);
+    const auto r2 = e2.await(e2.submit(porep_spec(filecoin::write_c1_output(wrong))).job_id);
     ASSERT_TRUE(r2);
     EXPECT_EQ(r2->state, JobState::Failed);
 }
@@ -329,6 +412,11 @@ void seal_prove_verify(RegisteredSealProof proof) {
 
 TEST(VerySlowEnginePoRep, Sealed2KiBSectorProvesAndVerifies) {
     seal_prove_verify(RegisteredSealProof::StackedDrg2KiBV1_1);
+}
+
+// NI-PoRep, 2 KiB: 13 partitions with the 2 KiB interactive keys (the same circuit and files).
+TEST(VerySlowEnginePoRep, Sealed2KiBNonInteractiveSectorProvesAndVerifies) {
+    seal_prove_verify(RegisteredSealProof::StackedDrg2KiBV1_2_Feat_NonInteractivePoRep);
 }
 
 TEST(VerySlowEnginePoRep, Sealed8MiBSectorProvesAndVerifies) {

@@ -102,6 +102,52 @@ TEST(C1, ConsistencyOfTheSample) {
     }
 }
 
+// NI-PoRep's C1 differs from interactive PoRep's only in registered_proof and the number of
+// partitions (13 at test sizes); its seed is carried but not used (seal.rs: "when using NI-PoRep
+// the PoRep challenge generation seed is ignored"), its challenges come from comm_r.
+TEST(C1, NonInteractivePoRep) {
+    const SealCommitPhase1Output c1 = make_c1(RegisteredSealProof::StackedDrg2KiBV1_2_Feat_NonInteractivePoRep);
+    const std::string text = write_c1_output(c1);
+    const json j = json::parse(text);
+    EXPECT_EQ(j["registered_proof"], "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep");
+    EXPECT_EQ(j["vanilla_proofs"]["StackedDrg2KiBV1"].size(), 13u);
+    EXPECT_EQ(j["vanilla_proofs"]["StackedDrg2KiBV1"][12].size(), 2u);
+    EXPECT_EQ(parse_c1_output(text), c1);
+    auto error = [](const SealCommitPhase1Output& c) -> std::string {
+        try {
+            check_c1_consistency(c, "c1.json");
+        } catch (const formats::FormatError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(error(c1), "");
+    // The proven nodes are comm_r's challenges in every partition.
+    for (unsigned k = 0; k < 13; ++k)
+        for (unsigned i = 0; i < 2; ++i)
+            EXPECT_EQ(c1.vanilla_proofs[k][i].replica_column_proofs.c_x.column.index,
+                      ni_challenges(64, c1.replica_id, c1.comm_r, 2, uint8_t(k))[i]);
+    auto other = c1;
+    other.seed[0] ^= 1;  // not used
+    EXPECT_EQ(error(other), "");
+    other = c1;
+    other.comm_r[0] ^= 1;  // other challenges
+    EXPECT_NE(error(other).find("but the challenge is node"), std::string::npos) << error(other);
+    other = c1;
+    other.replica_id[0] ^= 1;
+    EXPECT_NE(error(other), "");
+    // The interactive proof's partition count is refused, naming the NI proof.
+    json one = j;
+    while (one["vanilla_proofs"]["StackedDrg2KiBV1"].size() > 1) one["vanilla_proofs"]["StackedDrg2KiBV1"].erase(1);
+    EXPECT_EQ(parse_error(one.dump()),
+              "c1.json: vanilla_proofs.StackedDrg2KiBV1: expected 13 partitions for "
+              "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep, found 1");
+    // And an interactive C1 relabelled NI: 1 partition, and its challenges are the seed's.
+    json relabel = json::parse(sample_json());
+    relabel["registered_proof"] = "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep";
+    EXPECT_NE(parse_error(relabel.dump()).find("expected 13 partitions"), std::string::npos);
+}
+
 TEST(C1, ConsistencyRejectsWrongData) {
     const SealCommitPhase1Output good = make_c1(RegisteredSealProof::StackedDrg2KiBV1_1);
     auto error = [](const SealCommitPhase1Output& c1) -> std::string {

@@ -167,6 +167,63 @@ TEST(Registry, ParameterFileNamesMatchParametersJson) {
               "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.vk");
 }
 
+// NI-PoRep (FIP-0090): ids 15..19 (rust-filecoin-proofs-api REGISTERED_PROOF_IDS), api
+// version 1.2 (ApiFeature::NonInteractivePoRep's first supported version), partitions and
+// minimum challenges from constants.rs (get_porep_non_interactive_partitions / _minimum_
+// challenges), and the interactive circuit and parameter files of the same size.
+TEST(Registry, NonInteractivePoRepProofs) {
+    struct Row {
+        const char* name;
+        uint64_t id, sector_size;
+        unsigned partitions, min_challenges, per_partition;
+    };
+    const Row rows[] = {
+        {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 15, 2048, 13, 26, 2},
+        {"StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", 16, 8 << 20, 13, 26, 2},
+        {"StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", 17, 512 << 20, 13, 26, 2},
+        {"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", 18, uint64_t(32) << 30, 126, 2253, 18},
+        {"StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", 19, uint64_t(64) << 30, 126, 2253, 18},
+    };
+    for (const Row& r : rows) {
+        SCOPED_TRACE(r.name);
+        const auto proof = seal_proof_from_name(r.name);
+        ASSERT_TRUE(proof);
+        EXPECT_EQ(uint64_t(*proof), r.id);
+        EXPECT_EQ(seal_proof_from_id(r.id), proof);
+        const PoRepConfig& c = porep_config(*proof);
+        EXPECT_EQ(c.name, r.name);
+        EXPECT_EQ(c.kind, PoRepKind::NonInteractivePoRep);
+        EXPECT_EQ(c.api_version, ApiVersion::V1_2_0);
+        EXPECT_EQ(c.sector_size, r.sector_size);
+        EXPECT_EQ(c.partitions, r.partitions);
+        EXPECT_EQ(c.minimum_challenges, r.min_challenges);
+        EXPECT_EQ(c.challenges_per_partition, r.per_partition);
+        EXPECT_GE(c.partitions * c.challenges_per_partition, c.minimum_challenges);
+        // The VanillaSealProof variant is the size's V1 name whatever the version.
+        EXPECT_EQ(std::string(c.vanilla_proof_tag) + "_2_Feat_NonInteractivePoRep", r.name);
+        // porep_id: the id in bytes 0..8, nonce 0.
+        Bytes32 want{};
+        want[0] = uint8_t(r.id);
+        EXPECT_EQ(c.porep_id, want);
+        // The interactive V1_1 proof of the size names the circuit and its files.
+        const PoRepConfig& v11 = porep_config(circuit_proof(*proof));
+        EXPECT_EQ(v11.kind, PoRepKind::Interactive);
+        EXPECT_EQ(v11.api_version, ApiVersion::V1_1_0);
+        EXPECT_EQ(v11.sector_size, c.sector_size);
+        EXPECT_EQ(v11.layers, c.layers);
+        EXPECT_EQ(v11.challenges_per_partition, c.challenges_per_partition);
+        EXPECT_EQ(v11.tree.display(), c.tree.display());
+        EXPECT_EQ(porep_parameter_identifier(c), porep_parameter_identifier(v11));
+        EXPECT_EQ(porep_params_file_name(c), porep_params_file_name(v11));
+        EXPECT_EQ(porep_vk_file_name(c), porep_vk_file_name(v11));
+    }
+    // circuit_proof is the V1_1 proof for every version and feature of a size.
+    for (uint64_t id = 0; id < kRegisteredSealProofCount; ++id)
+        EXPECT_EQ(circuit_proof(RegisteredSealProof(id)), RegisteredSealProof(5 + id % 5)) << id;
+    EXPECT_THROW(circuit_proof(RegisteredSealProof(kRegisteredSealProofCount)), std::invalid_argument);
+    EXPECT_FALSE(seal_proof_from_name("StackedDrg32GiBV1_2_Feat_NonInteractive"));
+}
+
 TEST(Registry, Hex) {
     Bytes32 b{};
     for (int i = 0; i < 32; ++i) b[i] = uint8_t(i * 7);

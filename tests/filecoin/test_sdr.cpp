@@ -56,12 +56,43 @@ TEST(Sdr, InteractiveChallenges) {
                  std::logic_error);
 }
 
+// challenges.rs NiChallenges::derive: SHA256("filecoin.io|PoRep|1|NonInteractive|1" ‖ replica_id
+// ‖ comm_r ‖ u32_le(n·k + i)) → mod (nodes − 1) + 1. rust-fil-proofs has no hard-coded NI
+// vectors; these are Python hashlib's from that rule (test_replica_id, comm_r = 0x22 × 32).
 TEST(Sdr, NonInteractiveChallenges) {
-    const auto& cfg = porep_config(RegisteredSealProof::StackedDrg32GiBV1_2_Feat_NonInteractivePoRep);
-    EXPECT_EQ(porep_challenges(cfg, test_replica_id(), Bytes32{}, filled(0x22), 125),
+    const Bytes32 rid = test_replica_id(), comm_r = filled(0x22);
+    const auto& c32 = porep_config(RegisteredSealProof::StackedDrg32GiBV1_2_Feat_NonInteractivePoRep);
+    // The last of the 126 partitions (k = 125: j = 18·125 + i, still below the u8 k's 256).
+    EXPECT_EQ(porep_challenges(c32, rid, Bytes32{}, comm_r, 125),
               (std::vector<uint64_t>{911696975, 861656051, 303739510, 642345106, 964689352, 52849377, 1002906058,
                                      860842371, 225444156, 623629348, 505833843, 901652169, 193376831, 161876495,
                                      584958965, 749790088, 173758079, 1031534520}));
+    const auto& c64 = porep_config(RegisteredSealProof::StackedDrg64GiBV1_2_Feat_NonInteractivePoRep);
+    EXPECT_EQ(porep_challenges(c64, rid, Bytes32{}, comm_r, 0),
+              (std::vector<uint64_t>{838451742, 2061054358, 34862016, 514202263, 1674700425, 1223606369, 1993990891,
+                                     1970400957, 1722737404, 1018787398, 104304587, 815290281, 99742333, 1370728306,
+                                     617679311, 725307060, 1921178893, 1889663235}));
+    const auto& c512 = porep_config(RegisteredSealProof::StackedDrg512MiBV1_2_Feat_NonInteractivePoRep);
+    EXPECT_EQ(porep_challenges(c512, rid, Bytes32{}, comm_r, 12), (std::vector<uint64_t>{8259528, 16555675}));
+    // 2 KiB: all 13 partitions of 2 challenges.
+    const auto& c2 = porep_config(RegisteredSealProof::StackedDrg2KiBV1_2_Feat_NonInteractivePoRep);
+    const std::vector<std::vector<uint64_t>> want2k = {{6, 10},  {19, 39}, {49, 2},  {59, 3},  {19, 47},
+                                                       {24, 55}, {22, 9},  {56, 38}, {40, 55}, {22, 11},
+                                                       {5, 59},  {29, 51}, {39, 31}};
+    ASSERT_EQ(c2.partitions, want2k.size());
+    std::vector<uint64_t> all2k;
+    for (unsigned k = 0; k < c2.partitions; ++k) {
+        EXPECT_EQ(porep_challenges(c2, rid, Bytes32{}, comm_r, k), want2k[k]) << "partition " << k;
+        all2k.insert(all2k.end(), want2k[k].begin(), want2k[k].end());
+    }
+    // Partitions split one long list (as challenge_partition_equivalence for interactive).
+    EXPECT_EQ(ni_challenges(c2.nodes, rid, comm_r, 2 * c2.partitions, 0), all2k);
+    // The interactive seed plays no part; comm_r and replica_id do; the tag makes them differ
+    // from interactive challenges with comm_r as the seed ([28, 21]).
+    EXPECT_EQ(porep_challenges(c2, rid, filled(0x99), comm_r, 0), want2k[0]);
+    EXPECT_NE(porep_challenges(c2, rid, Bytes32{}, filled(0x23), 0), want2k[0]);
+    EXPECT_NE(porep_challenges(c2, filled(0x01), Bytes32{}, comm_r, 0), want2k[0]);
+    EXPECT_EQ(interactive_challenges(c2.nodes, rid, comm_r, 2, 0), (std::vector<uint64_t>{28, 21}));
 }
 
 // The label preimage spelled out byte by byte, as the circuit builds it (filecoin-circuits.md

@@ -237,6 +237,28 @@ TEST(Synthetic, DeterministicAndDamageIsNamed) {
                  std::invalid_argument);
 }
 
+// NI-PoRep's shape with the seed's challenges (for benchmarks): 13 partitions at 2 KiB, the
+// challenge check names the first proof, deterministic; interactive proofs are unchanged.
+TEST(Synthetic, NonInteractiveShapeFromTheSeed) {
+    const auto ni = RegisteredSealProof::StackedDrg2KiBV1_2_Feat_NonInteractivePoRep;
+    const auto c1 = synthetic_c1(ni, 4, {}, SyntheticChallenges::FromSeed);
+    EXPECT_EQ(c1.registered_proof, ni);
+    ASSERT_EQ(c1.vanilla_proofs.size(), 13u);
+    for (unsigned k = 0; k < 13; ++k) {
+        const auto want = interactive_challenges(64, c1.replica_id, c1.seed, 2, uint8_t(k));
+        ASSERT_EQ(c1.vanilla_proofs[k].size(), 2u);
+        for (unsigned i = 0; i < 2; ++i) EXPECT_EQ(c1.vanilla_proofs[k][i].labeling_proofs[0].node, want[i]);
+    }
+    EXPECT_EQ(check_error(c1).rfind("c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs: proves node", 0), 0u)
+        << check_error(c1);
+    EXPECT_EQ(parse_c1_output(write_c1_output(c1)), c1);
+    EXPECT_EQ(write_c1_output(synthetic_c1(ni, 4, {}, SyntheticChallenges::FromSeed)), write_c1_output(c1));
+    EXPECT_EQ(
+        write_c1_output(synthetic_c1(RegisteredSealProof::StackedDrg2KiBV1_1, 4, {}, SyntheticChallenges::FromSeed)),
+        write_c1_output(synthetic_c1(RegisteredSealProof::StackedDrg2KiBV1_1, 4)));
+    EXPECT_THROW(synthetic_c1(ni, 4), std::invalid_argument);
+}
+
 TEST(Synthetic, FiveHundredTwelveMiBPasses) {
     EXPECT_EQ(check_error(synthetic_c1(RegisteredSealProof::StackedDrg512MiBV1_1, 1)), "");
 }

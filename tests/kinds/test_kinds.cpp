@@ -101,7 +101,7 @@ TEST(Kinds, BuiltinPartitionsAndShape) {
     // Partitions share the shape, not the witness (preimage seed + k).
     EXPECT_NE(work->partition(0).public_inputs, work->partition(1).public_inputs);
     EXPECT_EQ(work->partition(1).public_inputs, work->partition(1).public_inputs);
-    req.partitions = 65;
+    req.partitions = 129;
     EXPECT_EQ(code_of([&] { k.prepare(req, Limits{}); }), KindError::Code::InvalidArgument);
     EXPECT_EQ(Registry::all()->shape("random-dense-300-3-7", Limits{})->id(), "random-dense-300-3-7");
 }
@@ -112,6 +112,15 @@ TEST(Kinds, PoRepShapesNameTheirParameterFiles) {
     EXPECT_EQ(s->id(), "porep-StackedDrg2KiBV1_1");
     EXPECT_EQ(s->params_file_name(), filecoin::porep_params_file_name(cfg));
     EXPECT_EQ(s->vk_file_name(), filecoin::porep_vk_file_name(cfg));
+    // Every registered proof of a size shares the V1_1 proof's shape (one loaded copy of the
+    // parameter files): V1 and NI-PoRep too.
+    for (const char* id : {"porep-StackedDrg2KiBV1", "porep-StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"})
+        EXPECT_EQ(Registry::all()->shape(id, Limits{})->id(), "porep-StackedDrg2KiBV1_1") << id;
+    EXPECT_EQ(porep_shape(uint64_t(filecoin::RegisteredSealProof::StackedDrg32GiBV1_2_Feat_NonInteractivePoRep))->id(),
+              "porep-StackedDrg32GiBV1_1");
+    EXPECT_EQ(porep_shape(uint64_t(filecoin::RegisteredSealProof::StackedDrg64GiBV1))->params_file_name(),
+              filecoin::porep_params_file_name(
+                  filecoin::porep_config(filecoin::RegisteredSealProof::StackedDrg64GiBV1_2_Feat_NonInteractivePoRep)));
     Request req;
     req.kind = "porep-seal-commit";
     EXPECT_EQ(code_of([&] { Registry::all()->find(req.kind).prepare(req, Limits{}); }),

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "cuzk/groth16/backend.hpp"
+#include "cuzk/groth16/keys.hpp"
 #include "cuzk/kinds/kind.hpp"
 
 namespace cuzk::engine {
@@ -139,8 +140,9 @@ struct EngineConfig {
     std::chrono::milliseconds eviction_min_idle{0};
     // Jobs kept after they end, for AwaitProof and status (oldest forgotten first).
     size_t finished_jobs_kept = 1024;
-    // Upper bound on partitions per job and on a built-in circuit's size.
-    uint32_t max_partitions = 64;
+    // Upper bound on partitions per job (NI-PoRep has 126 at 32/64 GiB) and on a built-in
+    // circuit's size.
+    uint32_t max_partitions = 128;
     uint64_t max_constraints = uint64_t(1) << 27;
     // On shutdown: finish running and queued jobs (true) or cancel them (false).
     bool drain_on_shutdown = false;
@@ -152,6 +154,11 @@ struct EngineConfig {
     bool log_spans = false;  // also one debug line per timing span
     // Tests: make the prove-stage backend for a device (-1 = CPU). Default: the real ones.
     std::function<std::unique_ptr<groth16::ProverBackend>(int device)> backend_factory;
+    // Benchmarks: when set, every circuit's keys come from here instead of its parameter
+    // files or a setup (e.g. timing-only keys sized from the densities, whose proofs do not
+    // verify: turn verify_proofs off). Called once a load with the circuit id and its counts
+    // and densities from the density-only pass (no matrices are recorded).
+    std::function<groth16::Parameters(const std::string& circuit_id, const groth16::ShapeSummary&)> key_source;
 };
 
 struct SubmitInfo {

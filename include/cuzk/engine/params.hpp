@@ -60,7 +60,8 @@ struct Footprint {
 
 struct LoadedCircuit {
     CircuitKey key;
-    // Where the keys came from: "filecoin:<path>" (Filecoin parameter files) or "dev-setup".
+    // Where the keys came from: "filecoin:<path>" (Filecoin parameter files), "dev-setup" or
+    // "key-source" (EngineConfig::key_source).
     std::string source;
     groth16::Parameters params;
     r1cs::Density density;
@@ -80,6 +81,9 @@ class ParamManager {
     // Filecoin keys: where the parameter files are ("" = filecoin_param_dir()), and
     // whether a missing file falls back to a development setup.
     void set_filecoin(std::filesystem::path dir, bool allow_dev_params);
+    // Every circuit's keys from `source` (EngineConfig::key_source); null: the usual sources.
+    using KeySource = std::function<groth16::Parameters(const std::string&, const groth16::ShapeSummary&)>;
+    void set_key_source(KeySource source) { key_source_ = std::move(source); }
     // Filecoin keys: the .params file a key would be read from, whether it exists, and (when it
     // does not and dev params are not allowed) the error a job gets.
     std::filesystem::path filecoin_params_path(const CircuitKey& key) const;
@@ -126,6 +130,7 @@ class ParamManager {
     std::filesystem::path cache_dir_;
     std::filesystem::path filecoin_dir_;
     bool allow_dev_params_ = true;
+    KeySource key_source_;
     uint64_t setup_seed_;
     std::chrono::milliseconds min_idle_;
     Log log_;

@@ -98,6 +98,14 @@ const PoRepConfig& porep_config(RegisteredSealProof proof);
 std::optional<RegisteredSealProof> seal_proof_from_name(std::string_view name);
 std::optional<RegisteredSealProof> seal_proof_from_id(uint64_t id);
 
+// The interactive V1_1 proof of the same sector size. Every registered proof of a size proves
+// the same circuit with the same parameter files: porep_parameter_identifier holds neither the
+// porep_id, nor the api version, nor how the challenges are derived, and NI-PoRep keeps the
+// interactive challenges per partition (2 at test sizes, 18 at 32/64 GiB) for exactly that
+// reason (get_porep_non_interactive_partitions). The graph's parents differ by version, but
+// they are public inputs, not the circuit's shape.
+RegisteredSealProof circuit_proof(RegisteredSealProof proof);
+
 // porep_id: u64 LE registered-proof id in bytes 0..8, u64 LE nonce (0 for every proof so far)
 // in bytes 8..16, zeros after (rust-filecoin-proofs-api src/registry.rs::porep_id).
 Bytes32 porep_id(RegisteredSealProof proof);

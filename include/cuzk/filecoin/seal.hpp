@@ -105,8 +105,16 @@ class SealedSector {
 //  - trees D, C and R_last are sparse: a node above a proven leaf is the hash of its children,
 //    every other node is pseudo-random from the seed, the tree and its position.
 // Memory and time grow with partitions × challenges × path length, not with the sector.
-// Only interactive PoRep (NI-PoRep challenges depend on comm_r, which depends on the proven
-// leaves): other kinds throw std::invalid_argument. Deterministic in (proof, seed).
-SealCommitPhase1Output synthetic_c1(RegisteredSealProof proof, uint64_t seed, const ProgressFn& progress = {});
+// Deterministic in (proof, seed, challenges).
+//
+// NI-PoRep's challenges come from comm_r, which the proven leaves fix, so no synthetic C1 can
+// hold them: SyntheticChallenges::Derived makes interactive PoRep only (std::invalid_argument
+// otherwise). SyntheticChallenges::FromSeed makes NI-PoRep's shape (its partitions ×
+// challenges) with the challenges drawn as interactive PoRep draws them from the seed: it passes
+// every check of check_c1_consistency but the challenges' derivation, and a proof of it does not
+// verify, but its witness costs what a real one's does (NI-PoRep benchmarks at 32 GiB).
+enum class SyntheticChallenges { Derived, FromSeed };
+SealCommitPhase1Output synthetic_c1(RegisteredSealProof proof, uint64_t seed, const ProgressFn& progress = {},
+                                    SyntheticChallenges challenges = SyntheticChallenges::Derived);
 
 }  // namespace cuzk::filecoin

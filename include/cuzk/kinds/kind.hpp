@@ -73,7 +73,7 @@ class KindError : public std::runtime_error {
 
 // The engine's bounds on what a request may ask for.
 struct Limits {
-    uint32_t max_partitions = 64;
+    uint32_t max_partitions = 128;  // NI-PoRep has 126 at 32/64 GiB
     uint64_t max_constraints = uint64_t(1) << 27;
     // Check vanilla proofs at prepare (a PoRep C1: filecoin::check_c1_consistency).
     bool check_vanilla = true;
@@ -173,7 +173,8 @@ std::unique_ptr<Kind> make_unimplemented_kind(std::string name);
 // set, else env FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
 std::filesystem::path filecoin_param_dir(const std::filesystem::path& configured = {});
 
-// The shape of a registered seal proof's PoRep circuit (filecoin::RegisteredSealProof id).
+// The shape of a registered seal proof's PoRep circuit (filecoin::RegisteredSealProof id): the
+// one shape of its sector size, "porep-StackedDrg<size>V1_1" (filecoin::circuit_proof).
 std::shared_ptr<const Shape> porep_shape(uint64_t registered_proof);
 
 }  // namespace cuzk::kinds
