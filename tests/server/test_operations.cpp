@@ -101,8 +101,8 @@ TEST(DaemonOps, AJobPastItsDeadlineEndsInTimeoutAndIsCounted) {
     const auto now_ms = uint64_t(
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
-    // 16 partitions of ~100 ms each cannot be done in 300 ms.
-    auto req = builtin("random-dense", kLong, 16);
+    // 32 partitions of ~100 ms each (one witness worker, one prover) cannot be done in 300 ms.
+    auto req = builtin("random-dense", kLong, 32);
     req.set_deadline_unix_ms(now_ms + 300);
     std::string job;
     ASSERT_TRUE(submit_builtin(*stub, req, &job).ok());
