@@ -650,6 +650,12 @@ TEST(Engine, WithinAPriorityTheEarlierDeadlineGoesFirst) {
                                         job_number(none.job_id)};
     EXPECT_EQ(gate.order, want);
     EXPECT_EQ(e.status().deadline_risks, 0u);
+    // A deadline already passed is refused, saying so.
+    auto past = dense(64, 1);
+    past.deadline = in(-1s);
+    const auto [code, why] = refusal(e, past);
+    EXPECT_EQ(code, EngineError::Code::InvalidArgument);
+    EXPECT_NE(why.find("the deadline has already passed"), std::string::npos) << why;
     expect_idle(e);
 }
 
