@@ -1428,7 +1428,9 @@ std::string Engine::metrics_prometheus() const {
 
 std::string Engine::chrome_trace_json() const { return impl_->metrics.recorder().chrome_json(); }
 
-std::vector<trace::Event> Engine::spans() const { return impl_->metrics.recorder().events(); }
+std::vector<trace::Event> Engine::spans(const std::function<bool(const trace::Event&)>& keep) const {
+    return keep ? impl_->metrics.recorder().events(keep) : impl_->metrics.recorder().events();
+}
 
 trace::Clock::time_point Engine::trace_origin() const { return impl_->metrics.recorder().origin(); }
 

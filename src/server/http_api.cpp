@@ -128,8 +128,8 @@ json job_detail_json(const HttpContext& c, const std::string& id) {
     const auto origin = c.engine->trace_origin();
     std::map<std::pair<std::string, std::string>, std::pair<uint64_t, double>> phases;  // (layer, name): count, ms
     json spans = json::array();
-    for (const auto& e : c.engine->spans()) {
-        if (e.job != it->number) continue;
+    const uint64_t number = it->number;
+    for (const auto& e : c.engine->spans([number](const trace::Event& e) { return e.job == number; })) {
         auto& [n, ms] = phases[{e.layer, e.name}];
         ++n;
         ms += e.ms();
@@ -151,10 +151,9 @@ json timeline_json(const HttpContext& c, const httplib::Request& req) {
     std::map<uint64_t, const engine::JobInfo*> by_number;
     const auto jobs = c.engine->jobs();
     for (const auto& j : jobs) by_number[j.number] = &j;
-    const auto all = c.engine->spans();
-    std::vector<const trace::Event*> recent;
-    for (auto it = all.rbegin(); it != all.rend() && recent.size() < kMaxSpans; ++it)
-        if (it->job != 0 && it->end >= from) recent.push_back(&*it);
+    const auto all = c.engine->spans([from](const trace::Event& e) { return e.job != 0 && e.end >= from; });
+    std::vector<const trace::Event*> recent;  // the newest kMaxSpans
+    for (auto it = all.rbegin(); it != all.rend() && recent.size() < kMaxSpans; ++it) recent.push_back(&*it);
     json spans = json::array();
     std::set<uint64_t> seen;
     for (auto it = recent.rbegin(); it != recent.rend(); ++it) {

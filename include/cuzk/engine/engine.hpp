@@ -296,8 +296,9 @@ class Engine {
     // The jobs the engine knows (queued, running, and the last finished_jobs_kept ended),
     // oldest first.
     std::vector<JobInfo> jobs() const;
-    // The timing spans kept so far (oldest first) and the time their trace counts from.
-    std::vector<trace::Event> spans() const;
+    // The timing spans kept so far that `keep` accepts (null: all), oldest first, and the
+    // time their trace counts from.
+    std::vector<trace::Event> spans(const std::function<bool(const trace::Event&)>& keep = nullptr) const;
     trace::Clock::time_point trace_origin() const;
 
     // Stops accepting jobs; finishes or cancels what is in flight (config.drain_on_shutdown
