@@ -13,6 +13,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
+
+#include <unistd.h>
 
 #include "cli_util.hpp"
 #include "cuzk/engine/engine.hpp"
@@ -40,6 +43,10 @@ struct Options {
     uint64_t timeout_ms = 0;
     bool verify = false, json = false;
     std::string circuit_id;
+    // jobs: filters; watch: refresh period and frames (0 = until interrupted).
+    std::string job_kind, job_state;
+    uint32_t limit = 50;
+    uint64_t interval_ms = 1000, frames = 0;
 };
 
 // A failed RPC: the message says what happened, in words (server::describe).
@@ -308,6 +315,156 @@ int run_status(const Options& o) {
     return 0;
 }
 
+int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string ago(uint64_t unix_ms) {
+    const double s = double(now_ms() - int64_t(unix_ms)) / 1000;
+    char buf[32];
+    if (s < 120)
+        std::snprintf(buf, sizeof buf, "%.0fs", s);
+    else if (s < 7200)
+        std::snprintf(buf, sizeof buf, "%.0fm", s / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.1fh", s / 3600);
+    return buf;
+}
+
+std::string duration_ms(double ms) {
+    char buf[32];
+    if (ms < 1000)
+        std::snprintf(buf, sizeof buf, "%.0fms", ms);
+    else if (ms < 120000)
+        std::snprintf(buf, sizeof buf, "%.1fs", ms / 1000);
+    else
+        std::snprintf(buf, sizeof buf, "%.1fm", ms / 60000);
+    return buf;
+}
+
+int run_jobs(const Options& o) {
+    auto s = stub(o);
+    v1::ListJobsRequest req;
+    req.set_kind(o.job_kind);
+    req.set_state(o.job_state);
+    req.set_limit(o.limit);
+    v1::ListJobsResponse r;
+    grpc::ClientContext ctx;
+    check(s->ListJobs(&ctx, req, &r), o);
+    if (o.json) {
+        std::string text;
+        google::protobuf::util::JsonPrintOptions opt;
+        opt.add_whitespace = true;
+        opt.always_print_primitive_fields = true;
+        (void)google::protobuf::util::MessageToJsonString(r, &text, opt);
+        std::printf("%s", text.c_str());
+        return 0;
+    }
+    std::printf("%-24s %-18s %-26s %-9s %-10s %7s %6s %8s %s\n", "JOB", "KIND", "CIRCUIT", "PRIORITY", "STATE", "PARTS",
+                "AGE", "TIME", "DEADLINE");
+    for (const auto& j : r.jobs()) {
+        std::string deadline = "-";
+        if (j.deadline_unix_ms()) deadline = "in " + duration_ms(double(j.deadline_unix_ms()) - double(now_ms()));
+        if (j.deadline_missed())
+            deadline = "missed";
+        else if (j.deadline_at_risk())
+            deadline += " AT RISK";
+        const std::string parts = std::to_string(j.partitions_done()) + "/" + std::to_string(j.partitions_total());
+        std::printf("%-24s %-18s %-26s %-9s %-10s %7s %6s %8s %s\n", j.job_id().c_str(), j.kind().c_str(),
+                    j.circuit_id().c_str(), v1::Priority_Name(j.priority()).c_str(), j.state().c_str(), parts.c_str(),
+                    ago(j.submitted_unix_ms()).c_str(), duration_ms(double(j.total_ms())).c_str(), deadline.c_str());
+        if (!j.error().empty()) std::printf("    error: %s\n", j.error().c_str());
+    }
+    if (r.jobs().empty()) std::printf("(no jobs%s)\n", o.job_kind.empty() && o.job_state.empty() ? "" : " match");
+    return 0;
+}
+
+// One frame of `watch`: the overview (the dashboard's first page) in text.
+std::string overview_text(const nlohmann::json& ov, const std::string& address) {
+    std::ostringstream os;
+    const auto& j = ov.at("jobs");
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "cuzk-daemon %s  backend %s  up %s%s\n", address.c_str(),
+                  ov.at("backend").get<std::string>().c_str(),
+                  duration_ms(ov.at("uptime_seconds").get<double>() * 1000).c_str(),
+                  ov.at("accepting").get<bool>() ? "" : "  SHUTTING DOWN");
+    os << buf;
+    std::snprintf(
+        buf, sizeof buf,
+        "jobs: %llu queued, %llu running, %llu completed, %llu failed, %llu cancelled; deadlines: %llu at "
+        "risk, %llu missed\n",
+        (unsigned long long)j.at("queued").get<uint64_t>(), (unsigned long long)j.at("running").get<uint64_t>(),
+        (unsigned long long)j.at("completed").get<uint64_t>(), (unsigned long long)j.at("failed").get<uint64_t>(),
+        (unsigned long long)j.at("cancelled").get<uint64_t>(),
+        (unsigned long long)j.at("deadline_risks").get<uint64_t>(),
+        (unsigned long long)j.at("deadlines_missed").get<uint64_t>());
+    os << buf;
+    const auto& m = ov.at("memory");
+    const auto gib = [](const nlohmann::json& v) { return v.get<double>() / double(1u << 30); };
+    std::snprintf(buf, sizeof buf, "memory: %.2f of %.2f GiB reserved (most %.2f), resident %.2f GiB\n\n",
+                  gib(m.at("reserved_bytes")), gib(m.at("budget_bytes")), gib(m.at("high_water_bytes")),
+                  gib(m.at("rss_bytes")));
+    os << buf;
+    os << "DEVICE   BUSY  VRAM USED         PROVEN  CURRENT JOB\n";
+    for (const auto& d : ov.at("devices")) {
+        const int ord = d.at("ordinal").get<int>();
+        const double total = d.at("memory_total_bytes").get<double>(), free = d.at("memory_free_bytes").get<double>();
+        std::string vram = total > 0 ? std::to_string(int((total - free) / double(1u << 20))) + "/" +
+                                           std::to_string(int(total / double(1u << 20))) + " MiB"
+                                     : "-";
+        std::snprintf(buf, sizeof buf, "%-7s %4.0f%%  %-16s %7llu  %s\n",
+                      ord < 0 ? "cpu" : ("gpu " + std::to_string(ord)).c_str(), 100 * d.at("busy_ratio").get<double>(),
+                      vram.c_str(), (unsigned long long)d.at("partitions_proven").get<uint64_t>(),
+                      d.at("current_job_id").get<std::string>().empty()
+                          ? "idle"
+                          : d.at("current_job_id").get<std::string>().c_str());
+        os << buf;
+    }
+    os << "\nQUEUE KIND          PRIORITY  QUEUED RUNNING\n";
+    for (const auto& q : ov.at("queue")) {
+        std::snprintf(buf, sizeof buf, "%-19s %-9s %6llu %7llu\n", q.at("kind").get<std::string>().c_str(),
+                      q.at("priority").get<std::string>().c_str(), (unsigned long long)q.at("queued").get<uint64_t>(),
+                      (unsigned long long)q.at("running").get<uint64_t>());
+        os << buf;
+    }
+    if (ov.at("queue").empty()) os << "(nothing queued or running)\n";
+    const double dph = ov.at("cost").at("dollars_per_hour").get<double>();
+    os << "\nKIND                DONE FAILED  MEAN TIME  PROOFS/H  $/PROOF\n";
+    for (const auto& k : ov.at("kinds")) {
+        std::string cost = "-";
+        if (dph > 0) {
+            char c[32];
+            std::snprintf(c, sizeof c, "%.4f", k.at("dollars_per_proof").get<double>());
+            cost = c;
+        }
+        std::snprintf(buf, sizeof buf, "%-19s %5llu %6llu %10s %9.1f  %s\n", k.at("kind").get<std::string>().c_str(),
+                      (unsigned long long)k.at("completed").get<uint64_t>(),
+                      (unsigned long long)k.at("failed").get<uint64_t>(),
+                      duration_ms(k.at("mean_duration_s").get<double>() * 1000).c_str(),
+                      k.at("proofs_per_hour").get<double>(), cost.c_str());
+        os << buf;
+    }
+    return os.str();
+}
+
+int run_watch(const Options& o) {
+    auto s = stub(o);
+    const bool tty = isatty(STDOUT_FILENO);
+    for (uint64_t frame = 0; o.frames == 0 || frame < o.frames; ++frame) {
+        if (frame) std::this_thread::sleep_for(std::chrono::milliseconds(o.interval_ms));
+        v1::GetOverviewResponse r;
+        grpc::ClientContext ctx;
+        ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+        check(s->GetOverview(&ctx, v1::GetOverviewRequest{}, &r), o);
+        const std::string text = overview_text(nlohmann::json::parse(r.overview_json()), o.address);
+        // On a terminal each frame replaces the last; piped, frames follow each other.
+        std::printf("%s%s", tty ? "\033[H\033[2J" : (frame ? "\n" : ""), text.c_str());
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
 int run_metrics(const Options& o) {
     auto s = stub(o);
     v1::GetMetricsResponse r;
@@ -407,6 +564,23 @@ void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::fu
     auto* status = client->add_subcommand("status", "Devices, queues, parameters, counters");
     status->add_flag("--json", o.json, "Print the GetStatus response as JSON");
     add(status, run_status);
+
+    auto* jobs = client->add_subcommand("jobs", "The jobs the daemon keeps, newest first (filter by kind, state)");
+    jobs->add_option("--kind", o.job_kind,
+                     "Only this kind: builtin, porep-seal-commit, window-post, winning-post, ...");
+    jobs->add_option("--state", o.job_state,
+                     "Only this state: queued, running, active (queued or running), completed, failed, cancelled");
+    jobs->add_option("--limit", o.limit, "At most this many (1..1000)")->capture_default_str();
+    jobs->add_flag("--json", o.json, "Print the ListJobs response as JSON");
+    add(jobs, run_jobs);
+
+    auto* watch = client->add_subcommand("watch", "Live view of the daemon: devices, memory, queue, proof kinds, cost");
+    watch->add_option("--interval-ms", o.interval_ms, "Refresh period")
+        ->capture_default_str()
+        ->check(CLI::Range(uint64_t(100), uint64_t(3600000)));
+    watch->add_option("--frames", o.frames, "Stop after this many frames (0 = until interrupted)")
+        ->capture_default_str();
+    add(watch, run_watch);
 
     auto* metrics = client->add_subcommand("metrics", "Metrics (Prometheus text format)");
     add(metrics, run_metrics);

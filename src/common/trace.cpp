@@ -69,6 +69,16 @@ std::vector<Event> Recorder::events() const {
     return out;
 }
 
+std::vector<Event> Recorder::events(const std::function<bool(const Event&)>& keep) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<Event> out;
+    for (size_t i = 0; i < ring_.size(); ++i) {
+        const Event& e = ring_[(next_ + i) % ring_.size()];
+        if (keep(e)) out.push_back(e);
+    }
+    return out;
+}
+
 uint64_t Recorder::dropped() const {
     std::lock_guard<std::mutex> lock(mu_);
     return total_ - ring_.size();

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -231,6 +232,12 @@ struct Job {
     Reservation work_mem;
     std::shared_ptr<const kinds::Work> work;  // the kind's validated request: its partitions
     Clock::time_point submitted, ended;
+    std::chrono::system_clock::time_point submitted_wall;
+    // The deadline on the engine's clock, and its place in the scheduler's order (its
+    // nanoseconds; the largest value when there is none, so such jobs go last).
+    std::optional<Clock::time_point> deadline;
+    int64_t deadline_order = std::numeric_limits<int64_t>::max();
+    bool deadline_risk = false, deadline_missed = false;
     JobState state = JobState::Queued;
     bool started = false;
     std::string error;
@@ -290,6 +297,9 @@ std::array<uint8_t, 32> request_digest(const JobSpec& s, Priority priority) {
         put({reinterpret_cast<const char*>(c->data()), c->size()});
     num(s.update_h);
     num(uint64_t(priority));
+    put(s.deadline ? std::to_string(
+                         std::chrono::duration_cast<std::chrono::milliseconds>(s.deadline->time_since_epoch()).count())
+                   : std::string("none"));
     return h.final();
 }
 
@@ -317,12 +327,18 @@ EngineError engine_error(const kinds::KindError& e) {
     return EngineError(Code::InvalidArgument, e.what());
 }
 
+// The scheduler's order: priority, then deadline (earliest first, none last), then job
+// age, then partition.
 struct PendingKey {
     int neg_priority;
+    int64_t deadline;
     uint64_t job;
     uint32_t partition;
     friend auto operator<=>(const PendingKey&, const PendingKey&) = default;
 };
+PendingKey pending_key(const Job& job, uint32_t partition) {
+    return {-int(job.spec.priority), job.deadline_order, job.num, partition};
+}
 }  // namespace
 
 struct Engine::Impl {
@@ -357,17 +373,28 @@ struct Engine::Impl {
     bool accepting_ = true, stopping_ = false, shut_down_ = false;
     std::atomic<bool> abort_{false};  // give up on every wait (shutdown without drain)
     uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0, recomputes_ = 0;
+    uint64_t deadline_risks_ = 0, deadlines_missed_ = 0;
+    // Jobs with a deadline that have not ended (by number), watched by deadline_loop.
+    std::set<uint64_t> deadline_jobs_;
+    std::condition_variable cv_deadline_;
+    // Per circuit id: the summed witness + prove + verify time and the partitions of its
+    // completed jobs, for the time a job still needs (deadline_estimate_locked).
+    std::map<std::string, std::pair<double, uint64_t>> partition_ms_;
     uint32_t witness_busy_ = 0, prove_busy_ = 0, finalize_busy_ = 0;
     double proof_seconds_sum_ = 0;
     std::mutex shutdown_mu_;
 
     std::vector<std::thread> witness_threads, prove_threads;
-    std::thread finalizer;
+    std::thread finalizer, deadline_thread;
 
     // --- stages ---
     void witness_loop();
     void prove_loop(DeviceSlot& slot);
     void finalize_loop();
+    void deadline_loop();
+    double deadline_estimate_locked(const Job& job) const;
+    void raise_deadline_risk_locked(Job& job, Clock::time_point now);
+    void job_event_locked(const Job& job, JobEvent::Type type, double deadline_in_ms = 0, double estimate_ms = 0) const;
     size_t place_locked(const std::string& circuit);
     void forget_circuit(const LoadedCircuit& c);
     void finish_partition(Item& item);
@@ -487,6 +514,7 @@ Engine::Impl::Impl(EngineConfig c)
         for (unsigned i = 0; i < s->workers; ++i)
             prove_threads.emplace_back([this, slot = s.get()] { prove_loop(*slot); });
     finalizer = std::thread([this] { finalize_loop(); });
+    deadline_thread = std::thread([this] { deadline_loop(); });
 }
 
 // ---- jobs ---------------------------------------------------------------------------
@@ -504,10 +532,14 @@ void Engine::Impl::end_job_locked(Job& job, JobState state, const std::string& w
     job.stop = state != JobState::Completed;
     job.ended = Clock::now();
     job.timings.total = ms_between(job.submitted, job.ended);
-    for (uint32_t p = 0; p < job.spec.partitions; ++p) pending_.erase({-int(job.spec.priority), job.num, p});
+    for (uint32_t p = 0; p < job.spec.partitions; ++p) pending_.erase(pending_key(job, p));
+    deadline_jobs_.erase(job.num);
     if (state == JobState::Completed) {
         ++completed_;
         proof_seconds_sum_ += job.timings.total / 1000;
+        auto& [sum_ms, parts] = partition_ms_[job.key.id()];
+        sum_ms += job.timings.witness + job.timings.prove + job.timings.verify;
+        parts += job.spec.partitions;
     } else if (state == JobState::Failed) {
         ++failed_;
     } else {
@@ -534,6 +566,7 @@ void Engine::Impl::end_job_locked(Job& job, JobState state, const std::string& w
     std::string line = buf;
     if (!why.empty()) line += " error=\"" + why + "\"";
     logf(state == JobState::Failed ? 2 : 1, line);
+    job_event_locked(job, JobEvent::Type::Ended);
     cv_done_.notify_all();
 }
 
@@ -590,6 +623,7 @@ JobResult Engine::Impl::result_locked(const Job& job) const {
     r.backend = job.backend;
     if (job.state == JobState::Completed) r.partition_devices = job.devices;
     r.timings = job.timings;
+    r.deadline_missed = job.deadline_missed;
     if (!terminal(job.state)) r.timings.total = ms_since(job.submitted);
     if (job.state == JobState::Completed) {
         std::vector<groth16::Proof> proofs;
@@ -613,6 +647,13 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
         throw EngineError(
             Code::InvalidArgument,
             "priority must be UNSPECIFIED, LOW, NORMAL, HIGH or CRITICAL (0..4), got " + std::to_string(prio));
+    if (in.deadline && *in.deadline <= std::chrono::system_clock::now())
+        throw EngineError(Code::InvalidArgument,
+                          "the deadline has already passed (" +
+                              std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::system_clock::now() - *in.deadline)
+                                                 .count()) +
+                              " ms ago)");
     try {
         const kinds::Kind& kind = registry->find(in.kind);
         // A request whose reading takes memory in proportion to its bytes (a PoRep C1, read
@@ -648,7 +689,6 @@ void Engine::Impl::check_request_id(const std::string& id) const {
 SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, std::shared_ptr<const kinds::Work> work, Reservation work_mem,
                                  const std::array<uint8_t, 32>& digest) {
     using Code = EngineError::Code;
-    const int prio = int(spec.priority);
     std::lock_guard<std::mutex> lock(mu_);
     if (!accepting_) throw EngineError(Code::ShuttingDown, "the engine is shutting down and accepts no new jobs");
     if (!spec.request_id.empty()) {
@@ -671,19 +711,31 @@ SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, std::shared_ptr<const kind
     job->work_mem = std::move(work_mem);
     job->work = std::move(work);
     job->submitted = Clock::now();
+    job->submitted_wall = std::chrono::system_clock::now();
+    if (spec.deadline) {
+        job->deadline =
+            job->submitted + std::chrono::duration_cast<Clock::duration>(*spec.deadline - job->submitted_wall);
+        job->deadline_order =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(job->deadline->time_since_epoch()).count();
+        deadline_jobs_.insert(job->num);
+        cv_deadline_.notify_all();
+    }
     job->proofs.resize(spec.partitions);
     job->inputs.resize(spec.partitions);
     job->devices.assign(spec.partitions, -1);
     jobs_[job->id] = job;
     by_num_[job->num] = job;
     if (!spec.request_id.empty()) by_request_[spec.request_id] = job->id;
-    const PendingKey first{-prio, job->num, 0};
+    const PendingKey first = pending_key(*job, 0);
     uint32_t ahead = 0;
     for (auto it = pending_.begin(); it != pending_.end() && *it < first; ++it) ++ahead;
-    for (uint32_t p = 0; p < spec.partitions; ++p) pending_.insert({-prio, job->num, p});
+    for (uint32_t p = 0; p < spec.partitions; ++p) pending_.insert(pending_key(*job, p));
     logf(1, "event=job_submit job=" + job->id + " circuit=" + job->key.id() +
                 " partitions=" + std::to_string(spec.partitions) + " priority=" + priority_name(spec.priority) +
-                " queue_position=" + std::to_string(ahead));
+                " queue_position=" + std::to_string(ahead) +
+                (job->deadline
+                     ? " deadline_in_ms=" + std::to_string(std::llround(ms_between(job->submitted, *job->deadline)))
+                     : std::string()));
     cv_pending_.notify_all();
     return {job->id, ahead, false};
 }
@@ -708,6 +760,7 @@ void Engine::Impl::witness_loop() {
                 job->started = true;
                 job->state = JobState::Running;
                 job->timings.queue_wait = ms_since(job->submitted);
+                job_event_locked(*job, JobEvent::Type::Started);
             }
         }
         Item item;
@@ -978,6 +1031,82 @@ void Engine::Impl::finalize_loop() {
     }
 }
 
+// ---- deadlines ----------------------------------------------------------------------
+
+// What a job still needs: its partitions not yet done times the circuit's mean partition
+// time (witness + prove + verify) over its completed jobs; 0 before the circuit's first
+// completed job, when the risk is raised only as the deadline passes.
+double Engine::Impl::deadline_estimate_locked(const Job& job) const {
+    auto it = partition_ms_.find(job.key.id());
+    if (it == partition_ms_.end() || it->second.second == 0) return 0;
+    return double(job.spec.partitions - job.done) * it->second.first / double(it->second.second);
+}
+
+void Engine::Impl::raise_deadline_risk_locked(Job& job, Clock::time_point now) {
+    job.deadline_risk = true;
+    ++deadline_risks_;
+    const double left = ms_between(now, *job.deadline), estimate = deadline_estimate_locked(job);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, " state=%s partitions_done=%u partitions=%u deadline_in_ms=%.0f estimate_ms=%.0f",
+                  job_state_name(job.state), job.done, job.spec.partitions, left, estimate);
+    logf(2, "event=deadline_risk job=" + job.id + " kind=" + job.spec.kind + " circuit=" + job.key.id() + buf);
+    job_event_locked(job, JobEvent::Type::DeadlineRisk, left, estimate);
+}
+
+// Watches the jobs that carry a deadline: one that can no longer make it (now + what it
+// still needs is past the deadline) is reported once; one still unfinished when the
+// deadline passes fails (reported first if it was not yet). Checks every kDeadlineCheck
+// while such jobs exist, and at each deadline.
+void Engine::Impl::deadline_loop() {
+    constexpr auto kDeadlineCheck = std::chrono::milliseconds(100);
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stopping_) {
+        const auto now = Clock::now();
+        auto wake = now + std::chrono::hours(1);
+        std::vector<std::shared_ptr<Job>> missed;
+        for (uint64_t num : deadline_jobs_) {
+            const auto& job = by_num_.at(num);
+            if (now >= *job->deadline) {
+                missed.push_back(job);
+                continue;
+            }
+            const auto need = std::chrono::duration<double, std::milli>(deadline_estimate_locked(*job));
+            if (!job->deadline_risk && now + std::chrono::duration_cast<Clock::duration>(need) >= *job->deadline)
+                raise_deadline_risk_locked(*job, now);
+            wake = std::min({wake, *job->deadline, now + kDeadlineCheck});
+        }
+        for (const auto& job : missed) {
+            if (!job->deadline_risk) raise_deadline_risk_locked(*job, now);
+            job->deadline_missed = true;
+            ++deadlines_missed_;
+            end_job_locked(*job, JobState::Failed,
+                           "its deadline passed with " + std::to_string(job->done) + " of " +
+                               std::to_string(job->spec.partitions) + " partitions done, " +
+                               std::to_string(std::llround(ms_between(job->submitted, *job->deadline))) +
+                               " ms after its submission");
+        }
+        cv_deadline_.wait_until(lock, wake);
+    }
+}
+
+void Engine::Impl::job_event_locked(const Job& job, JobEvent::Type type, double deadline_in_ms,
+                                    double estimate_ms) const {
+    if (!cfg.on_job_event) return;
+    JobEvent e;
+    e.type = type;
+    e.job_id = job.id;
+    e.kind = job.spec.kind;
+    e.circuit_id = job.key.id();
+    e.priority = job.spec.priority;
+    e.state = job.state;
+    e.deadline_missed = job.deadline_missed;
+    e.partitions = job.spec.partitions;
+    e.timings = job.timings;
+    e.deadline_in_ms = deadline_in_ms;
+    e.estimate_ms = estimate_ms;
+    cfg.on_job_event(e);
+}
+
 void Engine::Impl::shutdown(std::optional<bool> drain_opt) {
     std::lock_guard<std::mutex> once(shutdown_mu_);
     if (shut_down_) return;
@@ -1005,6 +1134,8 @@ void Engine::Impl::shutdown(std::optional<bool> drain_opt) {
     for (auto& t : prove_threads) t.join();
     fin_q.close();
     finalizer.join();
+    cv_deadline_.notify_all();
+    deadline_thread.join();
     {
         // Every worker has joined: items still in flight were dropped with their reservations.
         std::lock_guard<std::mutex> lock(mu_);
@@ -1134,6 +1265,8 @@ EngineStatus Engine::status() const {
     s.proofs_failed = m.failed_;
     s.proofs_cancelled = m.cancelled_;
     s.cpu_recomputes = m.recomputes_;
+    s.deadline_risks = m.deadline_risks_;
+    s.deadlines_missed = m.deadlines_missed_;
     s.accepting = m.accepting_;
     return s;
 }
@@ -1144,8 +1277,14 @@ std::string Engine::status_json() const {
     j["backend"] = s.backend;
     j["accepting"] = s.accepting;
     j["uptime_seconds"] = s.uptime_s;
-    j["jobs"] = {{"queued", s.jobs_queued},   {"running", s.jobs_running},       {"completed", s.proofs_completed},
-                 {"failed", s.proofs_failed}, {"cancelled", s.proofs_cancelled}, {"cpu_recomputes", s.cpu_recomputes}};
+    j["jobs"] = {{"queued", s.jobs_queued},
+                 {"running", s.jobs_running},
+                 {"completed", s.proofs_completed},
+                 {"failed", s.proofs_failed},
+                 {"cancelled", s.proofs_cancelled},
+                 {"cpu_recomputes", s.cpu_recomputes},
+                 {"deadline_risks", s.deadline_risks},
+                 {"deadlines_missed", s.deadlines_missed}};
     j["memory"] = {{"budget_bytes", s.memory_budget},
                    {"reserved_bytes", s.memory_reserved},
                    {"high_water_bytes", s.memory_high_water},
@@ -1292,6 +1431,41 @@ std::string Engine::metrics_prometheus() const {
 }
 
 std::string Engine::chrome_trace_json() const { return impl_->metrics.recorder().chrome_json(); }
+
+std::vector<trace::Event> Engine::spans(const std::function<bool(const trace::Event&)>& keep) const {
+    return keep ? impl_->metrics.recorder().events(keep) : impl_->metrics.recorder().events();
+}
+
+trace::Clock::time_point Engine::trace_origin() const { return impl_->metrics.recorder().origin(); }
+
+std::vector<JobInfo> Engine::jobs() const {
+    const Impl& m = *impl_;
+    std::lock_guard<std::mutex> lock(m.mu_);
+    std::vector<JobInfo> out;
+    out.reserve(m.by_num_.size());
+    const auto now_steady = Clock::now();
+    for (const auto& [num, job] : m.by_num_) {
+        JobInfo j;
+        j.job_id = job->id;
+        j.number = num;
+        j.kind = job->spec.kind;
+        j.circuit_id = job->key.id();
+        j.priority = job->spec.priority;
+        j.state = job->state;
+        j.partitions_done = job->done;
+        j.partitions_total = job->spec.partitions;
+        j.submitted = job->submitted_wall;
+        j.deadline = job->spec.deadline;
+        j.deadline_at_risk = job->deadline_risk;
+        j.deadline_missed = job->deadline_missed;
+        j.error = job->error;
+        j.backend = job->backend;
+        j.timings = job->timings;
+        if (!terminal(job->state)) j.timings.total = ms_between(job->submitted, now_steady);
+        out.push_back(std::move(j));
+    }
+    return out;
+}
 
 void Engine::shutdown(std::optional<bool> drain) { impl_->shutdown(drain); }
 

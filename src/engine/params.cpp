@@ -377,6 +377,7 @@ std::vector<ParamStatus> ParamManager::list() const {
         p.tier = s.loading ? ParamStatus::Tier::Warm : ParamStatus::Tier::Hot;
         p.size_bytes = s.mem.bytes();
         p.ref_count = s.circuit ? uint32_t(s.circuit.use_count() - 1) : 0;
+        p.idle_ms = std::chrono::duration<double, std::milli>(Clock::now() - s.last_used).count();
         out.push_back(p);
     }
     return out;

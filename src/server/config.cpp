@@ -4,10 +4,14 @@
 
 #include <toml++/toml.h>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+
+#include "cuzk/common/echo.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -51,8 +55,9 @@ std::string shown(const toml::node& n) {
 // One [section]: reads keys by name, remembers which were read, and fails on the rest.
 class Section {
  public:
-    Section(const toml::table* t, std::string name, const std::string& source)
-        : t_(t), name_(std::move(name)), source_(source) {}
+    Section(const toml::table* t, std::string name, const std::string& source,
+            std::map<std::string, std::string>* sources)
+        : t_(t), name_(std::move(name)), source_(source), sources_(sources) {}
 
     [[noreturn]] void fail(const toml::node* n, const std::string& key, const std::string& what) const {
         throw ConfigError(where(source_, n) + ": " + name_ + "." + key + ": " + what);
@@ -60,7 +65,9 @@ class Section {
 
     const toml::node* get(const std::string& key) {
         known_.insert(key);
-        return t_ ? t_->get(key) : nullptr;
+        const toml::node* n = t_ ? t_->get(key) : nullptr;
+        if (n && sources_) (*sources_)[name_ + "." + key] = where(source_, n);
+        return n;
     }
 
     void integer(const std::string& key, uint64_t& out, uint64_t min = 0,
@@ -82,6 +89,20 @@ class Section {
         uint64_t v = out;
         integer(key, v, min);
         out = size_t(v);
+    }
+    // An integer or a float in [min, max].
+    void number(const std::string& key, double& out, double min, double max) {
+        const toml::node* n = get(key);
+        if (!n) return;
+        std::optional<double> v;
+        if (auto i = n->value_exact<int64_t>()) v = double(*i);
+        if (auto f = n->value_exact<double>()) v = *f;
+        if (!v || !std::isfinite(*v) || *v < min || *v > max) {
+            std::ostringstream range;
+            range << "expected a number in [" << min << ", " << max << "], got ";
+            fail(n, key, range.str() + shown(*n));
+        }
+        out = *v;
     }
     void boolean(const std::string& key, bool& out) {
         const toml::node* n = get(key);
@@ -167,6 +188,7 @@ class Section {
     const toml::table* t_;
     std::string name_;
     const std::string& source_;
+    std::map<std::string, std::string>* sources_;
     std::set<std::string> known_;
 };
 
@@ -233,6 +255,13 @@ std::string check_http_address(const std::string& address, const std::string& ke
     return address;
 }
 
+std::string check_admin_token(const std::string& token, const std::string& key) {
+    if (token.size() < 16 || token.size() > 256 || !printable(token) || token.find(' ') != std::string::npos)
+        throw ConfigError(key + ": expected 16 to 256 printable ASCII characters without spaces, got " +
+                          std::to_string(token.size()) + " bytes" + (printable(token) ? "" : " (not printable)"));
+    return token;
+}
+
 void check_config(const DaemonConfig& c) {
     if (c.listen.empty() && c.http_listen.empty())
         throw ConfigError("nothing to listen on: daemon.listen and daemon.http_listen are both empty");
@@ -249,15 +278,15 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     }
     DaemonConfig c;
     for (auto&& [k, v] : root) {
-        if (k.str() != "daemon" && k.str() != "engine")
+        if (k.str() != "daemon" && k.str() != "engine" && k.str() != "cost")
             throw ConfigError(where(source, &v) + ": " + std::string(k.str()) +
-                              ": unknown key (the sections are [daemon] and [engine])");
+                              ": unknown key (the sections are [daemon], [engine] and [cost])");
         if (!v.is_table())
             throw ConfigError(where(source, &v) + ": " + std::string(k.str()) + ": expected a table ([" +
                               std::string(k.str()) + "])");
     }
 
-    Section d(root["daemon"].as_table(), "daemon", source);
+    Section d(root["daemon"].as_table(), "daemon", source, &c.sources);
     if (auto l = d.strings("listen")) {
         c.listen.clear();
         for (const auto& a : *l) {
@@ -284,10 +313,18 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     d.string("log_level", c.log_level, {"trace", "debug", "info", "warn", "error", "off"});
     d.boolean("drain_on_shutdown", c.engine.drain_on_shutdown);
     d.integer("shutdown_grace_ms", c.shutdown_grace_ms, 0, uint64_t(24) * 3600 * 1000);
+    d.string("admin_token", c.admin_token);
+    if (!c.admin_token.empty()) {
+        try {
+            check_admin_token(c.admin_token, "daemon.admin_token");
+        } catch (const ConfigError& e) {
+            throw ConfigError(where(source, d.get("admin_token")) + ": " + e.what());
+        }
+    }
     d.finish();
 
     engine::EngineConfig& e = c.engine;
-    Section s(root["engine"].as_table(), "engine", source);
+    Section s(root["engine"].as_table(), "engine", source, &c.sources);
     s.bytes("memory_budget", e.memory_budget);
     s.bytes("safety_margin", e.safety_margin);
     s.integer("witness_workers", e.witness_workers, 1, 4096);
@@ -319,7 +356,53 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     s.size_t_integer("trace_capacity", e.trace_capacity);
     s.boolean("log_spans", e.log_spans);
     s.finish();
+
+    Section cost(root["cost"].as_table(), "cost", source, &c.sources);
+    cost.number("dollars_per_hour", c.dollars_per_hour, 0, 1e6);
+    cost.finish();
     return c;
+}
+
+std::string config_json(const DaemonConfig& c) {
+    const engine::EngineConfig& e = c.engine;
+    nlohmann::json keys = nlohmann::json::array();
+    auto add = [&](const std::string& key, nlohmann::json value) {
+        const auto it = c.sources.find(key);
+        keys.push_back(
+            {{"key", key}, {"value", std::move(value)}, {"source", it == c.sources.end() ? "default" : it->second}});
+    };
+    add("daemon.listen", c.listen);
+    add("daemon.http_listen", c.http_listen);
+    add("daemon.admin_token", c.admin_token.empty() ? "(not set: read-only)" : "(set)");
+    add("daemon.max_request_bytes", c.max_request_bytes);
+    add("daemon.max_rpc_threads", c.max_rpc_threads);
+    add("daemon.log_level", c.log_level);
+    add("daemon.drain_on_shutdown", e.drain_on_shutdown);
+    add("daemon.shutdown_grace_ms", c.shutdown_grace_ms);
+    add("engine.memory_budget", e.memory_budget);
+    add("engine.safety_margin", e.safety_margin);
+    add("engine.witness_workers", e.witness_workers);
+    add("engine.prove_workers_per_device", e.prove_workers_per_device);
+    add("engine.cpu_prove_workers", e.cpu_prove_workers);
+    add("engine.witness_queue_bound", e.witness_queue_bound);
+    add("engine.finalize_queue_bound", e.finalize_queue_bound);
+    add("engine.backend", e.backend);
+    add("engine.devices", e.devices);
+    add("engine.placement_upload_cost", e.placement_upload_cost);
+    add("engine.verify_proofs", e.verify_proofs);
+    add("engine.param_cache", e.param_cache.string());
+    add("engine.setup_seed", e.setup_seed);
+    add("engine.filecoin_param_dir", e.filecoin_param_dir.string());
+    add("engine.allow_dev_params", e.allow_dev_params);
+    add("engine.check_c1", e.check_c1);
+    add("engine.eviction_min_idle_ms", uint64_t(e.eviction_min_idle.count()));
+    add("engine.finished_jobs_kept", e.finished_jobs_kept);
+    add("engine.max_partitions", e.max_partitions);
+    add("engine.max_constraints", e.max_constraints);
+    add("engine.trace_capacity", e.trace_capacity);
+    add("engine.log_spans", e.log_spans);
+    add("cost.dollars_per_hour", c.dollars_per_hour);
+    return nlohmann::json{{"keys", keys}}.dump();
 }
 
 DaemonConfig load_config(const std::filesystem::path& file) {

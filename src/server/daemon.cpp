@@ -11,12 +11,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <thread>
 
 #include "cuzk/common/echo.hpp"
+#include "http_api.hpp"
 #include "log.hpp"
 #include "service.hpp"
 
@@ -67,6 +69,7 @@ void http_socket_options(int fd) {
 
 struct Daemon::Impl {
     DaemonConfig config;
+    std::unique_ptr<OpsMetrics> ops;
     std::unique_ptr<engine::Engine> engine;
     std::unique_ptr<ProvingService> service;
     std::unique_ptr<grpc::Server> server;
@@ -76,9 +79,15 @@ struct Daemon::Impl {
     std::string http_address;
     std::mutex shutdown_mu;
     bool shut_down = false;
+    // Samples the devices' busy time once a second for OpsMetrics' busy ratios.
+    std::thread sampler;
+    std::mutex sampler_mu;
+    std::condition_variable sampler_cv;
+    bool sampler_stop = false;
 
     void start_grpc();
     void start_http();
+    void stop_sampler();
 };
 
 void Daemon::Impl::start_grpc() {
@@ -167,21 +176,7 @@ void Daemon::Impl::start_http() {
         res.set_header("Connection", "close");
         return httplib::Server::HandlerResponse::Handled;
     });
-    engine::Engine* eng = engine.get();
-    ProvingService* svc = service.get();
-    http->Get("/status", [eng](const httplib::Request&, httplib::Response& res) {
-        res.set_content(eng->status_json(), "application/json");
-    });
-    http->Get("/metrics", [eng, svc](const httplib::Request&, httplib::Response& res) {
-        res.set_content(eng->metrics_prometheus() + svc->stats().prometheus(), "text/plain; version=0.0.4");
-    });
-    http->Get("/trace", [eng](const httplib::Request&, httplib::Response& res) {
-        res.set_content(eng->chrome_trace_json(), "application/json");
-    });
-    http->Get("/healthz", [svc](const httplib::Request&, httplib::Response& res) {
-        res.status = svc->accepting() ? 200 : 503;
-        res.set_content(svc->accepting() ? "ok\n" : "shutting down\n", "text/plain");
-    });
+    add_http_routes(*http, {engine.get(), service.get(), ops.get(), &config});
     http->set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
         std::string what = "unknown error";
         try {
@@ -221,8 +216,21 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
             spdlog::log(levels[std::clamp(level, 0, 3)], "{}", line);
         };
     }
+    d.ops = std::make_unique<OpsMetrics>(config.dollars_per_hour);
+    ec.on_job_event = [ops = d.ops.get(), next = ec.on_job_event](const engine::JobEvent& e) {
+        ops->on_job_event(e);
+        if (next) next(e);
+    };
     d.engine = std::make_unique<engine::Engine>(ec);
-    d.service = std::make_unique<ProvingService>(*d.engine);
+    d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get());
+    d.sampler = std::thread([&d] {
+        std::unique_lock lock(d.sampler_mu);
+        do {
+            lock.unlock();
+            d.ops->sample(d.engine->status());
+            lock.lock();
+        } while (!d.sampler_cv.wait_for(lock, std::chrono::seconds(1), [&] { return d.sampler_stop; }));
+    });
     try {
         d.start_grpc();
         d.start_http();
@@ -235,6 +243,15 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
 }
 
 Daemon::~Daemon() { shutdown(); }
+
+void Daemon::Impl::stop_sampler() {
+    {
+        std::lock_guard lock(sampler_mu);
+        sampler_stop = true;
+    }
+    sampler_cv.notify_all();
+    if (sampler.joinable()) sampler.join();
+}
 
 const std::vector<std::string>& Daemon::grpc_addresses() const { return impl_->grpc_addresses; }
 const std::string& Daemon::http_address() const { return impl_->http_address; }
@@ -250,6 +267,7 @@ void Daemon::shutdown() {
     d.service->stop_accepting();
     // Jobs end (finished or cancelled), so every waiting AwaitProof returns.
     d.engine->shutdown(drain);
+    d.stop_sampler();
     const auto s = d.engine->status();
     uint64_t params_bytes = 0;
     for (const auto& p : s.params) params_bytes += p.size_bytes;

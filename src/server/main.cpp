@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -56,12 +57,23 @@ int main(int argc, char** argv) {
         if (!listen.empty()) {
             config.listen.clear();
             for (const auto& a : listen) config.listen.push_back(cuzk::server::check_listen_address(a, "--listen"));
+            config.sources["daemon.listen"] = "command line";
         }
         if (app.count("--http")) {
             if (!http.empty()) cuzk::server::check_http_address(http, "--http");
             config.http_listen = http;
+            config.sources["daemon.http_listen"] = "command line";
         }
-        if (!log_level.empty()) config.log_level = log_level;
+        if (!log_level.empty()) {
+            config.log_level = log_level;
+            config.sources["daemon.log_level"] = "command line";
+        }
+        // The admin token from the environment (a systemd EnvironmentFile readable by root
+        // only), so that it need not sit in the configuration file.
+        if (const char* token = std::getenv("CUZK_ADMIN_TOKEN"); token && *token) {
+            config.admin_token = cuzk::server::check_admin_token(token, "environment CUZK_ADMIN_TOKEN");
+            config.sources["daemon.admin_token"] = "environment CUZK_ADMIN_TOKEN";
+        }
         cuzk::server::check_config(config);
         cuzk::server::setup_logging(config.log_level);
     } catch (const std::exception& e) {

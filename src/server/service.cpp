@@ -8,6 +8,7 @@
 #include "cuzk/common/echo.hpp"
 #include "cuzk/server/gpu_status.hpp"
 #include "log.hpp"
+#include "views.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -74,7 +75,26 @@ engine::Priority to_priority(int p) {
     return engine::Priority(p);
 }
 
+constexpr const char* kShuttingDown = "cuzk-daemon is shutting down: not accepting work";
+
+uint64_t unix_ms(std::chrono::system_clock::time_point t) {
+    const auto v = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+    return v > 0 ? uint64_t(v) : 0;
+}
+
 uint64_t ms(double v) { return v > 0 ? uint64_t(std::llround(v)) : 0; }
+
+// deadline_unix_ms (0 = none) as the engine's deadline. Past 2100-01-01 is refused: far
+// beyond any proof's use, and near where a clock's nanoseconds overflow.
+std::optional<std::chrono::system_clock::time_point> to_deadline(uint64_t unix_ms) {
+    constexpr uint64_t kLatest = 4102444800000;  // 2100-01-01T00:00:00Z
+    if (unix_ms == 0) return std::nullopt;
+    if (unix_ms > kLatest)
+        throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
+                       "deadline_unix_ms " + std::to_string(unix_ms) +
+                           " is past 2100-01-01 (expected milliseconds since the Unix epoch, 0 = none)"};
+    return std::chrono::system_clock::time_point(std::chrono::milliseconds(unix_ms));
+}
 
 v1::AwaitProofResponse::Status to_status(engine::JobState s) {
     switch (s) {
@@ -136,9 +156,9 @@ class StatsInterceptor final : public grpc::experimental::Interceptor {
 
  private:
     static const char* method_label(const char* full) {
-        static const char* const known[] = {"SubmitProof",   "AwaitProof",   "Prove",       "CancelProof",
-                                            "GetStatus",     "GetMetrics",   "PreloadSRS",  "EvictSRS",
-                                            "SubmitBuiltin", "AwaitBuiltin", "ProveBuiltin"};
+        static const char* const known[] = {"SubmitProof",  "AwaitProof", "Prove",      "CancelProof",   "GetStatus",
+                                            "GetMetrics",   "PreloadSRS", "EvictSRS",   "SubmitBuiltin", "AwaitBuiltin",
+                                            "ProveBuiltin", "ListJobs",   "GetOverview"};
         const std::string_view prefix = "/cuzk.v1.ProvingEngine/";
         const std::string_view f = full ? full : "";
         if (f.substr(0, prefix.size()) == prefix)
@@ -200,7 +220,7 @@ grpc::Status ProvingService::handle(const char* method, F&& body) {
 }
 
 void ProvingService::check_accepting() const {
-    if (!accepting_) throw RpcError{grpc::StatusCode::UNAVAILABLE, "cuzk-daemon is shutting down: not accepting work"};
+    if (!accepting_) throw RpcError{grpc::StatusCode::UNAVAILABLE, kShuttingDown};
 }
 
 // The engine logs the job's submission and its end (event=job_submit, event=job_end);
@@ -226,6 +246,7 @@ engine::JobSpec ProvingService::builtin_spec(const v1::SubmitBuiltinRequest& r) 
     if (r.has_partitions()) spec.partitions = r.partitions();
     spec.priority = to_priority(r.priority());
     spec.request_id = r.request_id();
+    spec.deadline = to_deadline(r.deadline_unix_ms());
     return spec;
 }
 
@@ -263,7 +284,7 @@ engine::JobResult ProvingService::await_own(Ctx* ctx, const std::string& job_id,
 
 void ProvingService::fill(const engine::JobResult& r, v1::AwaitProofResponse* out) const {
     out->set_job_id(r.job_id);
-    out->set_status(to_status(r.state));
+    out->set_status(r.deadline_missed ? v1::AwaitProofResponse::TIMEOUT : to_status(r.state));
     out->set_proof(r.proof.data(), r.proof.size());
     out->set_error_message(r.error);
     out->set_queue_wait_ms(ms(r.timings.queue_wait));
@@ -298,6 +319,7 @@ engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& re
     spec.kind = kind;
     spec.priority = to_priority(req.priority());
     spec.request_id = req.request_id();
+    spec.deadline = to_deadline(req.deadline_unix_ms());
     if (req.proof_kind() == v1::POREP_SEAL_COMMIT) {
         // The C1 output names its registered proof; the request's fields are checked
         // against it. registered_proof 0 (StackedDrg2KiBV1) cannot be told from unset in
@@ -462,16 +484,64 @@ grpc::Status ProvingService::GetStatus(Ctx*, const v1::GetStatusRequest*, v1::Ge
 }
 
 grpc::Status ProvingService::GetMetrics(Ctx*, const v1::GetMetricsRequest*, v1::GetMetricsResponse* resp) {
-    return handle("GetMetrics", [&] { resp->set_prometheus_text(engine_.metrics_prometheus() + stats_.prometheus()); });
+    return handle("GetMetrics", [&] { resp->set_prometheus_text(metrics_text()); });
+}
+
+std::string ProvingService::metrics_text() const {
+    return engine_.metrics_prometheus() + ops_->prometheus(engine_.status(), engine_.jobs()) + stats_.prometheus();
+}
+
+grpc::Status ProvingService::ListJobs(Ctx*, const v1::ListJobsRequest* req, v1::ListJobsResponse* resp) {
+    return handle("ListJobs", [&] {
+        if (req->limit() > kMaxJobsListed)
+            throw RpcError{grpc::StatusCode::INVALID_ARGUMENT,
+                           "limit " + std::to_string(req->limit()) + ": at most " + std::to_string(kMaxJobsListed)};
+        const unsigned limit = req->limit() ? req->limit() : kDefaultJobsListed;
+        for (const auto& j : select_jobs(engine_, req->kind(), req->state(), limit)) {
+            auto* out = resp->add_jobs();
+            out->set_job_id(j.job_id);
+            out->set_kind(j.kind);
+            out->set_circuit_id(j.circuit_id);
+            out->set_priority(v1::Priority(int(j.priority)));
+            out->set_state(engine::job_state_name(j.state));
+            out->set_partitions_done(j.partitions_done);
+            out->set_partitions_total(j.partitions_total);
+            out->set_submitted_unix_ms(unix_ms(j.submitted));
+            if (j.deadline) out->set_deadline_unix_ms(unix_ms(*j.deadline));
+            out->set_deadline_at_risk(j.deadline_at_risk);
+            out->set_deadline_missed(j.deadline_missed);
+            out->set_error(j.error);
+            out->set_queue_wait_ms(ms(j.timings.queue_wait));
+            out->set_total_ms(ms(j.timings.total));
+            out->set_backend(j.backend);
+        }
+    });
+}
+
+grpc::Status ProvingService::GetOverview(Ctx*, const v1::GetOverviewRequest*, v1::GetOverviewResponse* resp) {
+    return handle("GetOverview", [&] { resp->set_overview_json(overview_json(engine_, *ops_).dump()); });
+}
+
+engine::PreloadInfo ProvingService::preload(const std::string& circuit_id, const char* via) {
+    if (!accepting_) throw EngineError(EngineError::Code::ShuttingDown, kShuttingDown);
+    if (circuit_id.empty()) throw EngineError(EngineError::Code::InvalidArgument, "circuit_id is empty");
+    const auto p = engine_.preload(circuit_id);
+    spdlog::info("event=preload circuit={} already_loaded={} ms={:.1f} via={}", kv(circuit_id), p.already_loaded,
+                 p.load_ms, via);
+    return p;
+}
+
+engine::EvictInfo ProvingService::evict(const std::string& circuit_id, const char* via) {
+    if (circuit_id.empty()) throw EngineError(EngineError::Code::InvalidArgument, "circuit_id is empty");
+    const auto e = engine_.evict(circuit_id);
+    spdlog::info("event=evict circuit={} was_loaded={} freed_bytes={} via={}", kv(circuit_id), e.was_loaded,
+                 e.freed_bytes, via);
+    return e;
 }
 
 grpc::Status ProvingService::PreloadSRS(Ctx*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) {
     return handle("PreloadSRS", [&] {
-        check_accepting();
-        if (req->circuit_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is empty"};
-        const auto p = engine_.preload(req->circuit_id());
-        spdlog::info("event=preload circuit={} already_loaded={} ms={:.1f}", kv(req->circuit_id()), p.already_loaded,
-                     p.load_ms);
+        const auto p = preload(req->circuit_id(), "grpc");
         resp->set_already_loaded(p.already_loaded);
         resp->set_load_time_ms(ms(p.load_ms));
     });
@@ -479,10 +549,7 @@ grpc::Status ProvingService::PreloadSRS(Ctx*, const v1::PreloadSrsRequest* req, 
 
 grpc::Status ProvingService::EvictSRS(Ctx*, const v1::EvictSrsRequest* req, v1::EvictSrsResponse* resp) {
     return handle("EvictSRS", [&] {
-        if (req->circuit_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is empty"};
-        const auto e = engine_.evict(req->circuit_id());
-        spdlog::info("event=evict circuit={} was_loaded={} freed_bytes={}", kv(req->circuit_id()), e.was_loaded,
-                     e.freed_bytes);
+        const auto e = evict(req->circuit_id(), "grpc");
         resp->set_was_loaded(e.was_loaded);
         resp->set_freed_bytes(e.freed_bytes);
     });

@@ -9,6 +9,7 @@
 
 #include <grpcpp/support/server_interceptor.h>
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/server/ops.hpp"
 
 #include "cuzk/v1/proving.grpc.pb.h"
 
@@ -34,7 +35,8 @@ class RpcStats {
 
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
-    explicit ProvingService(engine::Engine& engine) : engine_(engine) {}
+    // `ops`: the per-kind figures of the metrics and the overview.
+    explicit ProvingService(engine::Engine& engine, const OpsMetrics* ops) : engine_(engine), ops_(ops) {}
 
     // From now on, requests that would start work get UNAVAILABLE; awaits, cancels and
     // status queries are still served so that clients collect what drains.
@@ -44,6 +46,14 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     RpcStats& stats() { return stats_; }
     // RPC handlers running now (waiting awaits included).
     int in_flight() const { return in_flight_; }
+    // PreloadSRS and EvictSRS, for the RPCs and the dashboard alike (`via` names the caller
+    // in the log line). Throw EngineError: InvalidArgument for an empty or bad id,
+    // ShuttingDown for a preload once stopping.
+    engine::PreloadInfo preload(const std::string& circuit_id, const char* via);
+    engine::EvictInfo evict(const std::string& circuit_id, const char* via);
+    // The Prometheus text of /metrics and GetMetrics: the engine's, the per-kind figures,
+    // the RPC counters.
+    std::string metrics_text() const;
 
     using Ctx = grpc::ServerContext;
     grpc::Status SubmitProof(Ctx*, const v1::SubmitProofRequest*, v1::SubmitProofResponse*) override;
@@ -57,6 +67,8 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     grpc::Status SubmitBuiltin(Ctx*, const v1::SubmitBuiltinRequest*, v1::SubmitProofResponse*) override;
     grpc::Status AwaitBuiltin(Ctx*, const v1::AwaitProofRequest*, v1::AwaitBuiltinResponse*) override;
     grpc::Status ProveBuiltin(Ctx*, const v1::SubmitBuiltinRequest*, v1::AwaitBuiltinResponse*) override;
+    grpc::Status ListJobs(Ctx*, const v1::ListJobsRequest*, v1::ListJobsResponse*) override;
+    grpc::Status GetOverview(Ctx*, const v1::GetOverviewRequest*, v1::GetOverviewResponse*) override;
 
  private:
     template <class F>
@@ -75,6 +87,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     void fill(const engine::JobResult& r, v1::AwaitBuiltinResponse* out) const;
 
     engine::Engine& engine_;
+    const OpsMetrics* ops_;
     std::atomic<bool> accepting_{true};
     std::atomic<int> in_flight_{0};
     RpcStats stats_;

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "cuzk/common/trace.hpp"
@@ -553,4 +555,214 @@ TEST(Engine, MetricsStatusAndTraceDescribeEveryPhase) {
     EXPECT_GE(r->timings.witness, 0);
     EXPECT_GT(r->timings.prove, 0);
     EXPECT_GT(r->timings.verify, 0);
+}
+
+namespace {
+
+std::optional<std::chrono::system_clock::time_point> in(std::chrono::milliseconds d) {
+    return std::chrono::system_clock::now() + d;
+}
+
+// Every JobEvent and every log line, in the order the engine produced them.
+struct Observed {
+    std::mutex mu;
+    std::vector<JobEvent> events;
+    std::vector<std::string> lines;
+    void attach(EngineConfig& c) {
+        c.on_job_event = [this](const JobEvent& e) {
+            std::lock_guard<std::mutex> l(mu);
+            events.push_back(e);
+            lines.push_back(std::string("job_event:") + std::to_string(int(e.type)) + ":" + e.job_id);
+        };
+        c.log = [this](int, const std::string& line) {
+            std::lock_guard<std::mutex> l(mu);
+            lines.push_back(line);
+        };
+    }
+    // Index of the first line containing every part, or -1.
+    int find(std::initializer_list<std::string> parts) {
+        std::lock_guard<std::mutex> l(mu);
+        for (size_t i = 0; i < lines.size(); ++i) {
+            bool all = true;
+            for (const auto& p : parts) all &= lines[i].find(p) != std::string::npos;
+            if (all) return int(i);
+        }
+        return -1;
+    }
+};
+
+uint64_t job_number(const std::string& id) { return uint64_t(std::stoull(id.substr(id.rfind('-') + 1))); }
+
+}  // namespace
+
+TEST(Engine, WithinAPriorityTheEarlierDeadlineGoesFirst) {
+    Gate gate;
+    EngineConfig c = cpu_config();
+    c.witness_workers = 1;
+    c.cpu_prove_workers = 1;
+    c.witness_queue_bound = 1;
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    Engine e(c);
+    gate.close();
+    auto first = e.submit(dense(64, 3));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    for (int i = 0; i < 400 && e.status().queues[0].pending != 0; ++i) std::this_thread::sleep_for(5ms);
+    auto none = e.submit(dense(64, 1));
+    auto late = dense(64, 1);
+    late.deadline = in(600s);
+    auto late_id = e.submit(late);
+    auto soon = dense(64, 1);
+    soon.deadline = in(300s);
+    auto soon_id = e.submit(soon);
+    auto high = e.submit(dense(64, 1, Priority::High));  // priority still comes first
+    EXPECT_EQ(soon_id.queue_position, 0u);               // ahead of the other NORMAL jobs
+    gate.release();
+    for (const auto& id : {first.job_id, none.job_id, late_id.job_id, soon_id.job_id, high.job_id}) {
+        auto r = e.await(id, 60s);
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->state, JobState::Completed) << r->error;
+    }
+    const uint64_t f = job_number(first.job_id);
+    const std::vector<uint64_t> want = {f,
+                                        f,
+                                        f,
+                                        job_number(high.job_id),
+                                        job_number(soon_id.job_id),
+                                        job_number(late_id.job_id),
+                                        job_number(none.job_id)};
+    EXPECT_EQ(gate.order, want);
+    EXPECT_EQ(e.status().deadline_risks, 0u);
+    // A deadline already passed is refused, saying so.
+    auto past = dense(64, 1);
+    past.deadline = in(-1s);
+    const auto [code, why] = refusal(e, past);
+    EXPECT_EQ(code, EngineError::Code::InvalidArgument);
+    EXPECT_NE(why.find("the deadline has already passed"), std::string::npos) << why;
+    expect_idle(e);
+}
+
+TEST(Engine, AJobStillQueuedAtItsDeadlineIsReportedAndThenFails) {
+    Gate gate;
+    Observed seen;
+    EngineConfig c = cpu_config();
+    c.witness_workers = 1;
+    c.cpu_prove_workers = 1;
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    seen.attach(c);
+    Engine e(c);
+    gate.close();
+    auto blocker = e.submit(dense(64, 1));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    auto spec = dense(64, 2, Priority::Low);
+    spec.deadline = in(300ms);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto late = e.submit(spec);
+    auto r = e.await(late.job_id, 30s);
+    ASSERT_TRUE(r);
+    EXPECT_GE(std::chrono::steady_clock::now() - t0, 290ms);
+    EXPECT_EQ(r->state, JobState::Failed);
+    EXPECT_TRUE(r->deadline_missed);
+    EXPECT_NE(r->error.find("deadline passed with 0 of 2 partitions done"), std::string::npos) << r->error;
+    // The risk (event and structured line) comes before the job's end.
+    const int risk_line = seen.find({"event=deadline_risk", "job=" + late.job_id, "kind=builtin", "estimate_ms="});
+    const int risk_event = seen.find({"job_event:2:" + late.job_id});
+    const int end_line = seen.find({"event=job_end", "job=" + late.job_id, "state=FAILED"});
+    ASSERT_GE(risk_line, 0);
+    ASSERT_GE(risk_event, 0);
+    ASSERT_GE(end_line, 0);
+    EXPECT_LT(risk_line, end_line);
+    EXPECT_LT(risk_event, end_line);
+    {
+        std::lock_guard<std::mutex> l(seen.mu);
+        const JobEvent* ended = nullptr;
+        for (const auto& ev : seen.events)
+            if (ev.job_id == late.job_id && ev.type == JobEvent::Type::Ended) ended = &ev;
+        ASSERT_NE(ended, nullptr);
+        EXPECT_TRUE(ended->deadline_missed);
+        EXPECT_EQ(ended->kind, "builtin");
+    }
+    auto s = e.status();
+    EXPECT_EQ(s.deadline_risks, 1u);
+    EXPECT_EQ(s.deadlines_missed, 1u);
+    gate.release();
+    auto b = e.await(blocker.job_id, 60s);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->state, JobState::Completed);
+    expect_idle(e);
+}
+
+TEST(Engine, DeadlineRiskIsRaisedFromTheEstimateBeforeTheDeadlinePasses) {
+    Gate gate;
+    Observed seen;
+    EngineConfig c = cpu_config();
+    c.witness_workers = 1;
+    c.cpu_prove_workers = 1;
+    c.backend_factory = [&](int) { return std::make_unique<TestBackend>(&gate, false); };
+    seen.attach(c);
+    Engine e(c);
+    // A first job of the circuit whose partition takes >= 600 ms (held at the gate): the
+    // estimate for the next one of that circuit is at least that.
+    gate.close();
+    auto warm = e.submit(dense(64, 1));
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    std::this_thread::sleep_for(600ms);
+    gate.release();
+    ASSERT_EQ(e.await(warm.job_id, 60s)->state, JobState::Completed);
+    // The next one is held too, with a deadline 2 s away: at risk ~0.6 s before it.
+    gate.close();
+    auto spec = dense(64, 1);
+    spec.deadline = in(2000ms);
+    auto job = e.submit(spec);
+    ASSERT_TRUE(gate.wait_for_waiters(1));
+    int risk = -1;
+    for (int i = 0; i < 400 && (risk = seen.find({"job_event:2:" + job.job_id})) < 0; ++i)
+        std::this_thread::sleep_for(10ms);
+    ASSERT_GE(risk, 0);
+    EXPECT_EQ(e.peek(job.job_id).state, JobState::Running);  // reported, not yet failed
+    {
+        std::lock_guard<std::mutex> l(seen.mu);
+        for (const auto& ev : seen.events)
+            if (ev.job_id == job.job_id && ev.type == JobEvent::Type::DeadlineRisk) {
+                EXPECT_GT(ev.deadline_in_ms, 0);
+                EXPECT_GE(ev.estimate_ms, 590);
+                EXPECT_GE(ev.estimate_ms + 150, ev.deadline_in_ms);
+            }
+    }
+    // The job lists as at risk.
+    bool listed = false;
+    for (const auto& j : e.jobs())
+        if (j.job_id == job.job_id) {
+            listed = true;
+            EXPECT_TRUE(j.deadline_at_risk);
+            EXPECT_TRUE(j.deadline.has_value());
+        }
+    EXPECT_TRUE(listed);
+    gate.release();
+    auto r = e.await(job.job_id, 60s);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->state, JobState::Completed) << r->error;  // it made it after all
+    EXPECT_EQ(e.status().deadline_risks, 1u);
+    EXPECT_EQ(e.status().deadlines_missed, 0u);
+}
+
+TEST(Engine, JobsListsEveryJobAndSpansCarryItsNumber) {
+    Observed seen;
+    EngineConfig c = cpu_config();
+    seen.attach(c);
+    Engine e(c);
+    auto a = e.submit(dense(64, 2));
+    ASSERT_EQ(e.await(a.job_id, 60s)->state, JobState::Completed);
+    auto jobs = e.jobs();
+    ASSERT_EQ(jobs.size(), 1u);
+    EXPECT_EQ(jobs[0].job_id, a.job_id);
+    EXPECT_EQ(jobs[0].kind, "builtin");
+    EXPECT_EQ(jobs[0].state, JobState::Completed);
+    EXPECT_EQ(jobs[0].partitions_done, 2u);
+    EXPECT_GT(jobs[0].timings.total, 0);
+    std::set<std::string> phases;
+    for (const auto& s : e.spans())
+        if (s.job == jobs[0].number) phases.insert(s.name);
+    for (const char* p : {"queue_wait", "witness", "prove", "verify"}) EXPECT_TRUE(phases.count(p)) << p;
+    // Started then Ended, once each.
+    EXPECT_LT(seen.find({"job_event:0:" + a.job_id}), seen.find({"job_event:1:" + a.job_id}));
 }

@@ -254,6 +254,15 @@ TEST(Trace, SpansGoToTheContextSinkAndMakeAChromeTrace) {
     for (int i = 0; i < 5; ++i) trace::Span s("x", "test");
     EXPECT_EQ(rec.events().size(), 3u);
     EXPECT_EQ(rec.dropped(), 4u);
+    // A filtered copy: only the accepted events, oldest first.
+    {
+        trace::ScopedContext other({&rec, 9, 0, -1});
+        trace::Span s("y", "test");
+    }
+    const auto nine = rec.events([](const trace::Event& e) { return e.job == 9; });
+    ASSERT_EQ(nine.size(), 1u);
+    EXPECT_STREQ(nine[0].name, "y");
+    EXPECT_EQ(rec.events([](const trace::Event& e) { return e.job == 1; }).size(), 2u);
 }
 
 TEST(Trace, UnionOfOverlappingIntervals) {

@@ -157,6 +157,23 @@ class Daemon {
         if (!r) return std::nullopt;
         return std::make_pair(r->status, r->body);
     }
+    // POST of a JSON body, with "Authorization: Bearer <token>" unless token is empty;
+    // (status, body, WWW-Authenticate header), nullopt when it cannot be reached.
+    struct PostResult {
+        int status = 0;
+        std::string body, www_authenticate;
+    };
+    std::optional<PostResult> http_post(const std::string& path, const std::string& body,
+                                        const std::string& token = "") const {
+        const size_t colon = http_.rfind(':');
+        httplib::Client c(http_.substr(0, colon), std::stoi(http_.substr(colon + 1)));
+        c.set_connection_timeout(5);
+        httplib::Headers headers;
+        if (!token.empty()) headers.emplace("Authorization", "Bearer " + token);
+        auto r = c.Post(path.c_str(), headers, body, "application/json");
+        if (!r) return std::nullopt;
+        return PostResult{r->status, r->body, r->get_header_value("WWW-Authenticate")};
+    }
     nlohmann::json status_json() const {
         auto r = http_get("/status");
         if (!r || r->first != 200) throw std::runtime_error("GET /status failed");
@@ -198,6 +215,50 @@ inline v1::SubmitBuiltinRequest builtin(const std::string& circuit, uint64_t siz
     r.set_size(size);
     r.set_partitions(partitions);
     r.set_seed(seed);
+    return r;
+}
+
+// gRPC calls of the built-in circuits: a failed status is a test failure unless the
+// caller takes it (`status`).
+inline std::string code_and_message(const grpc::Status& s) {
+    return std::to_string(int(s.error_code())) + " " + s.error_message();
+}
+
+inline v1::AwaitBuiltinResponse prove_builtin(v1::ProvingEngine::Stub& stub, const v1::SubmitBuiltinRequest& req,
+                                              grpc::Status* status = nullptr) {
+    v1::AwaitBuiltinResponse r;
+    grpc::ClientContext ctx;
+    grpc::Status st = stub.ProveBuiltin(&ctx, req, &r);
+    if (status) {
+        *status = st;
+    } else {
+        EXPECT_TRUE(st.ok()) << code_and_message(st);
+    }
+    return r;
+}
+
+inline grpc::Status submit_builtin(v1::ProvingEngine::Stub& stub, const v1::SubmitBuiltinRequest& req,
+                                   std::string* job) {
+    v1::SubmitProofResponse r;
+    grpc::ClientContext ctx;
+    grpc::Status st = stub.SubmitBuiltin(&ctx, req, &r);
+    if (job) *job = r.job_id();
+    return st;
+}
+
+inline v1::AwaitBuiltinResponse await_builtin(v1::ProvingEngine::Stub& stub, const std::string& job,
+                                              uint64_t timeout_ms = 0, grpc::Status* status = nullptr) {
+    v1::AwaitProofRequest req;
+    req.set_job_id(job);
+    req.set_timeout_ms(timeout_ms);
+    v1::AwaitBuiltinResponse r;
+    grpc::ClientContext ctx;
+    grpc::Status st = stub.AwaitBuiltin(&ctx, req, &r);
+    if (status) {
+        *status = st;
+    } else {
+        EXPECT_TRUE(st.ok()) << code_and_message(st);
+    }
     return r;
 }
 

@@ -2,6 +2,9 @@
 // optional, and a bad key or value is an error that names it.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <nlohmann/json.hpp>
+
 #include "cuzk/server/config.hpp"
 
 namespace cuzk::server {
@@ -45,6 +48,46 @@ TEST(DaemonConfig, ExampleFileIsExactlyTheDefaults) {
     EXPECT_EQ(e.drain_on_shutdown, d.drain_on_shutdown);
     EXPECT_EQ(e.trace_capacity, d.trace_capacity);
     EXPECT_EQ(e.log_spans, d.log_spans);
+    EXPECT_EQ(ex.admin_token, def.admin_token);
+    EXPECT_EQ(ex.dollars_per_hour, def.dollars_per_hour);
+}
+
+TEST(DaemonConfig, CostAdminTokenAndWhereEachKeyCameFrom) {
+    const DaemonConfig c = parse_config(
+        "[daemon]\nadmin_token = \"0123456789abcdef\"\n[engine]\nwitness_workers = 3\n[cost]\n"
+        "dollars_per_hour = 2.5\n",
+        "ops.toml");
+    EXPECT_EQ(c.dollars_per_hour, 2.5);
+    EXPECT_EQ(c.admin_token, "0123456789abcdef");
+    EXPECT_EQ(parse_config("[cost]\ndollars_per_hour = 3\n").dollars_per_hour, 3.0);  // an integer is a number
+    EXPECT_EQ(c.sources.at("daemon.admin_token"), "ops.toml:2");
+    EXPECT_EQ(c.sources.at("engine.witness_workers"), "ops.toml:4");
+    EXPECT_EQ(c.sources.at("cost.dollars_per_hour"), "ops.toml:6");
+    EXPECT_EQ(c.sources.count("daemon.listen"), 0u);
+    // The effective values with their sources; the token itself is never shown.
+    const auto j = nlohmann::json::parse(config_json(c));
+    std::map<std::string, nlohmann::json> by_key;
+    for (const auto& k : j.at("keys")) by_key[k.at("key").get<std::string>()] = k;
+    EXPECT_EQ(by_key.at("cost.dollars_per_hour").at("value"), 2.5);
+    EXPECT_EQ(by_key.at("cost.dollars_per_hour").at("source"), "ops.toml:6");
+    EXPECT_EQ(by_key.at("engine.witness_workers").at("value"), 3);
+    EXPECT_EQ(by_key.at("daemon.listen").at("source"), "default");
+    EXPECT_EQ(by_key.at("daemon.admin_token").at("value"), "(set)");
+    EXPECT_EQ(config_json(c).find("0123456789abcdef"), std::string::npos);
+}
+
+TEST(DaemonConfig, BadCostAndAdminTokenNameTheKey) {
+    EXPECT_EQ(error_of("[cost]\ndollars_per_hour = -1\n"),
+              "t.toml:2: cost.dollars_per_hour: expected a number in [0, 1e+06], got -1");
+    EXPECT_NE(error_of("[cost]\ndollars_per_hour = \"3\"\n").find("cost.dollars_per_hour: expected a number"),
+              std::string::npos);
+    EXPECT_NE(error_of("[cost]\neuros = 1\n").find("cost.euros: unknown key"), std::string::npos);
+    const std::string short_token = error_of("[daemon]\nadmin_token = \"secret\"\n");
+    EXPECT_NE(short_token.find("t.toml:2: daemon.admin_token: expected 16 to 256 printable"), std::string::npos)
+        << short_token;
+    EXPECT_EQ(short_token.find("secret"), std::string::npos) << short_token;  // the token is not echoed
+    EXPECT_NE(error_of("[daemon]\nadmin_token = \"0123456789 abcdef\"\n").find("without spaces"), std::string::npos);
+    EXPECT_NE(error_of("[money]\nx = 1\n").find("the sections are [daemon], [engine] and [cost]"), std::string::npos);
 }
 
 TEST(DaemonConfig, EmptyFileIsTheDefaults) {

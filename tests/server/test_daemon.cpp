@@ -17,47 +17,6 @@ constexpr uint64_t kDense = 64;  // random-dense constraints: ~10 ms a proof on 
 // on the CPU, and a setup (~0.2 s) much cheaper than sha256-chain's (~1.2 s).
 constexpr uint64_t kLong = 512;
 
-std::string code_and_message(const grpc::Status& s) {
-    return std::to_string(int(s.error_code())) + " " + s.error_message();
-}
-
-v1::AwaitBuiltinResponse prove_builtin(v1::ProvingEngine::Stub& stub, const v1::SubmitBuiltinRequest& req,
-                                       grpc::Status* status = nullptr) {
-    v1::AwaitBuiltinResponse r;
-    grpc::ClientContext ctx;
-    grpc::Status st = stub.ProveBuiltin(&ctx, req, &r);
-    if (status) {
-        *status = st;
-    } else {
-        EXPECT_TRUE(st.ok()) << code_and_message(st);
-    }
-    return r;
-}
-
-grpc::Status submit_builtin(v1::ProvingEngine::Stub& stub, const v1::SubmitBuiltinRequest& req, std::string* job) {
-    v1::SubmitProofResponse r;
-    grpc::ClientContext ctx;
-    grpc::Status st = stub.SubmitBuiltin(&ctx, req, &r);
-    if (job) *job = r.job_id();
-    return st;
-}
-
-v1::AwaitBuiltinResponse await_builtin(v1::ProvingEngine::Stub& stub, const std::string& job, uint64_t timeout_ms = 0,
-                                       grpc::Status* status = nullptr) {
-    v1::AwaitProofRequest req;
-    req.set_job_id(job);
-    req.set_timeout_ms(timeout_ms);
-    v1::AwaitBuiltinResponse r;
-    grpc::ClientContext ctx;
-    grpc::Status st = stub.AwaitBuiltin(&ctx, req, &r);
-    if (status) {
-        *status = st;
-    } else {
-        EXPECT_TRUE(st.ok()) << code_and_message(st);
-    }
-    return r;
-}
-
 // ---- the service works ----------------------------------------------------------------
 
 TEST(Daemon, ProvesBuiltinCircuitsOverTcpAndUnixSocket) {

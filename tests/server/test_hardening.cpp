@@ -13,10 +13,6 @@
 namespace cuzk::test {
 namespace {
 
-std::string code_and_message(const grpc::Status& s) {
-    return std::to_string(int(s.error_code())) + " " + s.error_message();
-}
-
 int port_of(const std::string& address) { return std::stoi(address.substr(address.rfind(':') + 1)); }
 
 // A TCP connection to 127.0.0.1:port; -1 when refused.

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -82,6 +83,9 @@ class Recorder final : public Sink {
     explicit Recorder(size_t capacity = 1 << 20, Clock::time_point origin = Clock::now());
     void record(const Event& e) override;
     std::vector<Event> events() const;  // oldest first
+    // The events `keep` accepts, oldest first: only those are copied (a dashboard's poll
+    // wants a few of a ring of a million).
+    std::vector<Event> events(const std::function<bool(const Event&)>& keep) const;
     uint64_t dropped() const;
     Clock::time_point origin() const { return origin_; }
     // Trace Event Format (the JSON that chrome://tracing and Perfetto read): one complete

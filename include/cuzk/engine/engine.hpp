@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/common/trace.hpp"
 #include "cuzk/groth16/backend.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/kinds/kind.hpp"
@@ -56,6 +57,11 @@ struct JobSpec : kinds::Request {
     // same job; with a different request it is refused (EngineError::Code::AlreadyExists).
     // At most kMaxRequestIdBytes printable ASCII characters.
     std::string request_id;
+    // When the proof stops being useful (wall clock; none = never). Within a priority, the
+    // job with the earlier deadline goes first, jobs without one after those with one. A
+    // job that can no longer make it is reported (event=deadline_risk, JobEvent::DeadlineRisk)
+    // and, once the deadline passes unfinished, fails (JobResult::deadline_missed).
+    std::optional<std::chrono::system_clock::time_point> deadline;
 };
 inline constexpr size_t kMaxRequestIdBytes = 128;
 
@@ -86,6 +92,36 @@ struct JobResult {
     // Device ordinal that proved each partition (-1: the CPU), once the job completed.
     std::vector<int> partition_devices;
     JobTimings timings;
+    bool deadline_missed = false;  // Failed because its deadline passed
+};
+
+// A job as listed by Engine::jobs() (queued, running and the finished ones still kept).
+struct JobInfo {
+    std::string job_id;
+    uint64_t number = 0;  // the job number its timing spans carry (trace::Event::job)
+    std::string kind, circuit_id;
+    Priority priority = Priority::Unspecified;
+    JobState state = JobState::Queued;
+    uint32_t partitions_done = 0, partitions_total = 0;
+    std::chrono::system_clock::time_point submitted;
+    std::optional<std::chrono::system_clock::time_point> deadline;
+    bool deadline_at_risk = false, deadline_missed = false;
+    std::string error, backend;
+    JobTimings timings;  // total: so far for a job not yet ended
+};
+
+// What happens to a job, for observers (the daemon's per-kind metrics): its first partition
+// starts (queue wait known), it ends, or it can no longer meet its deadline.
+struct JobEvent {
+    enum class Type { Started, Ended, DeadlineRisk } type = Type::Started;
+    std::string job_id, kind, circuit_id;
+    Priority priority = Priority::Unspecified;
+    JobState state = JobState::Queued;  // Ended: the final state
+    bool deadline_missed = false;       // Ended: failed because its deadline passed
+    uint32_t partitions = 0;
+    JobTimings timings;         // Started: queue_wait; Ended: all
+    double deadline_in_ms = 0;  // DeadlineRisk: time left before the deadline (< 0: passed)
+    double estimate_ms = 0;     // DeadlineRisk: the estimated time the job still needs
 };
 
 // Thrown by submit/preload for requests the engine refuses; what() names the problem.
@@ -152,6 +188,9 @@ struct EngineConfig {
     // 3 error. Default: warnings and errors to stderr.
     std::function<void(int level, const std::string& line)> log;
     bool log_spans = false;  // also one debug line per timing span
+    // Called on every JobEvent, with the engine's lock held: it must return quickly and must
+    // not call the engine.
+    std::function<void(const JobEvent&)> on_job_event;
     // Tests: make the prove-stage backend for a device (-1 = CPU). Default: the real ones.
     std::function<std::unique_ptr<groth16::ProverBackend>(int device)> backend_factory;
     // Benchmarks: when set, every circuit's keys come from here instead of its parameter
@@ -177,6 +216,7 @@ struct ParamStatus {
     enum class Tier { Hot, Warm, Cold } tier = Tier::Cold;  // as Curio's SRSStatus.Tier
     uint64_t size_bytes = 0;
     uint32_t ref_count = 0;  // work items using it now
+    double idle_ms = 0;      // since a work item (or a preload) last took it
 };
 
 struct DeviceStatus {
@@ -215,6 +255,7 @@ struct EngineStatus {
     std::vector<QueueStatus> queues;
     uint64_t jobs_queued = 0, jobs_running = 0;
     uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0, cpu_recomputes = 0;
+    uint64_t deadline_risks = 0, deadlines_missed = 0;  // jobs reported at risk; failed by their deadline
     uint64_t memory_budget = 0, memory_reserved = 0, memory_high_water = 0;
     uint64_t pooled_bytes = 0;  // buffer pool (pinned when CUDA is present)
     uint64_t pool_reuses = 0;   // buffers handed out again (a witness then overwrites, not zero-fills)
@@ -259,6 +300,13 @@ class Engine {
     std::string metrics_prometheus() const;  // Prometheus text exposition format
     // Chrome trace (Trace Event JSON, for Perfetto) of the spans kept so far.
     std::string chrome_trace_json() const;
+    // The jobs the engine knows (queued, running, and the last finished_jobs_kept ended),
+    // oldest first.
+    std::vector<JobInfo> jobs() const;
+    // The timing spans kept so far that `keep` accepts (null: all), oldest first, and the
+    // time their trace counts from.
+    std::vector<trace::Event> spans(const std::function<bool(const trace::Event&)>& keep = nullptr) const;
+    trace::Clock::time_point trace_origin() const;
 
     // Stops accepting jobs; finishes or cancels what is in flight (config.drain_on_shutdown
     // unless `drain` is given) and joins every worker. Idempotent.

@@ -5,9 +5,11 @@
 // ResourceExhausted -> RESOURCE_EXHAUSTED, ShuttingDown -> UNAVAILABLE,
 // NotFound -> NOT_FOUND).
 //
-// HTTP (config.http_listen): GET /status (engine status JSON), /metrics (Prometheus text:
-// the engine's metrics and the daemon's RPC counters), /trace (Chrome trace JSON, open in
-// Perfetto), /healthz ("ok", or 503 while shutting down).
+// HTTP (config.http_listen, src/server/http_api.hpp): the dashboard (GET /), /status
+// (engine status JSON with the per-kind figures), /metrics (Prometheus text: the engine's
+// metrics, the per-kind ones of OpsMetrics and the daemon's RPC counters), /trace (Chrome
+// trace JSON, open in Perfetto), /healthz ("ok", or 503 while shutting down), the
+// dashboard's JSON under /api/ (its two POSTs need config.admin_token).
 #pragma once
 
 #include <memory>
