@@ -72,10 +72,23 @@ void store_u32_be(uint8_t* p, uint32_t v) {
 // Parses the counts of a .vk (params = false) or .params file and checks that every
 // section fits the bytes that remain and that nothing follows the last one. Nothing is
 // allocated in proportion to a count before this has passed.
+FileLayout parse_layout_of(std::span<const uint8_t> bytes, std::string_view file, bool params);
+
+// A file whose layout does not parse is named after the format its first bytes suggest,
+// when they suggest one; that guess is made only then, since a bellperson file's first
+// coordinate may itself begin with bytes that look like JSON text (a newline, then '[').
 FileLayout parse_layout(std::span<const uint8_t> bytes, std::string_view file, bool params) {
-    if (const std::string other = other_format(bytes); !other.empty())
-        fail(file, "", FormatError::kNoOffset,
-             std::string("not a bellperson ") + (params ? ".params" : ".vk") + " file: it looks like " + other);
+    try {
+        return parse_layout_of(bytes, file, params);
+    } catch (const FormatError&) {
+        if (const std::string other = other_format(bytes); !other.empty())
+            fail(file, "", FormatError::kNoOffset,
+                 std::string("not a bellperson ") + (params ? ".params" : ".vk") + " file: it looks like " + other);
+        throw;
+    }
+}
+
+FileLayout parse_layout_of(std::span<const uint8_t> bytes, std::string_view file, bool params) {
     FileLayout layout;
     layout.file_size = bytes.size();
     const uint64_t size = bytes.size();

@@ -82,7 +82,7 @@ expect_fail "non-canonical randomness" "--randomness-hex: not a canonical field 
 expect_fail "--sealed at 32GiB" "--sealed holds each sector in memory" \
     "$cuzk" gen-vanilla --kind "$kind" --sector-size 32GiB --sealed --out "$dir/x.bin"
 expect_fail "a PoSt option for porep" "--sectors is for --kind window-post or winning-post" g --sectors 2
-expect_fail "unknown kind" "expected porep, window-post or winning-post" g --kind windowpost
+expect_fail "unknown kind" "expected porep, window-post, winning-post" g --kind windowpost
 expect_fail "a proof of the other kind" "is not a $kind proof" g --kind "$kind" --registered-proof \
     "$([ "$kind" = window-post ] && echo StackedDrgWinning2KiBV1 || echo StackedDrgWindow2KiBV1_2)"
 echo "cli $kind: ok"

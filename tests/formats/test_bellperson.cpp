@@ -195,6 +195,16 @@ TEST_F(ParamsFile, SmallerCountLeavesTrailingBytes) {
     expect_error([&] { read_params_from_bytes(bytes); }, {"after b_g2", "192 trailing bytes"});
 }
 
+// A real file whose first bytes happen to look like JSON text (uncompressed alpha_g1.x may
+// start with a newline, then '[') is still read as a .params file: its layout is parsed,
+// and only the point is refused.
+TEST_F(ParamsFile, FirstBytesThatLookLikeJsonAreNotTakenForJson) {
+    bytes[0] = '\n';
+    bytes[1] = '[';
+    EXPECT_NO_THROW(inspect_params_bytes(bytes));
+    expect_error([&] { read_params_from_bytes(bytes, {}, "x.params"); }, {"x.params: vk.alpha_g1"});
+}
+
 TEST_F(ParamsFile, TrailingBytes) {
     bytes.push_back(0);
     expect_error([&] { read_params_from_bytes(bytes); },
