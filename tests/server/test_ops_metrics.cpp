@@ -71,10 +71,12 @@ TEST(OpsMetrics, AYoungDaemonCountsOverAtLeastAMinuteAndNoCostIsZero) {
     const auto t0 = OpsMetrics::Clock::time_point{} + 1000h;
     OpsMetrics ops(0, t0);
     ops.on_job_event(ended("builtin", JobState::Completed, 10, 5), t0 + 1s);
-    const auto& f = find(ops.kinds(t0 + 2s), "builtin");
+    const auto kinds_1 = ops.kinds(t0 + 2s);
+    const auto& f = find(kinds_1, "builtin");
     EXPECT_DOUBLE_EQ(f.proofs_per_hour, 60);  // 1 proof over the minimum minute
     EXPECT_EQ(f.dollars_per_proof, 0);
-    const auto& g = find(ops.kinds(t0 + 30min), "builtin");
+    const auto kinds_2 = ops.kinds(t0 + 30min);
+    const auto& g = find(kinds_2, "builtin");
     EXPECT_DOUBLE_EQ(g.proofs_per_hour, 2);  // 1 proof over half an hour
 }
 
