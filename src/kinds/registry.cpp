@@ -14,9 +14,10 @@ r1cs::ShapeCounts Shape::counts(const CancelCheck& cancel) const {
     c.num_aux = s.num_aux;
     c.num_constraints = s.num_constraints;
     const double m = double(c.num_constraints);
-    c.nnz_a = uint64_t(m * kNnzPerConstraint[0]) + 1;
-    c.nnz_b = uint64_t(m * kNnzPerConstraint[1]) + 1;
-    c.nnz_c = uint64_t(m * kNnzPerConstraint[2]) + 1;
+    const std::array<double, 3> nnz = nnz_per_constraint();
+    c.nnz_a = uint64_t(m * nnz[0]) + 1;
+    c.nnz_b = uint64_t(m * nnz[1]) + 1;
+    c.nnz_c = uint64_t(m * nnz[2]) + 1;
     c.coeffs = kCoeffs;
     return c;
 }

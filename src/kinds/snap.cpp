@@ -24,27 +24,10 @@ class UpdateShape final : public Shape {
     }
     std::string params_file_name() const override { return filecoin::update_params_file_name(cfg_); }
     std::string vk_file_name() const override { return filecoin::update_vk_file_name(cfg_); }
-    // A counting pass (r1cs::CountCS: nothing stored, 3.3 s at 32 GiB on one core) with
-    // SnapDeals' non-zero bounds: its SHA-256 paths put more in C than the Poseidon-heavy
+    // SnapDeals' non-zero bounds for the default counting pass: its SHA-256 paths put more in C than the Poseidon-heavy
     // default assumes (2 KiB: 2.36, 1.00, 2.12 a constraint, checked by
     // Kinds.DefaultCountsBoundThePoStAndSnapShapes).
-    r1cs::ShapeCounts counts(const CancelCheck& cancel) const override {
-        r1cs::CountCS cs;
-        cs.set_cancel(cancel);
-        circuits::EmptySectorUpdateCircuit::blank(cfg_).synthesize(cs);
-        r1cs::enforce_inputs_times_zero(cs);
-        r1cs::ShapeCounts c;
-        c.num_inputs = cs.num_inputs();
-        c.num_aux = cs.num_aux();
-        c.num_constraints = cs.num_constraints();
-        const double m = double(c.num_constraints);
-        c.nnz_a = uint64_t(m * kNnz[0]) + 1;
-        c.nnz_b = uint64_t(m * kNnz[1]) + 1;
-        c.nnz_c = uint64_t(m * kNnz[2]) + 1;
-        c.coeffs = kCoeffs;
-        return c;
-    }
-    static constexpr double kNnz[3] = {3.0, 1.5, 3.0};
+    std::array<double, 3> nnz_per_constraint() const override { return {3.0, 1.5, 3.0}; }
 
  private:
     const filecoin::UpdateConfig& cfg_;

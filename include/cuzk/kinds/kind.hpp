@@ -7,6 +7,8 @@
 //   circuit id ─► Registry::shape ─► Shape: id(), blank_circuit(), params/vk file names
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -93,8 +95,13 @@ class Shape {
     virtual std::string vk_file_name() const { return {}; }
     // Its R1CS sizes before anything is recorded, for the engine's memory estimate: exact
     // counts and upper bounds on the non-zeros. By default a counting pass over the blank
-    // circuit (nothing stored; `cancel` checked as it goes) with kNnzPerConstraint's bounds.
+    // circuit (nothing stored; `cancel` checked as it goes) with nnz_per_constraint()'s bounds.
     virtual r1cs::ShapeCounts counts(const CancelCheck& cancel) const;
+    // The non-zero bounds of the default counts(): kNnzPerConstraint unless a kind's gadgets
+    // put more in a matrix.
+    virtual std::array<double, 3> nnz_per_constraint() const {
+        return {kNnzPerConstraint[0], kNnzPerConstraint[1], kNnzPerConstraint[2]};
+    }
     // Non-zeros per constraint in A, B, C that the default counts() assumes at most: the
     // Poseidon and Merkle gadgets' (Window / Winning PoSt 2 KiB: 6.87 / 1.02 / 1.25, checked
     // by Kinds.DefaultCountsBoundThePoStShape).
