@@ -70,6 +70,7 @@
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "engine_sectors.hpp"
 #include "timing_keys.hpp"
 
 namespace {
@@ -813,58 +814,24 @@ void run_one(const Args& args, Result& r, Clock::time_point t_start) {
 
 // ---- --engine 1: whole sectors through the engine ---------------------------------------------
 
-// One sector through the engine: wall time (submit to result), the device's busy share of it,
-// the job's witness and prove sums.
-struct EngineSector {
-    std::string proof;
-    unsigned partitions = 0;
-    // wall: submit to result; submit: the C1's parse inside it (until submit returns)
-    double c1_ms = 0, wall_ms = 0, submit_ms = 0, busy_ms = 0, witness_ms = 0, prove_ms = 0;
-    std::string status;
-    double busy_pct() const { return wall_ms > 0 ? 100 * busy_ms / wall_ms : 0; }
-};
-
 struct EngineRun {
     std::string size, status = "ok";
     double load_ms = 0;
     EngineSector warm, interactive, ni;
 };
 
-double device_busy_ms(const engine::Engine& e) {
-    double b = 0;
-    for (const engine::DeviceStatus& d : e.status().devices) b += d.busy_ms;
-    return b;
-}
-
-EngineSector engine_sector(engine::Engine& e, filecoin::RegisteredSealProof proof, uint64_t seed) {
-    EngineSector out;
+// One PoRep sector from a synthetic C1 (the challenges the seed's) through the engine.
+EngineSector porep_engine_sector(engine::Engine& e, filecoin::RegisteredSealProof proof, uint64_t seed) {
     const auto& cfg = filecoin::porep_config(proof);
-    out.proof = std::string(cfg.name);
-    auto t0 = Clock::now();
+    const auto t0 = Clock::now();
     const auto c1 = filecoin::synthetic_c1(proof, seed, {}, filecoin::SyntheticChallenges::FromSeed);
     engine::JobSpec spec;
     spec.kind = "porep-seal-commit";
     spec.c1_json = filecoin::write_c1_output(c1);
-    out.c1_ms = ms_since(t0);
-    say("    %s: synthetic C1 of %zu partitions, %.1f MiB of JSON, in %.1f s\n", out.proof.c_str(),
-        c1.vanilla_proofs.size(), spec.c1_json.size() / (1024.0 * 1024.0), out.c1_ms / 1e3);
-    const double busy0 = device_busy_ms(e);
-    t0 = Clock::now();
-    const engine::SubmitInfo info = e.submit(spec);
-    out.submit_ms = ms_since(t0);
-    const auto r = e.await(info.job_id);
-    out.wall_ms = ms_since(t0);
-    out.busy_ms = device_busy_ms(e) - busy0;
-    if (!r || r->state != engine::JobState::Completed)
-        throw std::runtime_error(out.proof + ": the job failed: " + (r ? r->error : std::string("no result")));
-    out.partitions = r->partitions_total;
-    out.witness_ms = r->timings.witness;
-    out.prove_ms = r->timings.prove;
-    say("    %s: %u partitions in %.2f s (%.3f s a partition; submit, the C1 parsed, %.2f s of it), device busy "
-        "%.1f%%, witness %.1f s, prove %.1f s (sums over partitions)\n",
-        out.proof.c_str(), out.partitions, out.wall_ms / 1e3, out.wall_ms / 1e3 / out.partitions, out.submit_ms / 1e3,
-        out.busy_pct(), out.witness_ms / 1e3, out.prove_ms / 1e3);
-    return out;
+    const double c1_ms = ms_since(t0);
+    say("    %s: synthetic C1 of %zu partitions, %.1f MiB of JSON, in %.1f s\n", std::string(cfg.name).c_str(),
+        c1.vanilla_proofs.size(), spec.c1_json.size() / (1024.0 * 1024.0), c1_ms / 1e3);
+    return engine_sector(e, std::string(cfg.name), spec, c1_ms);
 }
 
 // The interactive sector (warm-up, then timed) and the NI-PoRep sector of one size, through one
@@ -876,30 +843,8 @@ void run_engine_sectors(const Args& args, EngineRun& run) {
     say("\n== %s through the engine: %s, then %s (timing-only keys)\n", run.size.c_str(),
         std::string(filecoin::porep_config(*inter).name).c_str(),
         std::string(filecoin::porep_config(*ni).name).c_str());
-    engine::EngineConfig ec;
-    ec.backend = args.backend;
-    if (args.backend == "cuda") ec.devices = {args.device};
-    if (args.witness_workers) ec.witness_workers = args.witness_workers;
-    if (args.prove_workers) ec.prove_workers_per_device = ec.cpu_prove_workers = args.prove_workers;
-    ec.verify_proofs = false;  // timing-only keys: the proofs do not verify
-    ec.check_c1 = false;       // the NI C1's challenges are the seed's, not comm_r's
-    ec.log = [](int level, const std::string& line) {
-        if (level >= 2) say("    engine: %s\n", line.c_str());
-    };
-    const uint64_t seed = args.seed;
-    ec.key_source = [seed](const std::string& id, const groth16::ShapeSummary& sum) {
-        ShapeInfo s;
-        s.inputs = sum.num_inputs;
-        s.aux = sum.num_aux;
-        s.constraints = sum.num_constraints;
-        s.density = sum.density;
-        s.derive_lengths();
-        const auto t0 = Clock::now();
-        auto p = fake_parameters(s, seed);
-        say("    %s: %zu constraints, domain 2^%d, timing-only keys %.2f GiB in %.1f s -- FAKE KEYS\n", id.c_str(),
-            s.constraints, int(std::countr_zero(s.domain)), s.params_gib(), ms_since(t0) / 1e3);
-        return p;
-    };
+    engine::EngineConfig ec = sector_engine_config(args, args.witness_workers, args.prove_workers, SectorKeys::Timing);
+    ec.check_c1 = false;  // the NI C1's challenges are the seed's, not comm_r's
     engine::Engine e(ec);
     say("    engine: backend %s, %u witness workers, %u prove workers a device\n", e.status().backend.c_str(),
         ec.witness_workers, ec.prove_workers_per_device);
@@ -910,9 +855,9 @@ void run_engine_sectors(const Args& args, EngineRun& run) {
     e.preload(engine::Engine::circuit_id(id_spec));  // densities and keys, outside the sectors
     run.load_ms = ms_since(t0);
     say("    keys loaded in %.1f s (density-only pass and timing-only keys)\n", run.load_ms / 1e3);
-    run.warm = engine_sector(e, *inter, seed);
-    run.interactive = engine_sector(e, *inter, seed + 1);
-    run.ni = engine_sector(e, *ni, seed + 2);
+    run.warm = porep_engine_sector(e, *inter, args.seed);
+    run.interactive = porep_engine_sector(e, *inter, args.seed + 1);
+    run.ni = porep_engine_sector(e, *ni, args.seed + 2);
     const double ratio = run.ni.wall_ms / run.interactive.wall_ms;
     const double parts = double(run.ni.partitions) / run.interactive.partitions;
     say("    NI-PoRep / interactive sector time %.2f for %.1fx the partitions (%s)\n", ratio, parts,
@@ -923,10 +868,7 @@ void write_engine_json(const Args& args, const std::vector<EngineRun>& runs) {
     if (args.out.empty()) return;
     std::ofstream f(args.out);
     auto sector = [&](const char* key, const EngineSector& x) {
-        f << ", \"" << key << "\": {\"proof\": \"" << x.proof << "\", \"partitions\": " << x.partitions
-          << ", \"c1_ms\": " << x.c1_ms << ", \"wall_ms\": " << x.wall_ms << ", \"submit_ms\": " << x.submit_ms
-          << ", \"device_busy_ms\": " << x.busy_ms << ", \"device_busy_pct\": " << x.busy_pct()
-          << ", \"witness_ms\": " << x.witness_ms << ", \"prove_ms\": " << x.prove_ms << "}";
+        f << ", \"" << key << "\": " << engine_sector_json(x);
     };
     f << "{\n  \"bench\": \"porep_prove --engine\",\n  \"note\": \"TIMING-ONLY fake parameters: the proofs do "
          "not verify\",\n  \"backend\": \""
