@@ -9,7 +9,10 @@
 //     keys resident: the request (a synthetic bincode FallbackPoStSectorProof, 66 challenges)
 //     is submitted, decoded, checked as a vanilla proof, synthesized, proven and verified.
 //     The keys are DEVELOPMENT keys (the engine's setup, cached in --param-cache; the setup
-//     is not timed): the proofs verify. First request and the median of --reps more.
+//     is not timed): the proofs verify. First request and the median of --reps more; per
+//     request the engine's spans summed by phase (witness, check, densities, h, msm_h,
+//     msm_l, msm_a, msm_b_g1, msm_b_g2, assemble, verify; param_load: the keys' wait) and
+//     the process's CPU seconds, which the shared machine's load does not move.
 //   window: one Window PoSt partition (synthetic vanilla proofs of cfg.sector_count sectors:
 //     2349 at 32 GiB, 125,279,217 constraints) with TIMING-ONLY keys (timing_keys.hpp: real
 //     shape and witness, fake parameters; THE PROOFS DO NOT VERIFY): the vanilla proofs and
@@ -18,7 +21,9 @@
 //   porep: one PoRep partition (StackedDrg<size>V1_1, partition 0) the same way, as the
 //     anchor the Window partition is compared with (issue: GPU time <= 1.2x PoRep's).
 // Measured on the dev machine (2 shared cores, CPU build): Winning 32 GiB from request to
-//   verified proof, keys resident, see bench/RESULTS.md. Window 32 GiB partition 0: 2,349
+//   verified proof, keys resident, see bench/RESULTS.md: ~15 CPU s a request, 90% of it in
+//   the five MSMs (all but ~1% of their scalars are full: the Poseidon witness), B_G2 the
+//   largest (29%), H's NTTs 6%, witness 0.7%, the keys' load and checks 0 (resident). Window 32 GiB partition 0: 2,349
 //   synthetic vanilla proofs and the circuit 86 s; counts replicated from 1 and 2 sectors
 //   (1.9 s) equal the pinned 125,279,217 constraints and the full pass's 126,902,376 aux;
 //   densities a_aux 96.2M, b_aux 91.9M (PoRep 32 GiB: 129.8M, 33.1M), so timing-only keys of
@@ -104,8 +109,27 @@ struct WinningResult {
     bool ran = false;
     std::string status = "ok";
     double keys_ms = 0, first_ms = 0, median_ms = 0;
+    double median_cpu_s = 0;           // the process's CPU seconds a request (every thread)
     engine::JobTimings first, median;  // the engine's per-stage times
+    // The spans of the timed requests summed by phase ("layer/name", in the order first
+    // seen), median over the requests after the first.
+    std::vector<std::pair<std::string, double>> phases;
 };
+
+// The engine's spans that started at or after t0, summed by "layer/name" (engine stages,
+// the groth16 prover's check, densities, h, msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2, assemble).
+std::vector<std::pair<std::string, double>> phase_sums(const engine::Engine& e, Clock::time_point t0) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& ev : e.spans([&](const trace::Event& x) { return x.start >= t0; })) {
+        const std::string key = std::string(ev.layer) + "/" + ev.name;
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == key; });
+        if (it == out.end())
+            out.emplace_back(key, ev.ms());
+        else
+            it->second += ev.ms();
+    }
+    return out;
+}
 
 WinningResult run_winning(const Args& args) {
     WinningResult out;
@@ -139,17 +163,27 @@ WinningResult run_winning(const Args& args) {
         args.param_cache.c_str(), e.status().backend.c_str());
     std::vector<double> totals;
     std::vector<engine::JobTimings> stages;
-    say("    %-7s %10s %10s %10s %10s %10s   (ms)\n", "request", "total", "queue", "witness", "prove", "verify");
+    std::vector<std::vector<std::pair<std::string, double>>> phases;
+    std::vector<double> cpu_s;
+    say("    %-7s %10s %10s %10s %10s %10s %10s   (ms; CPU: the process's CPU seconds, every thread)\n", "request",
+        "total", "queue", "witness", "prove", "verify", "CPU s");
     for (int rep = 0; rep <= args.reps; ++rep) {
         t0 = Clock::now();
+        const double cpu0 = process_cpu_seconds();
         const auto info = e.submit(spec);
         const auto res = e.await(info.job_id);
         const double ms = ms_since(t0);
+        const double cpu = process_cpu_seconds() - cpu0;
         if (!res || res->state != engine::JobState::Completed)
             throw std::runtime_error("winning PoSt failed: " + (res ? res->error : std::string("no result")));
         const engine::JobTimings& t = res->timings;
-        say("    %-7s %10.1f %10.1f %10.1f %10.1f %10.1f\n", rep ? ("#" + std::to_string(rep)).c_str() : "first", ms,
-            t.queue_wait, t.witness, t.prove, t.verify);
+        say("    %-7s %10.1f %10.1f %10.1f %10.1f %10.1f %10.2f\n", rep ? ("#" + std::to_string(rep)).c_str() : "first",
+            ms, t.queue_wait, t.witness, t.prove, t.verify, cpu);
+        if (rep > 0 || args.reps == 0) cpu_s.push_back(cpu);
+        auto sums = phase_sums(e, t0);
+        say("            ");
+        for (const auto& [name, v] : sums) say(" %s %.1f", name.c_str(), v);
+        say("\n");
         if (rep == 0) {
             out.first_ms = ms;
             out.first = t;
@@ -157,8 +191,21 @@ WinningResult run_winning(const Args& args) {
             totals.push_back(ms);
             stages.push_back(t);
         }
+        if (rep > 0 || args.reps == 0) phases.push_back(std::move(sums));
     }
+    for (const auto& [name, v] : phases.front()) {
+        (void)v;
+        std::vector<double> vs;
+        for (const auto& rep : phases)
+            for (const auto& [n, x] : rep)
+                if (n == name) vs.push_back(x);
+        out.phases.emplace_back(name, median(vs));
+    }
+    say("  by phase (ms, median):");
+    for (const auto& [name, v] : out.phases) say(" %s %.1f", name.c_str(), v);
+    say("\n");
     out.median_ms = totals.empty() ? out.first_ms : median(totals);
+    out.median_cpu_s = median(cpu_s);
     if (!stages.empty()) {
         auto med = [&](double engine::JobTimings::*f) {
             std::vector<double> v;
@@ -171,8 +218,8 @@ WinningResult run_winning(const Args& args) {
     } else {
         out.median = out.first;
     }
-    say("  winning %s: request -> verified proof %.1f ms (median of %d; first %.1f ms)\n", args.size.c_str(),
-        out.median_ms, args.reps, out.first_ms);
+    say("  winning %s: request -> verified proof %.1f ms (median of %d; first %.1f ms), %.2f CPU s a request\n",
+        args.size.c_str(), out.median_ms, args.reps, out.first_ms, out.median_cpu_s);
     out.ran = true;
     return out;
 }
@@ -317,11 +364,16 @@ void write_json(const Args& args, const WinningResult& w, const std::vector<Part
     std::ofstream f(args.out);
     f << "{\n  \"bench\": \"post_prove\",\n  \"size\": \"" << args.size << "\",\n  \"backend\": \"" << args.backend
       << "\",\n  \"threads\": " << std::thread::hardware_concurrency() << ",\n  \"unit\": \"ms\"";
-    if (w.ran)
+    if (w.ran) {
         f << ",\n  \"winning\": {\"keys_ms\": " << w.keys_ms << ", \"first_ms\": " << w.first_ms
           << ", \"median_ms\": " << w.median_ms << ", \"reps\": " << args.reps
           << ", \"median_witness_ms\": " << w.median.witness << ", \"median_prove_ms\": " << w.median.prove
-          << ", \"median_verify_ms\": " << w.median.verify << "}";
+          << ", \"median_verify_ms\": " << w.median.verify << ", \"median_cpu_s\": " << w.median_cpu_s
+          << ", \"median_phases_ms\": {";
+        for (size_t i = 0; i < w.phases.size(); ++i)
+            f << (i ? ", " : "") << "\"" << json_escape(w.phases[i].first) << "\": " << w.phases[i].second;
+        f << "}}";
+    }
     f << ",\n  \"partitions\": [";
     for (size_t i = 0; i < ps.size(); ++i) {
         const PartitionResult& p = ps[i];
@@ -373,8 +425,10 @@ int main(int argc, char** argv) {
 
     say("\n== summary (%s, backend %s)\n", args.size.c_str(), args.backend.c_str());
     if (winning.ran)
-        say("  winning PoSt: request -> verified proof %.1f ms median (witness %.1f, prove %.1f, verify %.1f ms)\n",
-            winning.median_ms, winning.median.witness, winning.median.prove, winning.median.verify);
+        say("  winning PoSt: request -> verified proof %.1f ms median (witness %.1f, prove %.1f, verify %.1f ms), %.2f "
+            "CPU s a request\n",
+            winning.median_ms, winning.median.witness, winning.median.prove, winning.median.verify,
+            winning.median_cpu_s);
     const PartitionResult* window = nullptr;
     const PartitionResult* porep = nullptr;
     for (const auto& p : parts) {

@@ -339,6 +339,15 @@ class PeakRss {
     bool resettable_ = false;
 };
 
+// CPU seconds (user + system) the process has used so far, all its threads: on a shared
+// machine the difference around a pass is its work, whatever share of the cores it got.
+inline double process_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto sec = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+    return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
 inline size_t rusage_max_rss_bytes() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
