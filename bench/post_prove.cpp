@@ -23,9 +23,10 @@
 // Measured on the dev machine (2 shared cores, CPU build): Winning 32 GiB from request to
 //   verified proof, keys resident, see bench/RESULTS.md: ~15 CPU s a request, 90% of it in
 //   the five MSMs (all but ~1% of their scalars are full: the Poseidon witness), B_G2 the
-//   largest (29%), H's NTTs 6%, witness 0.7%, the keys' load and checks 0 (resident). Window 32 GiB partition 0: 2,349
-//   synthetic vanilla proofs and the circuit 86 s; counts replicated from 1 and 2 sectors
-//   (1.9 s) equal the pinned 125,279,217 constraints and the full pass's 126,902,376 aux;
+//   largest (29%), H's NTTs 6%, witness 0.7%, the keys' load and checks 0 (resident).
+//   Window 32 GiB partition 0: 2,349 synthetic vanilla proofs and the circuit 86 s; counts
+//   replicated from 1 and 2 sectors (1.9 s) equal the pinned 125,279,217 constraints and the
+//   full pass's 126,902,376 aux;
 //   densities a_aux 96.2M, b_aux 91.9M (PoRep 32 GiB: 129.8M, 33.1M), so timing-only keys of
 //   60.64 GiB (PoRep: 47.55 GiB) and witness buffers of 15.78 GiB: about 100 GiB of host
 //   memory for the CPU backend, which dev does not have.
