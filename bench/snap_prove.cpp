@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
         "partition k+1 under the proof of k): seconds a sector and device busy %.",
         "cuzk_bench_snap_prove");
     add_run_options(app, args);
-    app.get_option("--reps")->description("timed sectors after the warm-up one (at least 1)")->default_str("1");
+    app.get_option("--reps")->description("timed sectors, after a warm-up one on a GPU (at least 1)")->default_str("1");
     app.add_option_function<std::string>(
            "--sizes", [&args](const std::string& v) { args.sizes = split_list(v); },
            "comma-separated sector sizes (default 2KiB)")
