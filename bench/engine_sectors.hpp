@@ -57,11 +57,12 @@ inline EngineSector engine_sector(engine::Engine& e, const std::string& proof, c
     out.prove_ms = r->timings.prove;
     out.verify_ms = r->timings.verify;
     out.recomputes = r->cpu_recomputes;
+    const std::string verified =
+        out.verify_ms > 0 ? ", " + std::to_string(out.recomputes) + " proof(s) failed verification" : ", not verified";
     say("    %s: %u partitions in %.2f s (%.3f s a partition; submit, the request checked, %.2f s of it), device "
-        "busy %.1f%%, witness %.1f s, prove %.1f s, verify %.2f s (sums over partitions), %u proof(s) failed "
-        "verification\n",
+        "busy %.1f%%, witness %.1f s, prove %.1f s, verify %.2f s (sums over partitions)%s\n",
         out.proof.c_str(), out.partitions, out.wall_ms / 1e3, out.seconds_a_partition(), out.submit_ms / 1e3,
-        out.busy_pct(), out.witness_ms / 1e3, out.prove_ms / 1e3, out.verify_ms / 1e3, out.recomputes);
+        out.busy_pct(), out.witness_ms / 1e3, out.prove_ms / 1e3, out.verify_ms / 1e3, verified.c_str());
     return out;
 }
 
