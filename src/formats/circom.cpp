@@ -96,10 +96,16 @@ std::string prime_owner(const std::string& dec) {
 template <class F>
 void expect_prime(std::span<const uint8_t> bytes, uint64_t off, uint32_t n8, std::string_view file,
                   const std::string& section, const char* what, const char* curve) {
-    if (n8 != F::N * 8)
+    if (n8 != F::N * 8) {
+        // The caller checked that the n8 bytes are there: name whose prime they are (a size
+        // of no known prime, above 64 bytes, is not decoded).
+        const std::string owner = n8 <= 64 ? prime_owner(le_decimal(bytes.subspan(off, n8))) : "";
+        const bool known = owner.rfind("the ", 0) == 0;
         fail(file, section, off - 4,
-             std::string(what) + " is " + std::to_string(n8) + " bytes; " + curve + " needs " +
-                 std::to_string(F::N * 8));
+             std::string(what) + " is " + std::to_string(n8) + " bytes" + (known ? " (" + owner + ")" : "") + "; " +
+                 curve + " needs " + std::to_string(F::N * 8) +
+                 (known ? ": the files of one proof must all be on one curve" : ""));
+    }
     const auto p = bytes.subspan(off, n8);
     bool same = true;
     for (size_t i = 0; i < n8; ++i) same = same && p[i] == uint8_t(F::kP.l[i / 8] >> (8 * (i % 8)));
@@ -858,6 +864,9 @@ SnarkjsCurve detect_curve(std::span<const uint8_t> bytes, std::string_view file)
     const uint32_t n8 = r.u32(f.magic == "zkey" ? "n8r" : "n8");
     const char* what = f.magic == "zkey" ? "r" : "prime";
     const uint64_t at = r.skip(n8, what);
+    if (n8 != 32 && n8 != 48)  // the scalar field prime of no curve snarkjs knows
+        fail(file, label + " " + what, at - 4,
+             std::string(what) + " is " + std::to_string(n8) + " bytes: cuzk proves bn128 (BN254) and bls12381 keys");
     const std::string dec = le_decimal(bytes.subspan(at, n8));
     for (const KnownCurve& c : kKnownCurves)
         if (dec == c.r) return std::string_view(c.name) == "bn128" ? SnarkjsCurve::kBn254 : SnarkjsCurve::kBls12_381;
