@@ -193,6 +193,14 @@ TYPED_TEST(ZkeyProver, ProofVerifiesUnderBothVerifyingKeys) {
     EXPECT_EQ(formats::snarkjs::parse_public<E>(formats::snarkjs::public_to_json<E>(inputs)), inputs);
 }
 
+// vk_alphabeta_12 of snarkjs' verification_key.json is cuzk's e(alpha, beta) on both curves
+// (ffjavascript's tower and final exponent are cuzk's), so the vk cuzk writes matches.
+TYPED_TEST(ZkeyProver, SnarkjsAlphaBetaIsCuzksPairing) {
+    using E = TypeParam;
+    const auto sj = formats::snarkjs::read_vk<E>(this->vkey_json());
+    EXPECT_EQ(pairing(sj.alpha_1, sj.beta_2), sj.alphabeta_12);
+}
+
 // Known answer for fixed r, s: the proof equals the Groth16 formulas evaluated with one
 // scalar multiplication per point (no MSM, no density, no NTT for the H scalars' MSM).
 TYPED_TEST(ZkeyProver, ProofEqualsNaiveReferenceForFixedRandomness) {

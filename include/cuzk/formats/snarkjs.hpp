@@ -15,9 +15,8 @@
 // ffjavascript's tower (Fp6 = Fp2[v]/(v^3 - (1+u)), Fp12 = Fp6[w]/(w^2 - v)) is cuzk's.
 // "curve" is "bls12381" or "bn128" (BN254): every function is a template over the curve
 // description (cuzk/groth16/curves.hpp), BLS12-381 by default; a file naming the other
-// curve is refused. On BN254, vk_alphabeta_12 is cuzk's e(alpha, beta), whose final
-// exponent differs from ffjavascript's by a power coprime to r: no verifier reads it
-// (snarkjs' groth16 verify and cuzk's compute their own).
+// curve is refused. vk_alphabeta_12 is e(alpha, beta) as cuzk's pairing computes it, the
+// value snarkjs writes on both curves (tests/groth16/test_zkey.cpp checks it).
 //
 // Readers throw FormatError naming the file and the JSON path of the bad value
 // ("pi_b[1][0]", "IC[3]"): malformed JSON, a missing or mistyped field, a value that is
