@@ -1,4 +1,5 @@
-// snarkjs .zkey bytes: the section-table inspector and the full reader (inputs up to
+// snarkjs .zkey bytes: the section-table inspector, the curve detection and the full reader
+// on both curves (BLS12-381 and BN254; inputs up to
 // 64 KiB, the pool decoding points in parallel as for real files). Never crashes; a
 // corrupt count never allocates; what is accepted is described too, and written back and
 // read again gives the same key.
@@ -6,8 +7,6 @@
 #include "fuzz_common.hpp"
 
 namespace {
-
-using E = cuzk::groth16::Bls12_381;
 
 // The section's points in full again: the compacted ones where the density has a bit, the
 // point at infinity elsewhere.
@@ -21,17 +20,9 @@ std::vector<P> expand(const std::vector<P>& compact, const std::vector<uint64_t>
     return out;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+template <class E>
+void read_on(std::span<const uint8_t> in) {
     using namespace cuzk::formats;
-    const std::span<const uint8_t> in(data, size);
-    try {
-        const circom::BinFile f = circom::read_bin_layout(in, "fuzz");
-        FUZZ_CHECK(f.file_size == size);
-    } catch (const FormatError&) {
-    }
-    if (size > (64u << 10)) return 0;
     try {
         const auto z = circom::read_zkey_bytes<E>(in, {.check_subgroup = false});
         FUZZ_CHECK(!circom::describe(in, "fuzz").empty());
@@ -51,5 +42,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         FUZZ_CHECK(again.a_rows.coeff == z.a_rows.coeff && again.b_rows.signal == z.b_rows.signal);
     } catch (const FormatError&) {
     }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    using namespace cuzk::formats;
+    const std::span<const uint8_t> in(data, size);
+    try {
+        const circom::BinFile f = circom::read_bin_layout(in, "fuzz");
+        FUZZ_CHECK(f.file_size == size);
+        (void)circom::detect_curve(in, "fuzz");
+    } catch (const FormatError&) {
+    }
+    if (size > (64u << 10)) return 0;
+    read_on<cuzk::groth16::Bls12_381>(in);
+    read_on<cuzk::groth16::Bn254>(in);
     return 0;
 }

@@ -126,12 +126,17 @@ int main(int argc, char** argv) {
         }
         if (cfg.sector_size == 2048) put(dir, "fuzz_post_vanilla", n, filecoin::encode_post_request_file(f));
     }
-    // circom/snarkjs files: the committed snarkjs artefacts (made by scripts/circom) when
-    // the source tree is beside the build, and a small hand-built key.
+    // circom/snarkjs files: the committed snarkjs artefacts on both curves (made by
+    // scripts/circom) when the source tree is beside the build, and a small hand-built key.
     const std::filesystem::path circom_dir = std::filesystem::path(CUZK_SOURCE_DIR) / "tests/data/circom";
-    for (const char* what : {"zkey", "wtns", "r1cs"}) {
-        std::ifstream in(circom_dir / (std::string("chain8.") + what), std::ios::binary);
-        if (in) put(dir, std::string("fuzz_") + what, n, Bytes(std::istreambuf_iterator<char>(in), {}));
+    for (const char* stem : {"chain8.", "chain8_bn254."})  // BLS12-381 and BN254 (bn128)
+        for (const char* what : {"zkey", "wtns", "r1cs"}) {
+            std::ifstream in(circom_dir / (std::string(stem) + what), std::ios::binary);
+            if (in) put(dir, std::string("fuzz_") + what, n, Bytes(std::istreambuf_iterator<char>(in), {}));
+        }
+    for (const char* stem : {"chain8", "chain8_bn254"}) {  // verification_key.json of both curves
+        std::ifstream in(circom_dir / (std::string(stem) + ".vkey.json"), std::ios::binary);
+        if (in) put(dir, "fuzz_snarkjs", n, Bytes(std::istreambuf_iterator<char>(in), {}));
     }
     {
         using E = groth16::Bls12_381;

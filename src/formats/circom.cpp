@@ -14,6 +14,8 @@
 namespace cuzk::formats::circom {
 
 using groth16::Bls12_381;
+using groth16::Bn254;
+using groth16::SnarkjsCurve;
 
 namespace {
 
@@ -48,15 +50,14 @@ struct KnownCurve {
     const char* name;
     const char* q;  // base field, decimal
     const char* r;  // scalar field, decimal
-    bool built;     // proven by this build
 };
 constexpr KnownCurve kKnownCurves[] = {
     {"bls12381",
      "40024095552216673934177898257359041565568828199390078853320581361240316504908378644426876291290156640378942725597"
      "87",
-     "52435875175126190479447740508185965837690552500527637822603658699938581184513", true},
+     "52435875175126190479447740508185965837690552500527637822603658699938581184513"},
     {"bn128", "21888242871839275222246405745257275088696311157297823662689037894645226208583",
-     "21888242871839275222246405745257275088548364400416034343698204186575808495617", false},
+     "21888242871839275222246405745257275088548364400416034343698204186575808495617"},
 };
 
 // The decimal value of n8 little-endian bytes (for messages about primes).
@@ -95,10 +96,16 @@ std::string prime_owner(const std::string& dec) {
 template <class F>
 void expect_prime(std::span<const uint8_t> bytes, uint64_t off, uint32_t n8, std::string_view file,
                   const std::string& section, const char* what, const char* curve) {
-    if (n8 != F::N * 8)
+    if (n8 != F::N * 8) {
+        // The caller checked that the n8 bytes are there: name whose prime they are (a size
+        // of no known prime, above 64 bytes, is not decoded).
+        const std::string owner = n8 <= 64 ? prime_owner(le_decimal(bytes.subspan(off, n8))) : "";
+        const bool known = owner.rfind("the ", 0) == 0;
         fail(file, section, off - 4,
-             std::string(what) + " is " + std::to_string(n8) + " bytes; " + curve + " needs " +
-                 std::to_string(F::N * 8));
+             std::string(what) + " is " + std::to_string(n8) + " bytes" + (known ? " (" + owner + ")" : "") + "; " +
+                 curve + " needs " + std::to_string(F::N * 8) +
+                 (known ? ": the files of one proof must all be on one curve" : ""));
+    }
     const auto p = bytes.subspan(off, n8);
     bool same = true;
     for (size_t i = 0; i < n8; ++i) same = same && p[i] == uint8_t(F::kP.l[i / 8] >> (8 * (i % 8)));
@@ -106,7 +113,7 @@ void expect_prime(std::span<const uint8_t> bytes, uint64_t off, uint32_t n8, std
         const std::string dec = le_decimal(p);
         fail(file, section, off,
              std::string(what) + " " + dec.substr(0, 100) + " is " + prime_owner(dec) + ", not " + curve +
-                 "'s: this build proves " + curve + " only");
+                 "'s: the files of one proof must all be on one curve");
     }
 }
 
@@ -840,6 +847,39 @@ std::vector<uint8_t> r1cs_to_bytes(const groth16::CircomR1cs<E>& r) {
     return out;
 }
 
+// ---- the curve of a file -------------------------------------------------------------
+
+SnarkjsCurve detect_curve(std::span<const uint8_t> bytes, std::string_view file) {
+    const BinFile f = read_bin_layout(bytes, file);
+    // The scalar field prime: r in a .zkey's header (after n8q, q and n8r), the prime of a
+    // .wtns's or an .r1cs's header (after n8).
+    const uint32_t header = f.magic == "zkey" ? 2 : 1;
+    const Section* s = f.find(header);
+    const std::string label = section_label(f.magic, header);
+    Reader r(bytes, file, *s, label);
+    if (f.magic == "zkey") {
+        const uint32_t n8q = r.u32("n8q");
+        r.skip(n8q, "q");
+    }
+    const uint32_t n8 = r.u32(f.magic == "zkey" ? "n8r" : "n8");
+    const char* what = f.magic == "zkey" ? "r" : "prime";
+    const uint64_t at = r.skip(n8, what);
+    if (n8 != 32 && n8 != 48)  // the scalar field prime of no curve snarkjs knows
+        fail(file, label + " " + what, at - 4,
+             std::string(what) + " is " + std::to_string(n8) + " bytes: cuzk proves bn128 (BN254) and bls12381 keys");
+    const std::string dec = le_decimal(bytes.subspan(at, n8));
+    for (const KnownCurve& c : kKnownCurves)
+        if (dec == c.r) return std::string_view(c.name) == "bn128" ? SnarkjsCurve::kBn254 : SnarkjsCurve::kBls12_381;
+    fail(file, label + " " + what, at,
+         std::string(what) + " " + dec.substr(0, 100) + " is " + prime_owner(dec) +
+             ": cuzk proves bn128 (BN254) and bls12381 keys");
+}
+
+SnarkjsCurve detect_curve(const std::filesystem::path& file) {
+    MappedFile m(file);
+    return detect_curve(m.bytes(), file.string());
+}
+
 // ---- inspect ---------------------------------------------------------------------------
 
 std::string describe(std::span<const uint8_t> bytes, std::string_view name) {
@@ -855,21 +895,24 @@ std::string describe(std::span<const uint8_t> bytes, std::string_view name) {
                       static_cast<unsigned long long>(s.data_offset), static_cast<unsigned long long>(s.size));
         o << line;
     }
-    if (f.magic == "zkey") {
-        const ZkeyHeader h = zkey_header<Bls12_381>(bytes, name, f);
-        check_layout<Bls12_381>(bytes, name, f, h);
-        o << "Groth16 on " << h.curve << ": nVars " << h.n_vars << " (ONE included), nPublic " << h.n_public
-          << ", domainSize " << h.domain_size << ", coefficients " << load_u32(bytes.data() + f.find(4)->data_offset)
-          << "\n";
-    } else if (f.magic == "wtns") {
-        const auto w = read_wtns_bytes<Bls12_381>(bytes, name);
-        o << "witness on " << Bls12_381::kSnarkjsName << ": " << w.values.size() << " values (ONE included)\n";
-    } else {
-        const auto r = read_r1cs_bytes<Bls12_381>(bytes, name);
-        o << "R1CS on " << Bls12_381::kCircomPrime << ": " << r.n_constraints() << " constraints, " << r.n_wires
-          << " wires, " << r.n_pub_out << " public outputs, " << r.n_pub_in << " public inputs, " << r.n_prv_in
-          << " private inputs, " << r.n_labels << " labels\n";
-    }
+    groth16::with_curve(detect_curve(bytes, name), [&](auto curve) {
+        using E = decltype(curve);
+        if (f.magic == "zkey") {
+            const ZkeyHeader h = zkey_header<E>(bytes, name, f);
+            check_layout<E>(bytes, name, f, h);
+            o << "Groth16 on " << h.curve << ": nVars " << h.n_vars << " (ONE included), nPublic " << h.n_public
+              << ", domainSize " << h.domain_size << ", coefficients "
+              << load_u32(bytes.data() + f.find(4)->data_offset) << "\n";
+        } else if (f.magic == "wtns") {
+            const auto w = read_wtns_bytes<E>(bytes, name);
+            o << "witness on " << E::kSnarkjsName << ": " << w.values.size() << " values (ONE included)\n";
+        } else {
+            const auto r = read_r1cs_bytes<E>(bytes, name);
+            o << "R1CS on " << E::kCircomPrime << ": " << r.n_constraints() << " constraints, " << r.n_wires
+              << " wires, " << r.n_pub_out << " public outputs, " << r.n_pub_in << " public inputs, " << r.n_prv_in
+              << " private inputs, " << r.n_labels << " labels\n";
+        }
+    });
     return o.str();
 }
 
@@ -884,6 +927,7 @@ std::string describe(std::span<const uint8_t> bytes, std::string_view name) {
     template std::vector<uint8_t> wtns_to_bytes<E>(std::span<const typename E::Fr>);                              \
     template std::vector<uint8_t> r1cs_to_bytes<E>(const groth16::CircomR1cs<E>&);
 CUZK_CIRCOM_INSTANTIATE(Bls12_381)
+CUZK_CIRCOM_INSTANTIATE(Bn254)
 #undef CUZK_CIRCOM_INSTANTIATE
 
 }  // namespace cuzk::formats::circom

@@ -9,6 +9,7 @@
 
 #include "cuzk/common/parallel.hpp"
 #include "cuzk/common/trace.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/ntt/domain.hpp"
 
@@ -60,14 +61,17 @@ const r1cs::ZDensity& checked_densities(const Parameters& p, const r1cs::Density
 
 }  // namespace
 
-Randomness random_randomness() {
+template <class F>
+RandomnessT<F> random_randomness() {
     std::random_device rd;
     auto next = [&rd] { return (uint64_t(rd()) << 32) | uint64_t(rd()); };
-    Randomness rs;
-    rs.r = Fr::random(next);
-    rs.s = Fr::random(next);
+    RandomnessT<F> rs;
+    rs.r = F::random(next);
+    rs.s = F::random(next);
     return rs;
 }
+template RandomnessT<Fr> random_randomness<Fr>();
+template RandomnessT<bn254::Fr> random_randomness<bn254::Fr>();
 
 namespace {
 
@@ -137,38 +141,52 @@ Proof prove_with_h_sum(const QueryView& p, const r1cs::ZDensity& zd, std::span<c
     }
 
     const auto t0 = Clock::now();
+    Proof proof = assemble_proof(p.alpha_g1, p.beta_g1, p.delta_g1, p.beta_g2, p.delta_g2,
+                                 ProofSums<G1Curve, G2Curve>{z_sums.a, z_sums.b_g1, h_sum + z_sums.l, z_sums.b_g2}, rs);
+    t.assemble = ms_since(t0);
+    return proof;
+}
+
+template <class G1C, class G2C>
+ProofT<G1C, G2C> assemble_proof(const Affine<G1C>& alpha_g1, const Affine<G1C>& beta_g1, const Affine<G1C>& delta_g1,
+                                const Affine<G2C>& beta_g2, const Affine<G2C>& delta_g2,
+                                const ProofSums<G1C, G2C>& sums, const RandomnessT<typename G1C::Scalar>& rs) {
     trace::Span span("assemble", "groth16");
-    const QueryView& vk = p;
     // Six scalar multiplications, in two rounds of independent ones on the pool: r delta,
     // s delta (G1 and G2) and rs delta, then s A and r B1, which need the first round. One
     // after the other they took 0.9-1.1 ms (1.2-2.1 on the H200 host of the GPU prover,
     // whose 2^20-constraint SHA-256 proof takes 21 ms); dev, 2 cores, `cuzk demo --circuit
     // random-dense --size 1024 --proofs 21 --backend cpu`, median: 0.9 / 0.8 -> 0.7 / 0.7 ms.
-    G1Jacobian r_delta, s_delta, rs_delta, s_a, r_b1;
-    G2Jacobian s_delta2;
-    const Fr rs_product = rs.r * rs.s;
+    Jacobian<G1C> r_delta, s_delta, rs_delta, s_a, r_b1;
+    Jacobian<G2C> s_delta2;
+    const auto rs_product = rs.r * rs.s;
     parallel_for(0, 4, 1, [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
-            if (i == 0) s_delta2 = mul(vk.delta_g2, rs.s);
-            if (i == 1) r_delta = mul(vk.delta_g1, rs.r);
-            if (i == 2) s_delta = mul(vk.delta_g1, rs.s);
-            if (i == 3) rs_delta = mul(vk.delta_g1, rs_product);
+            if (i == 0) s_delta2 = mul(delta_g2, rs.s);
+            if (i == 1) r_delta = mul(delta_g1, rs.r);
+            if (i == 2) s_delta = mul(delta_g1, rs.s);
+            if (i == 3) rs_delta = mul(delta_g1, rs_product);
         }
     });
-    const G1Jacobian a = z_sums.a + vk.alpha_g1 + r_delta;
-    const G2Jacobian b = z_sums.b_g2 + vk.beta_g2 + s_delta2;
-    const G1Jacobian b1 = z_sums.b_g1 + vk.beta_g1 + s_delta;
+    const Jacobian<G1C> a = sums.a + alpha_g1 + r_delta;
+    const Jacobian<G2C> b = sums.b_g2 + beta_g2 + s_delta2;
+    const Jacobian<G1C> b1 = sums.b_g1 + beta_g1 + s_delta;
     parallel_for(0, 2, 1, [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
             if (i == 0) s_a = mul(a, rs.s);
             if (i == 1) r_b1 = mul(b1, rs.r);
         }
     });
-    const G1Jacobian c = h_sum + z_sums.l + s_a + r_b1 - rs_delta;
-    Proof proof{a.to_affine(), b.to_affine(), c.to_affine()};
-    t.assemble = ms_since(t0);
-    return proof;
+    const Jacobian<G1C> c = sums.c + s_a + r_b1 - rs_delta;
+    return {a.to_affine(), b.to_affine(), c.to_affine()};
 }
+template Proof assemble_proof(const G1Affine&, const G1Affine&, const G1Affine&, const G2Affine&, const G2Affine&,
+                              const ProofSums<G1Curve, G2Curve>&, const Randomness&);
+template ProofT<bn254::G1Curve, bn254::G2Curve> assemble_proof(const bn254::G1Affine&, const bn254::G1Affine&,
+                                                               const bn254::G1Affine&, const bn254::G2Affine&,
+                                                               const bn254::G2Affine&,
+                                                               const ProofSums<bn254::G1Curve, bn254::G2Curve>&,
+                                                               const RandomnessT<bn254::Fr>&);
 
 namespace {
 

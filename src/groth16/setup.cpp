@@ -38,7 +38,7 @@ class FixedBase {
         }
         table_ = batch_to_affine<Curve>(std::span<const Jacobian<Curve>>(t));
     }
-    Jacobian<Curve> mul(const Fr& k) const {
+    Jacobian<Curve> mul(const typename Curve::Scalar& k) const {
         const BigInt<4> e = k.to_bigint();
         Jacobian<Curve> acc = Jacobian<Curve>::identity();
         for (unsigned w = 0; w < kWindows; ++w) {
@@ -48,7 +48,7 @@ class FixedBase {
         return acc;
     }
     // out[i] = scalars[i] * G, in parallel, converted to affine in chunks.
-    std::vector<Affine<Curve>> mul_all(std::span<const Fr> scalars, const char* stage,
+    std::vector<Affine<Curve>> mul_all(std::span<const typename Curve::Scalar> scalars, const char* stage,
                                        const SetupProgress& progress) const {
         std::vector<Affine<Curve>> out(scalars.size());
         const size_t chunk = 2048;
@@ -96,16 +96,20 @@ std::vector<Fr> evaluate_columns(const r1cs::Shape& shape, r1cs::Matrix m, std::
 
 }  // namespace
 
-ToxicWaste ToxicWaste::random() {
+template <class F>
+ToxicWasteT<F> ToxicWasteT<F>::random() {
     std::random_device rd;
     auto next = [&rd] { return (uint64_t(rd()) << 32) | uint64_t(rd()); };
-    return {Fr::random(next), Fr::random(next), Fr::random(next), Fr::random(next), Fr::random(next)};
+    return {F::random(next), F::random(next), F::random(next), F::random(next), F::random(next)};
 }
 
-ToxicWaste ToxicWaste::from_seed(uint64_t seed) {
+template <class F>
+ToxicWasteT<F> ToxicWasteT<F>::from_seed(uint64_t seed) {
     std::mt19937_64 rng(seed);
-    return {Fr::random(rng), Fr::random(rng), Fr::random(rng), Fr::random(rng), Fr::random(rng)};
+    return {F::random(rng), F::random(rng), F::random(rng), F::random(rng), F::random(rng)};
 }
+template struct ToxicWasteT<Fr>;
+template struct ToxicWasteT<bn254::Fr>;
 
 Parameters setup(const r1cs::Shape& shape, const ToxicWaste& tw, const SetupProgress& user_progress,
                  const CancelCheck& cancel) {
@@ -205,6 +209,7 @@ namespace {
 
 // L_i(tau) for the points x_i of a domain of size n (roots of x^n = 1):
 // (tau^n - 1) x_i / (n (tau - x_i)), for the given points.
+template <class Fr>
 std::vector<Fr> lagrange_at(const Fr& tau, size_t n, const Fr& first, const Fr& step, size_t count) {
     const Fr zn = tau.pow(uint64_t(n)) - Fr::one();
     if (zn.is_zero()) throw std::invalid_argument("setup-zkey: tau is a root of unity of the domain");
@@ -226,7 +231,9 @@ std::vector<Fr> lagrange_at(const Fr& tau, size_t n, const Fr& first, const Fr& 
 
 }  // namespace
 
-ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r, const ToxicWaste& tw) {
+template <class E>
+ZkeyContents<E> setup_zkey(const CircomR1cs<E>& r, const ToxicWasteT<typename E::Fr>& tw) {
+    using Fr = typename E::Fr;
     const size_t m = r.n_constraints(), vars = r.n_wires, pub = r.n_public();
     const size_t need = m + pub + 1;
     if (need > (size_t(1) << ntt::kMaxLogSize))
@@ -236,7 +243,7 @@ ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r, const ToxicWa
     unsigned k = 0;
     while (n < need) n <<= 1, ++k;
     if (tw.delta.is_zero()) throw std::invalid_argument("setup-zkey: delta must be non-zero");
-    ZkeyContents<Bls12_381> z;
+    ZkeyContents<E> z;
     z.n_vars = uint32_t(vars);
     z.n_public = uint32_t(pub);
     z.domain_size = uint32_t(n);
@@ -252,7 +259,7 @@ ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r, const ToxicWa
     while (z.a_rows.rows() < n) z.a_rows.row_ptr.push_back(z.a_rows.signal.size());
     while (z.b_rows.rows() < n) z.b_rows.row_ptr.push_back(z.b_rows.signal.size());
 
-    const Fr wn = snarkjs_root_of_unity<Bls12_381>(k), w2n = snarkjs_root_of_unity<Bls12_381>(k + 1);
+    const Fr wn = snarkjs_root_of_unity<E>(k), w2n = snarkjs_root_of_unity<E>(k + 1);
     const std::vector<Fr> lagrange = lagrange_at(tw.tau, n, Fr::one(), wn, n);
     // u, v, w: every signal's A, B, C polynomial at tau.
     std::vector<Fr> u(vars, Fr::zero()), v(vars, Fr::zero()), w(vars, Fr::zero());
@@ -277,12 +284,12 @@ ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r, const ToxicWa
     std::vector<Fr> h_s = lagrange_at(tw.tau, 2 * n, w2n, wn, n);
     for (Fr& x : h_s) x *= delta_inv;
 
-    const FixedBase<G1Curve> g1(G1Affine::generator());
-    const FixedBase<G2Curve> g2(G2Affine::generator());
+    const FixedBase<typename E::G1> g1(Affine<typename E::G1>::generator());
+    const FixedBase<typename E::G2> g2(Affine<typename E::G2>::generator());
     z.alpha_1 = g1.mul(tw.alpha).to_affine();
     z.beta_1 = g1.mul(tw.beta).to_affine();
     z.beta_2 = g2.mul(tw.beta).to_affine();
-    z.gamma_2 = G2Affine::generator();
+    z.gamma_2 = Affine<typename E::G2>::generator();
     z.delta_1 = g1.mul(tw.delta).to_affine();
     z.delta_2 = g2.mul(tw.delta).to_affine();
     z.ic = g1.mul_all(ic_s, "ic", {});
@@ -293,5 +300,7 @@ ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r, const ToxicWa
     z.h = g1.mul_all(h_s, "h", {});
     return z;
 }
+template ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>&, const ToxicWaste&);
+template ZkeyContents<Bn254> setup_zkey(const CircomR1cs<Bn254>&, const ToxicWasteT<bn254::Fr>&);
 
 }  // namespace cuzk::groth16

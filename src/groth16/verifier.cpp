@@ -11,16 +11,19 @@ namespace cuzk::groth16 {
 namespace {
 
 // IC(x) = ic_0 + sum_i x_i ic_{i+1}; empty optional message when the count is right.
-std::string ic_combination(const VerifyingKey& vk, std::span<const Fr> x, G1Jacobian& out) {
+template <class G1C, class G2C>
+std::string ic_combination(const VerifyingKeyT<G1C, G2C>& vk, std::span<const typename G1C::Scalar> x,
+                           Jacobian<G1C>& out) {
     if (x.size() + 1 != vk.ic.size())
         return "wrong number of public inputs: got " + std::to_string(x.size()) + ", the key expects " +
                std::to_string(vk.ic.size() - 1);
-    out = G1Jacobian::from_affine(vk.ic[0]);
+    out = Jacobian<G1C>::from_affine(vk.ic[0]);
     for (size_t i = 0; i < x.size(); ++i) out += mul(vk.ic[i + 1], x[i]);
     return {};
 }
 
-std::string check_points(const Proof& p) {
+template <class G1C, class G2C>
+std::string check_points(const ProofT<G1C, G2C>& p) {
     if (!p.a.is_on_curve() || !is_in_subgroup(p.a)) return "proof point A is not in G1";
     if (!p.b.is_on_curve() || !is_in_subgroup(p.b)) return "proof point B is not in G2";
     if (!p.c.is_on_curve() || !is_in_subgroup(p.c)) return "proof point C is not in G1";
@@ -41,20 +44,30 @@ Fr random_coefficient(std::random_device& rng) {
 
 }  // namespace
 
-PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& key)
+template <class G1C, class G2C>
+PreparedVerifyingKeyT<G1C, G2C>::PreparedVerifyingKeyT(const VerifyingKeyT<G1C, G2C>& key)
     : vk(key), alpha_beta(pairing(key.alpha_g1, key.beta_g2)), neg_gamma(-key.gamma_g2), neg_delta(-key.delta_g2) {}
 
-VerifyResult verify(const PreparedVerifyingKey& pvk, const Proof& proof, std::span<const Fr> public_inputs) {
-    G1Jacobian ic;
+template <class G1C, class G2C>
+VerifyResult verify(const PreparedVerifyingKeyT<G1C, G2C>& pvk, const ProofT<G1C, G2C>& proof,
+                    std::span<const typename G1C::Scalar> public_inputs) {
+    Jacobian<G1C> ic;
     if (auto e = ic_combination(pvk.vk, public_inputs, ic); !e.empty()) return {false, e};
     if (auto e = check_points(proof); !e.empty()) return {false, e};
-    G2Prepared b(proof.b);
-    const std::pair<G1Affine, const G2Prepared*> pairs[] = {
+    G2PreparedT<G2C> b(proof.b);
+    const std::pair<Affine<G1C>, const G2PreparedT<G2C>*> pairs[] = {
         {proof.a, &b}, {ic.to_affine(), &pvk.neg_gamma}, {proof.c, &pvk.neg_delta}};
     if (final_exponentiation(multi_miller_loop(pairs)) != pvk.alpha_beta)
         return {false, "the pairing equation does not hold (wrong proof, key or public inputs)"};
     return {true, {}};
 }
+
+template struct PreparedVerifyingKeyT<G1Curve, G2Curve>;
+template struct PreparedVerifyingKeyT<bn254::G1Curve, bn254::G2Curve>;
+template VerifyResult verify(const PreparedVerifyingKeyT<G1Curve, G2Curve>&, const ProofT<G1Curve, G2Curve>&,
+                             std::span<const Fr>);
+template VerifyResult verify(const PreparedVerifyingKeyT<bn254::G1Curve, bn254::G2Curve>&,
+                             const ProofT<bn254::G1Curve, bn254::G2Curve>&, std::span<const bn254::Fr>);
 
 namespace {
 

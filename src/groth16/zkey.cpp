@@ -9,6 +9,7 @@
 
 #include "cuzk/common/parallel.hpp"
 #include "cuzk/common/trace.hpp"
+#include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 
 namespace cuzk::groth16 {
@@ -21,8 +22,10 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 // 2^k-th roots of unity, so the point snarkjs numbers i is the one cuzk's NTT numbers
 // e i mod 2^k. Found bit by bit (Pohlig-Hellman in a group of order 2^k): 28 squaring
 // chains at most.
+template <class E>
 uint64_t root_exponent(unsigned k) {
-    const Fr ws = snarkjs_root_of_unity<Bls12_381>(k), wc = ntt::root_of_unity(k);
+    using Fr = typename E::Fr;
+    const Fr ws = snarkjs_root_of_unity<E>(k), wc = ntt::root_of_unity<Fr>(k);
     const Fr wc_inv = wc.inverse();
     uint64_t e = 0;
     for (unsigned i = 0; i < k; ++i) {
@@ -34,6 +37,7 @@ uint64_t root_exponent(unsigned k) {
 }
 
 // Row i of m times w.
+template <class Fr>
 Fr row_dot(const SparseRows<Fr>& m, size_t i, std::span<const Fr> w) {
     Fr acc = Fr::zero();
     for (uint64_t t = m.row_ptr[i]; t < m.row_ptr[i + 1]; ++t) {
@@ -61,6 +65,7 @@ size_t first_failing(size_t n, Bad bad) {
 }
 
 // A row's non-zero terms, sorted by signal, for comparing matrices written in any order.
+template <class Fr>
 std::vector<std::pair<uint32_t, Fr>> sorted_row(const SparseRows<Fr>& m, size_t i) {
     std::vector<std::pair<uint32_t, Fr>> r;
     for (uint64_t t = m.row_ptr[i]; t < m.row_ptr[i + 1]; ++t)
@@ -71,13 +76,14 @@ std::vector<std::pair<uint32_t, Fr>> sorted_row(const SparseRows<Fr>& m, size_t 
 
 }  // namespace
 
-template <>
-Fr snarkjs_root_of_unity<Bls12_381>(unsigned log_n) {
+template <class E>
+typename E::Fr snarkjs_root_of_unity(unsigned log_n) {
+    using Fr = typename E::Fr;
     constexpr size_t s = Fr::kTwoAdicity;
     if (log_n > s)
         throw std::invalid_argument("snarkjs_root_of_unity: 2^" + std::to_string(log_n) + " exceeds Fr's 2^" +
                                     std::to_string(s) + " roots of unity");
-    Fr::Big t = Fr::kP;
+    typename Fr::Big t = Fr::kP;
     Fr::Big::sub(t, t, Fr::Big::from_u64(1));
     t = t.shr(s);
     Fr w = Fr::from_u64(5).pow(t);  // ffjavascript: the smallest non-residue, 5
@@ -85,8 +91,8 @@ Fr snarkjs_root_of_unity<Bls12_381>(unsigned log_n) {
     return w;
 }
 
-template <>
-std::optional<std::string> check_r1cs_matches<Bls12_381>(const Zkey<Bls12_381>& key, const CircomR1cs<Bls12_381>& r) {
+template <class E>
+std::optional<std::string> check_r1cs_matches(const Zkey<E>& key, const CircomR1cs<E>& r) {
     if (r.n_wires != key.n_vars)
         return "the .r1cs has " + std::to_string(r.n_wires) + " wires, the .zkey " + std::to_string(key.n_vars) +
                " signals: not the same circuit";
@@ -106,9 +112,10 @@ std::optional<std::string> check_r1cs_matches<Bls12_381>(const Zkey<Bls12_381>& 
     return std::nullopt;
 }
 
-template <>
-std::optional<std::string> check_witness<Bls12_381>(const Zkey<Bls12_381>& key, std::span<const Fr> w,
-                                                    const CircomR1cs<Bls12_381>* r) {
+template <class E>
+std::optional<std::string> check_witness(const Zkey<E>& key, std::span<const typename E::Fr> w,
+                                         const CircomR1cs<E>* r) {
+    using Fr = typename E::Fr;
     if (w.size() != key.n_vars)
         return "the witness has " + std::to_string(w.size()) + " values, the key " + std::to_string(key.n_vars) +
                " signals (ONE included)";
@@ -130,11 +137,12 @@ std::optional<std::string> check_witness<Bls12_381>(const Zkey<Bls12_381>& key, 
     return why + " (" + signals + ")";
 }
 
-template <>
-std::vector<Fr> zkey_h_scalars<Bls12_381>(const Zkey<Bls12_381>& key, std::span<const Fr> w) {
+template <class E>
+std::vector<typename E::Fr> zkey_h_scalars(const Zkey<E>& key, std::span<const typename E::Fr> w) {
+    using Fr = typename E::Fr;
     const size_t n = key.domain_size;
     const unsigned k = ntt::checked_log_size(n, "zkey domainSize");
-    const uint64_t e = root_exponent(k), mask = n - 1;
+    const uint64_t e = root_exponent<E>(k), mask = n - 1;
     // A·w and B·w at snarkjs' point i, stored at cuzk's index of that point; C = A∘B.
     std::vector<Fr> a(n), b(n), c(n);
     parallel_for(0, n, 4096, [&](size_t lo, size_t hi) {
@@ -147,11 +155,11 @@ std::vector<Fr> zkey_h_scalars<Bls12_381>(const Zkey<Bls12_381>& key, std::span<
     });
     // Each to coefficients, shifted onto the coset w_2n <w_n> (coefficient i times
     // w_2n^i, with 1/n from the inverse transform), and evaluated there.
-    const Fr n_inv = Fr::from_u64(n).inverse(), shift = snarkjs_root_of_unity<Bls12_381>(k + 1);
+    const Fr n_inv = Fr::from_u64(n).inverse(), shift = snarkjs_root_of_unity<E>(k + 1);
     for (std::vector<Fr>* v : {&a, &b, &c}) {
-        ntt::detail::inverse_unscaled(*v);
-        ntt::distribute_powers(*v, n_inv, shift);
-        ntt::forward(*v);
+        ntt::detail::inverse_unscaled(std::span<Fr>(*v));
+        ntt::distribute_powers(std::span<Fr>(*v), n_inv, shift);
+        ntt::forward(std::span<Fr>(*v));
     }
     // A·B − C at snarkjs' coset point j, which cuzk's transform put at e j.
     std::vector<Fr> h(n);
@@ -192,8 +200,83 @@ Proof prove_zkey(const Zkey<Bls12_381>& key, std::span<const Fr> w, const Random
     return proof;
 }
 
-VerifyingKey verifying_key(const Zkey<Bls12_381>& key) {
-    VerifyingKey vk;
+namespace {
+
+// The CPU MSM (cuzk/msm/msm.hpp) behind the ZkeyMsm seam.
+class CpuZkeyMsm final : public ZkeyMsm<Bn254> {
+ public:
+    std::string name() const override { return "cpu"; }
+    bn254::G1Jacobian msm_g1(std::span<const bn254::G1Affine> bases, std::span<const bn254::Fr> scalars) override {
+        return bn254::msm_g1(bases, scalars);
+    }
+    bn254::G2Jacobian msm_g2(std::span<const bn254::G2Affine> bases, std::span<const bn254::Fr> scalars) override {
+        return bn254::msm_g2(bases, scalars);
+    }
+};
+
+// The scalars of the signals whose bit is set in density (one per point of the query).
+template <class Fr>
+std::vector<Fr> dense_scalars(std::span<const Fr> w, const std::vector<uint64_t>& density, size_t count) {
+    std::vector<Fr> out;
+    out.reserve(count);
+    for (size_t i = 0; i < w.size(); ++i)
+        if (density[i / 64] >> (i % 64) & 1) out.push_back(w[i]);
+    return out;
+}
+
+}  // namespace
+
+std::unique_ptr<ZkeyMsm<Bn254>> select_zkey_msm(const std::string& backend) {
+    // A BN254 GPU MSM joins here as a ZkeyMsm<Bn254> for "cuda" (and "auto" with a GPU).
+    if (backend == "cpu" || backend == "auto") return std::make_unique<CpuZkeyMsm>();
+    if (backend == "cuda")
+        throw std::invalid_argument(
+            "--backend cuda: this build has no CUDA backend for BN254 (bn128) keys; use --backend cpu");
+    throw std::invalid_argument("--backend " + backend + ": cpu, cuda or auto");
+}
+
+ProofOn<Bn254> prove_zkey(const Zkey<Bn254>& key, std::span<const bn254::Fr> w, const RandomnessT<bn254::Fr>& rs,
+                          ZkeyMsm<Bn254>& msm, const CircomR1cs<Bn254>* r1cs, ProofTimings* timings) {
+    using Fr = bn254::Fr;
+    {
+        trace::Span span("check", "groth16");
+        if (auto why = check_witness(key, w, r1cs)) throw ProverError("prove-zkey: " + why.value());
+    }
+    ProofTimings t;
+    ProofSums<bn254::G1Curve, bn254::G2Curve> sums;
+    auto t0 = Clock::now();
+    std::vector<Fr> h;
+    {
+        trace::Span span("h", "groth16");
+        h = zkey_h_scalars(key, w);
+    }
+    t.h = ms_since(t0);
+    // One stage at a time, each timed as ProofTimings names it (C is the L query here).
+    auto stage = [&](const char* name, double& ms, auto run) {
+        trace::Span span(name, "groth16");
+        const auto start = Clock::now();
+        run();
+        ms = ms_since(start);
+    };
+    bn254::G1Jacobian h_sum, l_sum;
+    stage("msm_h", t.msm_h, [&] { h_sum = msm.msm_g1(key.h, h); });
+    h = {};
+    stage("msm_l", t.msm_l, [&] { l_sum = msm.msm_g1(key.c, w.subspan(size_t(key.n_public) + 1)); });
+    stage("msm_a", t.msm_a, [&] { sums.a = msm.msm_g1(key.a, dense_scalars(w, key.z_density.a, key.a.size())); });
+    const std::vector<Fr> zb = dense_scalars(w, key.z_density.b, key.b1.size());
+    stage("msm_b_g1", t.msm_b_g1, [&] { sums.b_g1 = msm.msm_g1(key.b1, zb); });
+    stage("msm_b_g2", t.msm_b_g2, [&] { sums.b_g2 = msm.msm_g2(key.b2, zb); });
+    sums.c = h_sum + l_sum;
+    t0 = Clock::now();
+    const auto proof = assemble_proof(key.alpha_1, key.beta_1, key.delta_1, key.beta_2, key.delta_2, sums, rs);
+    t.assemble = ms_since(t0);
+    if (timings) *timings = t;
+    return proof;
+}
+
+template <class E>
+VerifyingKeyOn<E> verifying_key(const Zkey<E>& key) {
+    VerifyingKeyOn<E> vk;
     vk.alpha_g1 = key.alpha_1;
     vk.beta_g1 = key.beta_1;
     vk.beta_g2 = key.beta_2;
@@ -203,5 +286,16 @@ VerifyingKey verifying_key(const Zkey<Bls12_381>& key) {
     vk.ic = key.ic;
     return vk;
 }
+
+#define CUZK_ZKEY_INSTANTIATE(E)                                                                             \
+    template typename E::Fr snarkjs_root_of_unity<E>(unsigned);                                              \
+    template std::optional<std::string> check_witness<E>(const Zkey<E>&, std::span<const typename E::Fr>,    \
+                                                         const CircomR1cs<E>*);                              \
+    template std::optional<std::string> check_r1cs_matches<E>(const Zkey<E>&, const CircomR1cs<E>&);         \
+    template std::vector<typename E::Fr> zkey_h_scalars<E>(const Zkey<E>&, std::span<const typename E::Fr>); \
+    template VerifyingKeyOn<E> verifying_key<E>(const Zkey<E>&);
+CUZK_ZKEY_INSTANTIATE(Bls12_381)
+CUZK_ZKEY_INSTANTIATE(Bn254)
+#undef CUZK_ZKEY_INSTANTIATE
 
 }  // namespace cuzk::groth16

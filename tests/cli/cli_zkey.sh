@@ -4,7 +4,8 @@
 # (CUZK_SNARKJS, PATH, or build/npm from `scripts/circom tools`), `snarkjs groth16 verify`;
 # the rapidsnark alias proves the same; a witness off by one is refused (naming the
 # constraint with --r1cs); a flipped byte in any file gives an error naming the file and
-# where; inspect describes the three files. Seconds.
+# where; inspect describes the three files. The same on BN254 (chain8_bn254.*, snarkjs'
+# bn128), and files of the two curves mixed are refused naming the file. Seconds.
 set -u
 cuzk=$1
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -108,4 +109,64 @@ expect 0 "inspect zkey" "nVars 11 (ONE included), nPublic 2, domainSize 16" "$cu
 expect 0 "inspect wtns" "11 values" "$cuzk" inspect "$wtns"
 expect 0 "inspect r1cs" "8 constraints, 11 wires" "$cuzk" inspect "$r1cs"
 expect 1 "inspect truncated zkey" "runs past the end of the file" "$cuzk" inspect "$dir/short.zkey"
+
+# ---- BN254 (bn128): the curve comes from the files ----------------------------------------
+bz=$data/chain8_bn254.zkey bw=$data/chain8_bn254.wtns br=$data/chain8_bn254.r1cs bvk=$data/chain8_bn254.vkey.json
+"$cuzk" prove-zkey "$bz" "$bw" "$dir/bn.json" "$dir/bnpub.json" --backend cpu || fail "prove-zkey (BN254)"
+grep -q '"curve": "bn128"' "$dir/bn.json" || fail "BN254 proof.json names no bn128: $(cat "$dir/bn.json")"
+expect 0 "verify-zkey (BN254)" "OK" "$cuzk" verify-zkey "$bvk" "$dir/bnpub.json" "$dir/bn.json"
+expect 0 "prove-zkey --r1cs --timings (BN254)" "" "$cuzk" prove-zkey "$bz" "$bw" "$dir/bn2.json" "$dir/bnpub2.json" \
+    --r1cs "$br" --timings
+echo "$out" | grep -q "BN254, backend cpu" || fail "--timings does not name BN254: $out"
+if [ -n "$snarkjs" ]; then
+    out=$("$snarkjs" groth16 verify "$bvk" "$dir/bnpub.json" "$dir/bn.json" 2>&1) || fail "snarkjs verify (BN254): $out"
+    echo "$out" | grep -q "OK" || fail "snarkjs did not accept cuzk's BN254 proof: $out"
+    echo "snarkjs groth16 verify (BN254): OK"
+fi
+expect 1 "BN254 key with --backend cuda" "no CUDA backend for BN254" \
+    "$cuzk" prove-zkey "$bz" "$bw" "$dir/x.json" "$dir/y.json" --backend cuda
+expect 0 "setup-zkey (BN254)" "BN254, 8 constraints" \
+    "$cuzk" setup-zkey "$br" "$dir/bdev.zkey" --vk "$dir/bdev.vkey.json" --seed 7
+grep -q '"curve": "bn128"' "$dir/bdev.vkey.json" || fail "setup-zkey's BN254 vk names no bn128"
+"$cuzk" prove-zkey "$dir/bdev.zkey" "$bw" "$dir/bdp.json" "$dir/bdpub.json" --r1cs "$br" || fail "prove with BN254 dev key"
+expect 0 "verify BN254 dev key's proof" "OK" "$cuzk" verify-zkey "$dir/bdev.vkey.json" "$dir/bdpub.json" "$dir/bdp.json"
+if [ -n "$snarkjs" ]; then
+    out=$("$snarkjs" groth16 verify "$dir/bdev.vkey.json" "$dir/bdpub.json" "$dir/bdp.json" 2>&1) ||
+        fail "snarkjs verify (BN254 dev key): $out"
+fi
+if [ -e "$alias" ]; then
+    "$alias" "$bz" "$bw" "$dir/bn3.json" "$dir/bnpub3.json" || fail "rapidsnark alias (BN254)"
+    expect 0 "verify the alias's BN254 proof" "OK" "$cuzk" verify-zkey "$bvk" "$dir/bnpub3.json" "$dir/bn3.json"
+fi
+# Mixed curves: a BLS12-381 witness or .r1cs with the BN254 key, a proof under the other vk.
+expect 1 "BLS12-381 witness, BN254 key" "chain8.wtns: section 1 (header) prime at byte" \
+    "$cuzk" prove-zkey "$bz" "$wtns" "$dir/x.json" "$dir/y.json"
+expect 1 "BN254 witness, BLS12-381 key" "not bls12381's: the files of one proof must all be on one curve" \
+    "$cuzk" prove-zkey "$zkey" "$bw" "$dir/x.json" "$dir/y.json"
+expect 1 "BLS12-381 r1cs, BN254 key" "chain8.r1cs: section 1 (header) prime" \
+    "$cuzk" prove-zkey "$bz" "$bw" "$dir/x.json" "$dir/y.json" --r1cs "$r1cs"
+expect 1 "BLS12-381 proof, BN254 vk" 'curve: expected "bn128", found "bls12381"' \
+    "$cuzk" verify-zkey "$bvk" "$dir/public.json" "$dir/proof.json"
+# Off by one (value 4) and flipped bytes in each BN254 file.
+bw2=$(section_offset "$bw" witness)
+flip "$bw" $((bw2 + 4 * 32)) "$dir/bad_bn.wtns"
+expect 1 "off-by-one BN254 witness with --r1cs" "constraint 0 of 8 does not hold" \
+    "$cuzk" prove-zkey "$bz" "$dir/bad_bn.wtns" "$dir/bp.json" "$dir/bpub.json" --r1cs "$br"
+expect 1 "off-by-one BN254 witness" "does not verify" "$cuzk" prove-zkey "$bz" "$dir/bad_bn.wtns" "$dir/bp.json" "$dir/bpub.json"
+[ -e "$dir/bp.json" ] && fail "a proof was written for an unsatisfied BN254 witness"
+ba=$(section_offset "$bz" A)
+flip "$bz" $((ba + 2 * 64 + 20)) "$dir/bad_bn.zkey"
+expect 1 "flipped BN254 zkey byte" "section 5 (A) point 2 at byte $((ba + 2 * 64))" \
+    "$cuzk" prove-zkey "$dir/bad_bn.zkey" "$bw" "$dir/x.json" "$dir/y.json"
+bw1=$(section_offset "$bw" header)
+flip "$bw" $((bw1 + 4)) "$dir/bad_bn2.wtns"
+expect 1 "flipped BN254 wtns byte" "bad_bn2.wtns: section 1 (header) prime at byte $((bw1 + 4))" \
+    "$cuzk" prove-zkey "$bz" "$dir/bad_bn2.wtns" "$dir/x.json" "$dir/y.json"
+bh=$(section_offset "$br" header)
+flip "$br" $((bh + 4 + 32)) "$dir/bad_bn.r1cs"
+expect 1 "flipped BN254 r1cs byte (nWires 10)" "bad_bn.r1cs: section 2 (constraints)" \
+    "$cuzk" prove-zkey "$bz" "$bw" "$dir/x.json" "$dir/y.json" --r1cs "$dir/bad_bn.r1cs"
+expect 0 "inspect BN254 zkey" "Groth16 on bn128: nVars 11 (ONE included), nPublic 2, domainSize 16" "$cuzk" inspect "$bz"
+expect 0 "inspect BN254 wtns" "witness on bn128: 11 values" "$cuzk" inspect "$bw"
+expect 0 "inspect BN254 r1cs" "R1CS on bn128: 8 constraints, 11 wires" "$cuzk" inspect "$br"
 echo "cli_zkey: all checks passed"

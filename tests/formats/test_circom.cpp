@@ -1,7 +1,8 @@
 // circom/snarkjs .zkey, .wtns and .r1cs: the committed snarkjs artefacts read as snarkjs
 // wrote them, hand-built files round-trip through the writers, and malformed files (every
 // truncation, every flipped byte, and each check on its own) are refused with a
-// FormatError naming the section and the byte.
+// FormatError naming the section and the byte. The BN254 (bn128) artefacts read the same
+// way; a file of one curve is refused by the readers of the other.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -281,7 +282,7 @@ TEST_F(CircomHandBuilt, ZkeyHeaderErrors) {
     Bytes b = zkey;
     set_u32(b, s1, 2);
     EXPECT_NE(std::string(error_of([&] { read_zkey_bytes<E>(b); }).what()).find("PLONK"), std::string::npos);
-    // q of BN254: named, and refused by this build.
+    // q of BN254 in a BLS12-381 key: named, and refused.
     b = zkey;
     const Fp::Big bn_q =
         *Fp::Big::parse("21888242871839275222246405745257275088696311157297823662689037894645226208583");
@@ -401,6 +402,135 @@ TEST_F(CircomHandBuilt, WtnsAndR1csErrors) {
 TEST(CircomFiles, ReadFromMissingFileNamesIt) {
     const auto e = error_of([] { read_zkey<E>("/nonexistent/x.zkey"); });
     EXPECT_EQ(e.file(), "/nonexistent/x.zkey");
+}
+
+// ---- BN254 (snarkjs' bn128) -------------------------------------------------------------
+
+using B = groth16::Bn254;
+
+TEST(CircomBn254, SnarkjsArtefactsRead) {
+    const auto z = read_zkey<B>(kData / "chain8_bn254.zkey");
+    EXPECT_EQ(z.n_vars, 11u);
+    EXPECT_EQ(z.n_public, 2u);
+    EXPECT_EQ(z.domain_size, 16u);
+    EXPECT_EQ(z.h.size(), 16u);
+    const auto w = read_wtns<B>(kData / "chain8_bn254.wtns");
+    ASSERT_EQ(w.values.size(), 11u);
+    EXPECT_EQ(w.values[2], bn254::Fr::from_u64(3));  // the public input a
+    const auto r = read_r1cs<B>(kData / "chain8_bn254.r1cs");
+    ASSERT_EQ(r.n_constraints(), 8u);
+    for (size_t i = 0; i < r.n_constraints(); ++i) {
+        auto dot = [&](const groth16::SparseRows<bn254::Fr>& m) {
+            bn254::Fr acc = bn254::Fr::zero();
+            for (uint64_t t = m.row_ptr[i]; t < m.row_ptr[i + 1]; ++t) acc += m.coeff[t] * w.values[m.signal[t]];
+            return acc;
+        };
+        EXPECT_EQ(dot(r.a) * dot(r.b), dot(r.c)) << "constraint " << i;
+    }
+    const std::string d = describe(load(kData / "chain8_bn254.zkey"), "k");
+    EXPECT_NE(d.find("Groth16 on bn128: nVars 11"), std::string::npos) << d;
+    EXPECT_NE(describe(load(kData / "chain8_bn254.wtns"), "w").find("witness on bn128: 11 values"), std::string::npos);
+    EXPECT_NE(describe(load(kData / "chain8_bn254.r1cs"), "r").find("R1CS on bn128: 8 constraints"), std::string::npos);
+}
+
+TEST(CircomBn254, CurveDetectedFromThePrime) {
+    using groth16::SnarkjsCurve;
+    for (const char* ext : {".zkey", ".wtns", ".r1cs"}) {
+        EXPECT_EQ(detect_curve(kData / (std::string("chain8_bn254") + ext)), SnarkjsCurve::kBn254) << ext;
+        EXPECT_EQ(detect_curve(kData / (std::string("chain8") + ext)), SnarkjsCurve::kBls12_381) << ext;
+    }
+    // A prime of neither curve is named.
+    Bytes w = load(kData / "chain8_bn254.wtns");
+    const uint64_t h = data_offset(w, 1);
+    w[h + 4] ^= 1;
+    const auto e = error_of([&] { (void)detect_curve(w, "x.wtns"); });
+    EXPECT_EQ(e.section(), "section 1 (header) prime");
+    EXPECT_NE(std::string(e.what()).find("not a prime of a curve snarkjs supports"), std::string::npos) << e.what();
+}
+
+// A file of one curve read as the other: refused, naming the file, the section and the
+// curve the prime belongs to.
+TEST(CircomBn254, FilesOfTheOtherCurveRefused) {
+    auto expect_refused = [](auto read, const char* section, const char* owner) {
+        const auto e = error_of(read);
+        EXPECT_EQ(e.section(), section);
+        EXPECT_NE(std::string(e.what()).find(owner), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("one curve"), std::string::npos) << e.what();
+    };
+    expect_refused([] { read_wtns<E>(kData / "chain8_bn254.wtns"); }, "section 1 (header) prime",
+                   "the scalar field prime of bn128, not bls12381's");
+    expect_refused([] { read_wtns<B>(kData / "chain8.wtns"); }, "section 1 (header) prime",
+                   "the scalar field prime of bls12381, not bn128's");
+    expect_refused([] { read_r1cs<E>(kData / "chain8_bn254.r1cs"); }, "section 1 (header) prime", "of bn128");
+    expect_refused([] { read_r1cs<B>(kData / "chain8.r1cs"); }, "section 1 (header) prime", "of bls12381");
+    // The .zkey's q comes first: 32 bytes where BLS12-381 needs 48.
+    const auto e = error_of([] { read_zkey<E>(kData / "chain8_bn254.zkey"); });
+    EXPECT_EQ(e.section(), "section 2 (header) q");
+    EXPECT_NE(e.file().find("chain8_bn254.zkey"), std::string::npos);
+    expect_refused([] { read_zkey<B>(kData / "chain8.zkey"); }, "section 2 (header) q",
+                   "the base field prime of bls12381");
+}
+
+// Every flipped byte of the committed BN254 files: a FormatError naming the file, or a file
+// that still reads (a value changed within range); the header and the primes always refused.
+TEST(CircomBn254, EveryFlippedByteRefusedOrHarmless) {
+    for (const char* ext : {".zkey", ".wtns", ".r1cs"}) {
+        const Bytes file = load(kData / (std::string("chain8_bn254") + ext));
+        const uint32_t header = std::string(ext) == ".zkey" ? 2 : 1;
+        const uint64_t prime_at = data_offset(file, header) + 4;  // q (.zkey) or the prime
+        size_t refused = 0;
+        for (size_t i = 0; i < file.size(); ++i) {
+            Bytes b = file;
+            b[i] ^= 0x5a;
+            try {
+                if (header == 2) (void)read_zkey_bytes<B>(b, {.check_subgroup = false}, "f");
+                if (std::string(ext) == ".wtns") (void)read_wtns_bytes<B>(b, "f");
+                if (std::string(ext) == ".r1cs") (void)read_r1cs_bytes<B>(b, "f");
+                EXPECT_GE(i, 12u) << ext << ": a flipped byte of the file header was accepted";
+                EXPECT_FALSE(i >= prime_at && i < prime_at + 32) << ext << ": a flipped prime byte was accepted";
+            } catch (const FormatError& e) {
+                ++refused;
+                EXPECT_EQ(e.file(), "f");
+                EXPECT_FALSE(e.section().empty());
+            }
+        }
+        EXPECT_GE(refused, 12u + 32u) << ext;  // at least the file header and the prime
+    }
+}
+
+TEST(CircomBn254, WritersRoundTrip) {
+    std::mt19937_64 rng(cuzk::test::seed());
+    std::vector<bn254::Fr> w;
+    for (int i = 0; i < 6; ++i) w.push_back(i == 0 ? bn254::Fr::one() : bn254::Fr::random(rng));
+    EXPECT_EQ(read_wtns_bytes<B>(wtns_to_bytes<B>(w)).values, w);
+    const auto r = read_r1cs<B>(kData / "chain8_bn254.r1cs");
+    const auto again = read_r1cs_bytes<B>(r1cs_to_bytes<B>(r));
+    EXPECT_EQ(again.a.coeff, r.a.coeff);
+    EXPECT_EQ(again.c.signal, r.c.signal);
+    EXPECT_EQ(again.wire_to_label, r.wire_to_label);
+    // The committed key: the bytes it writes back read as the same key.
+    const auto z = read_zkey<B>(kData / "chain8_bn254.zkey");
+    groth16::ZkeyContents<B> c;
+    c.n_vars = z.n_vars;
+    c.n_public = z.n_public;
+    c.domain_size = z.domain_size;
+    c.alpha_1 = z.alpha_1, c.beta_1 = z.beta_1, c.delta_1 = z.delta_1;
+    c.beta_2 = z.beta_2, c.gamma_2 = z.gamma_2, c.delta_2 = z.delta_2;
+    c.ic = z.ic, c.c = z.c, c.h = z.h;
+    c.a_rows = z.a_rows, c.b_rows = z.b_rows;
+    // Every signal of chain8 has an A and a B point except those the density leaves out.
+    for (uint32_t i = 0, ka = 0, kb = 0; i < z.n_vars; ++i) {
+        const bool in_a = z.z_density.a[i / 64] >> (i % 64) & 1, in_b = z.z_density.b[i / 64] >> (i % 64) & 1;
+        c.a.push_back(in_a ? z.a[ka++] : bn254::G1Affine::identity());
+        c.b1.push_back(in_b ? z.b1[kb] : bn254::G1Affine::identity());
+        c.b2.push_back(in_b ? z.b2[kb++] : bn254::G2Affine::identity());
+    }
+    const auto back = read_zkey_bytes<B>(zkey_to_bytes<B>(c));
+    EXPECT_EQ(back.a, z.a);
+    EXPECT_EQ(back.b2, z.b2);
+    EXPECT_EQ(back.h, z.h);
+    EXPECT_EQ(back.a_rows.coeff, z.a_rows.coeff);
+    EXPECT_EQ(back.z_density.b, z.z_density.b);
 }
 
 }  // namespace

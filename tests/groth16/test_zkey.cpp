@@ -1,6 +1,7 @@
 // The snarkjs Groth16 prover on the committed circom/snarkjs artefacts (tests/data/circom,
-// scripts/circom): its proofs verify under the key's own verifying key and under the one
-// snarkjs exported; a witness off by one is refused before any MSM, naming the
+// scripts/circom), on BLS12-381 (chain8.*) and BN254 (chain8_bn254.*): its proofs verify
+// under the key's own verifying key and under the one snarkjs exported and equal a naive
+// reference's for fixed r, s; a witness off by one is refused before any MSM, naming the
 // constraint; the roots of unity are ffjavascript's.
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/formats/circom.hpp"
 #include "cuzk/formats/snarkjs.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -18,30 +20,68 @@
 namespace cuzk::groth16 {
 namespace {
 
-using E = Bls12_381;
 const std::filesystem::path kData = std::filesystem::path(CUZK_TEST_DATA_DIR) / "circom";
 
+// What differs between the curves: the artefacts' names and where the MSMs run.
+template <class E>
+struct CurveCase;
+template <>
+struct CurveCase<Bls12_381> {
+    static constexpr const char* kStem = "chain8";
+    std::unique_ptr<ProverBackend> cpu = make_cpu_backend();
+    Proof prove(const Zkey<Bls12_381>& key, std::span<const Fr> w, const Randomness& rs,
+                const CircomR1cs<Bls12_381>* r1cs = nullptr) {
+        return prove_zkey(key, w, rs, *cpu, r1cs);
+    }
+};
+template <>
+struct CurveCase<Bn254> {
+    static constexpr const char* kStem = "chain8_bn254";
+    std::unique_ptr<ZkeyMsm<Bn254>> msm = select_zkey_msm("cpu");
+    ProofOn<Bn254> prove(const Zkey<Bn254>& key, std::span<const bn254::Fr> w, const RandomnessT<bn254::Fr>& rs,
+                         const CircomR1cs<Bn254>* r1cs = nullptr) {
+        return prove_zkey(key, w, rs, *msm, r1cs);
+    }
+};
+
+template <class E>
+using Pvk = PreparedVerifyingKeyT<typename E::G1, typename E::G2>;
+
+template <class E>
 struct ZkeyProver : ::testing::Test {
+    using Fr = typename E::Fr;
     static void SetUpTestSuite() {
-        key = new Zkey<E>(formats::circom::read_zkey<E>(kData / "chain8.zkey"));
-        wtns = new Wtns<E>(formats::circom::read_wtns<E>(kData / "chain8.wtns"));
-        r1cs = new CircomR1cs<E>(formats::circom::read_r1cs<E>(kData / "chain8.r1cs"));
+        const std::string stem = CurveCase<E>::kStem;
+        key = new Zkey<E>(formats::circom::read_zkey<E>(kData / (stem + ".zkey")));
+        wtns = new Wtns<E>(formats::circom::read_wtns<E>(kData / (stem + ".wtns")));
+        r1cs = new CircomR1cs<E>(formats::circom::read_r1cs<E>(kData / (stem + ".r1cs")));
     }
     static void TearDownTestSuite() {
         delete key;
         delete wtns;
         delete r1cs;
     }
-    static Zkey<E>* key;
-    static Wtns<E>* wtns;
-    static CircomR1cs<E>* r1cs;
-    std::unique_ptr<ProverBackend> cpu = make_cpu_backend();
+    static std::filesystem::path vkey_json() { return kData / (std::string(CurveCase<E>::kStem) + ".vkey.json"); }
+    static inline Zkey<E>* key = nullptr;
+    static inline Wtns<E>* wtns = nullptr;
+    static inline CircomR1cs<E>* r1cs = nullptr;
+    CurveCase<E> curve;
 };
-Zkey<E>* ZkeyProver::key = nullptr;
-Wtns<E>* ZkeyProver::wtns = nullptr;
-CircomR1cs<E>* ZkeyProver::r1cs = nullptr;
+using Curves = ::testing::Types<Bls12_381, Bn254>;
+struct CurveNames {
+    template <class E>
+    static std::string GetName(int) {
+        return std::is_same_v<E, Bn254> ? "Bn254" : "Bls12_381";
+    }
+};
+TYPED_TEST_SUITE(ZkeyProver, Curves, CurveNames);
+
+template <class E>
+struct ZkeyH : ::testing::Test {};
+TYPED_TEST_SUITE(ZkeyH, Curves, CurveNames);
 
 TEST(ZkeyRoots, FfjavascriptRoots) {
+    using E = Bls12_381;
     // The 2^32-th root from generator 5 (docs: 0x212d79e5...b912f1f), not cuzk's from 7.
     const std::string hex = snarkjs_root_of_unity<E>(32).to_hex();
     EXPECT_EQ(hex.substr(0, 10), "0x212d79e5") << hex;
@@ -55,9 +95,21 @@ TEST(ZkeyRoots, FfjavascriptRoots) {
     EXPECT_THROW(snarkjs_root_of_unity<E>(33), std::invalid_argument);
 }
 
+// BN254: ffjavascript's generator 5 is cuzk's (and arkworks'), so the roots agree; the
+// 2^28-th is arkworks' TWO_ADIC_ROOT_OF_UNITY.
+TEST(ZkeyRoots, Bn254RootsAreCuzks) {
+    EXPECT_EQ(snarkjs_root_of_unity<Bn254>(28).to_dec(),
+              "19103219067921713944291392827692070036145651957329286315305642004821462161904");
+    for (unsigned k : {1u, 4u, 16u, 28u}) EXPECT_EQ(snarkjs_root_of_unity<Bn254>(k), ntt::root_of_unity<bn254::Fr>(k));
+    EXPECT_THROW(snarkjs_root_of_unity<Bn254>(29), std::invalid_argument);
+}
+
 // One H scalar per H point, the same for the same witness (their values are checked by the
 // proofs verifying, below).
-TEST_F(ZkeyProver, HScalarsAreDeterministic) {
+TYPED_TEST(ZkeyProver, HScalarsAreDeterministic) {
+    using E = TypeParam;
+    auto& key = this->key;
+    auto& wtns = this->wtns;
     const auto h1 = zkey_h_scalars<E>(*key, wtns->values);
     const auto h2 = zkey_h_scalars<E>(*key, wtns->values);
     ASSERT_EQ(h1.size(), key->domain_size);
@@ -67,7 +119,9 @@ TEST_F(ZkeyProver, HScalarsAreDeterministic) {
 // The H scalars against their definition, by Lagrange interpolation on snarkjs' domain
 // (O(n^2)): A(x) = sum_i a_i L_i(x), L_i(x) = (x^n - 1) w^i / (n (x - w^i)), at the odd
 // points x_j = w_2n w_n^j, for random rows and witness, at several domain sizes.
-TEST(ZkeyH, MatchesLagrangeInterpolationOnTheOddCoset) {
+TYPED_TEST(ZkeyH, MatchesLagrangeInterpolationOnTheOddCoset) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
     std::mt19937_64 rng(cuzk::test::seed());
     for (unsigned k : {0u, 1u, 3u, 6u}) {
         const size_t n = size_t(1) << k, vars = 5;
@@ -110,44 +164,100 @@ TEST(ZkeyH, MatchesLagrangeInterpolationOnTheOddCoset) {
     }
 }
 
-TEST_F(ZkeyProver, ProofVerifiesUnderBothVerifyingKeys) {
+TYPED_TEST(ZkeyProver, ProofVerifiesUnderBothVerifyingKeys) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
+    auto& key = this->key;
+    auto& wtns = this->wtns;
     std::mt19937_64 rng(cuzk::test::seed());
-    const Randomness rs{Fr::random(rng), Fr::random(rng)};
-    const Proof proof = prove_zkey(*key, wtns->values, rs, *cpu, r1cs);
+    const RandomnessT<Fr> rs{Fr::random(rng), Fr::random(rng)};
+    const auto proof = this->curve.prove(*key, wtns->values, rs, this->r1cs);
     const auto pub = public_signals<E>(*key, wtns->values);
     ASSERT_EQ(pub.size(), 2u);
     EXPECT_EQ(pub[1], Fr::from_u64(3));  // the public input a, after the output c
     const std::vector<Fr> inputs(pub.begin(), pub.end());
-    EXPECT_TRUE(verify(PreparedVerifyingKey(verifying_key(*key)), proof, inputs).ok);
+    EXPECT_TRUE(verify(Pvk<E>(verifying_key(*key)), proof, inputs).ok);
     // The verification_key.json that snarkjs exported from the same .zkey.
-    const auto sj = formats::snarkjs::read_vk(kData / "chain8.vkey.json");
-    EXPECT_TRUE(verify(PreparedVerifyingKey(sj.to_verifying_key()), proof, inputs).ok);
+    const auto sj = formats::snarkjs::read_vk<E>(this->vkey_json());
+    EXPECT_TRUE(verify(Pvk<E>(sj.to_verifying_key()), proof, inputs).ok);
     // A wrong public input is rejected.
     std::vector<Fr> wrong = inputs;
     wrong[0] += Fr::one();
-    EXPECT_FALSE(verify(PreparedVerifyingKey(sj.to_verifying_key()), proof, wrong).ok);
+    EXPECT_FALSE(verify(Pvk<E>(sj.to_verifying_key()), proof, wrong).ok);
     // Fresh randomness: another proof, which verifies too.
-    const Proof other = prove_zkey(*key, wtns->values, random_randomness(), *cpu);
+    const auto other = this->curve.prove(*key, wtns->values, random_randomness<Fr>());
     EXPECT_NE(other, proof);
-    EXPECT_TRUE(verify(PreparedVerifyingKey(sj.to_verifying_key()), other, inputs).ok);
+    EXPECT_TRUE(verify(Pvk<E>(sj.to_verifying_key()), other, inputs).ok);
+    // Through snarkjs JSON and back: the same proof and public signals.
+    EXPECT_EQ(formats::snarkjs::parse_proof<E>(formats::snarkjs::proof_to_json<E>(proof)), proof);
+    EXPECT_EQ(formats::snarkjs::parse_public<E>(formats::snarkjs::public_to_json<E>(inputs)), inputs);
 }
 
+// vk_alphabeta_12 of snarkjs' verification_key.json is cuzk's e(alpha, beta) on both curves
+// (ffjavascript's tower and final exponent are cuzk's), so the vk cuzk writes matches.
+TYPED_TEST(ZkeyProver, SnarkjsAlphaBetaIsCuzksPairing) {
+    using E = TypeParam;
+    const auto sj = formats::snarkjs::read_vk<E>(this->vkey_json());
+    EXPECT_EQ(pairing(sj.alpha_1, sj.beta_2), sj.alphabeta_12);
+}
+
+// Known answer for fixed r, s: the proof equals the Groth16 formulas evaluated with one
+// scalar multiplication per point (no MSM, no density, no NTT for the H scalars' MSM).
+TYPED_TEST(ZkeyProver, ProofEqualsNaiveReferenceForFixedRandomness) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
+    using J1 = Jacobian<typename E::G1>;
+    using J2 = Jacobian<typename E::G2>;
+    const Zkey<E>& key = *this->key;
+    const std::vector<Fr>& w = this->wtns->values;
+    const RandomnessT<Fr> rs{Fr::from_u64(7), Fr::from_u64(11)};
+    const auto proof = this->curve.prove(key, w, rs, this->r1cs);
+    // sum over the signals of a density: w_i P_k for the k-th point of the query.
+    auto naive = [&](const auto& points, const std::vector<uint64_t>& density) {
+        using J = std::conditional_t<std::is_same_v<std::decay_t<decltype(points[0])>, Affine<typename E::G1>>, J1, J2>;
+        J acc = J::identity();
+        for (size_t i = 0, k = 0; i < w.size(); ++i)
+            if (density[i / 64] >> (i % 64) & 1) acc += mul(points[k++], w[i]);
+        return acc;
+    };
+    const auto h = zkey_h_scalars<E>(key, w);
+    J1 c = J1::identity();
+    for (size_t i = 0; i < h.size(); ++i) c += mul(key.h[i], h[i]);
+    for (size_t j = 0; j < key.c.size(); ++j) c += mul(key.c[j], w[key.n_public + 1 + j]);
+    const J1 a = naive(key.a, key.z_density.a) + key.alpha_1 + mul(key.delta_1, rs.r);
+    const J2 b = naive(key.b2, key.z_density.b) + key.beta_2 + mul(key.delta_2, rs.s);
+    const J1 b1 = naive(key.b1, key.z_density.b) + key.beta_1 + mul(key.delta_1, rs.s);
+    c = c + mul(a, rs.s) + mul(b1, rs.r) - mul(key.delta_1, rs.r * rs.s);
+    EXPECT_EQ(proof.a, a.to_affine());
+    EXPECT_EQ(proof.b, b.to_affine());
+    EXPECT_EQ(proof.c, c.to_affine());
+}
 // cuzk's development keys (setup_zkey) for the same .r1cs: written, read back, proven and
 // verified like snarkjs' own.
-TEST_F(ZkeyProver, DevelopmentKeyProvesAndVerifies) {
-    const auto contents = setup_zkey(*r1cs, ToxicWaste::from_seed(cuzk::test::seed()));
+TYPED_TEST(ZkeyProver, DevelopmentKeyProvesAndVerifies) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
+    auto& key = this->key;
+    auto& wtns = this->wtns;
+    auto& r1cs = this->r1cs;
+    const auto contents = setup_zkey<E>(*r1cs, ToxicWasteT<Fr>::from_seed(cuzk::test::seed()));
     EXPECT_EQ(contents.domain_size, key->domain_size);
     const auto bytes = formats::circom::zkey_to_bytes<E>(contents);
     const auto dev = formats::circom::read_zkey_bytes<E>(bytes);
     EXPECT_FALSE(check_r1cs_matches<E>(dev, *r1cs).has_value());
-    const Proof proof = prove_zkey(dev, wtns->values, random_randomness(), *cpu, r1cs);
+    const auto proof = this->curve.prove(dev, wtns->values, random_randomness<Fr>(), r1cs);
     const auto pub = public_signals<E>(dev, wtns->values);
     const std::vector<Fr> inputs(pub.begin(), pub.end());
-    EXPECT_TRUE(verify(PreparedVerifyingKey(verifying_key(dev)), proof, inputs).ok);
-    EXPECT_FALSE(verify(PreparedVerifyingKey(verifying_key(*key)), proof, inputs).ok);  // another key
+    EXPECT_TRUE(verify(Pvk<E>(verifying_key(dev)), proof, inputs).ok);
+    EXPECT_FALSE(verify(Pvk<E>(verifying_key(*key)), proof, inputs).ok);  // another key
 }
 
-TEST_F(ZkeyProver, OffByOneWitnessRefusedBeforeAnyMsm) {
+TYPED_TEST(ZkeyProver, OffByOneWitnessRefusedBeforeAnyMsm) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
+    auto& key = this->key;
+    auto& wtns = this->wtns;
+    auto& r1cs = this->r1cs;
     // Signal 4 is t[0] = a b (first constraint of the chain): one more breaks constraint 0
     // or a later one that reads it; the message names the first failing constraint.
     for (size_t s = 3; s < key->n_vars; ++s) {
@@ -157,22 +267,26 @@ TEST_F(ZkeyProver, OffByOneWitnessRefusedBeforeAnyMsm) {
         ASSERT_TRUE(why.has_value()) << "signal " << s;
         EXPECT_NE(why->find("constraint "), std::string::npos) << *why;
         try {
-            (void)prove_zkey(*key, w, random_randomness(), *cpu, r1cs);
+            (void)this->curve.prove(*key, w, random_randomness<Fr>(), r1cs);
             ADD_FAILURE() << "an unsatisfied witness was proven (signal " << s << ")";
         } catch (const ProverError& e) {
             EXPECT_NE(std::string(e.what()).find("does not hold"), std::string::npos) << e.what();
         }
         // Without the .r1cs the key cannot tell; the proof then fails verification.
-        const Proof p = prove_zkey(*key, w, random_randomness(), *cpu);
+        const auto p = this->curve.prove(*key, w, random_randomness<Fr>());
         const auto pub = public_signals<E>(*key, std::span<const Fr>(w));
-        EXPECT_FALSE(verify(PreparedVerifyingKey(verifying_key(*key)), p, std::vector<Fr>(pub.begin(), pub.end())).ok);
+        EXPECT_FALSE(verify(Pvk<E>(verifying_key(*key)), p, std::vector<Fr>(pub.begin(), pub.end())).ok);
     }
 }
 
-TEST_F(ZkeyProver, WitnessShapeRefused) {
+TYPED_TEST(ZkeyProver, WitnessShapeRefused) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
+    auto& key = this->key;
+    auto& wtns = this->wtns;
     std::vector<Fr> w = wtns->values;
     w.pop_back();
-    EXPECT_THROW(prove_zkey(*key, w, random_randomness(), *cpu), ProverError);
+    EXPECT_THROW(this->curve.prove(*key, w, random_randomness<Fr>()), ProverError);
     w = wtns->values;
     w[0] = Fr::from_u64(2);
     const auto why = check_witness<E>(*key, w);
@@ -180,7 +294,11 @@ TEST_F(ZkeyProver, WitnessShapeRefused) {
     EXPECT_NE(why->find("ONE"), std::string::npos);
 }
 
-TEST_F(ZkeyProver, R1csOfAnotherCircuitRefused) {
+TYPED_TEST(ZkeyProver, R1csOfAnotherCircuitRefused) {
+    using E = TypeParam;
+    using Fr = typename E::Fr;
+    auto& key = this->key;
+    auto& r1cs = this->r1cs;
     CircomR1cs<E> other = *r1cs;
     other.a.coeff[0] += Fr::one();
     const auto why = check_r1cs_matches<E>(*key, other);
@@ -190,6 +308,18 @@ TEST_F(ZkeyProver, R1csOfAnotherCircuitRefused) {
     other.n_wires += 1;
     EXPECT_TRUE(check_r1cs_matches<E>(*key, other).has_value());
     EXPECT_FALSE(check_r1cs_matches<E>(*key, *r1cs).has_value());
+}
+
+// BN254 has no GPU MSM yet: asking for CUDA is a clear error, not a silent CPU run.
+TEST(ZkeyBn254, CudaBackendRefusedClearly) {
+    try {
+        (void)select_zkey_msm("cuda");
+        ADD_FAILURE() << "select_zkey_msm(\"cuda\") returned a backend";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("no CUDA backend for BN254"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(select_zkey_msm("auto")->name(), "cpu");
+    EXPECT_THROW(select_zkey_msm("gpu"), std::invalid_argument);
 }
 
 }  // namespace

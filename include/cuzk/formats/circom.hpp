@@ -28,8 +28,9 @@
 // to be there. A problem is a FormatError naming the file, the section ("section 5 (A)
 // point 7") and the byte offset in the file. Files are read through a memory map.
 //
-// The readers are templates over the curve (cuzk/groth16/zkey.hpp: Bls12_381), built for
-// the curves this build has.
+// The readers are templates over the curve (cuzk/groth16/curves.hpp: Bls12_381 and Bn254,
+// snarkjs' bls12381 and bn128); detect_curve says which one a file is on, from its prime.
+// A reader given a file of the other curve refuses it, naming the file and the prime.
 #pragma once
 
 #include <cstdint>
@@ -92,6 +93,12 @@ template <class E>
 std::vector<uint8_t> wtns_to_bytes(std::span<const typename E::Fr> values);
 template <class E>
 std::vector<uint8_t> r1cs_to_bytes(const groth16::CircomR1cs<E>& r);
+
+// The curve of a .zkey, .wtns or .r1cs: its scalar field prime (the .zkey's r, the prime
+// of a .wtns's or an .r1cs's header). Throws FormatError for a malformed container or header
+// or a prime of neither curve.
+groth16::SnarkjsCurve detect_curve(std::span<const uint8_t> bytes, std::string_view name);
+groth16::SnarkjsCurve detect_curve(const std::filesystem::path& file);
 
 // For `cuzk inspect`: the section table and the header's figures of a .zkey, .wtns or
 // .r1cs, after the checks of the container and the header (points are not decoded).

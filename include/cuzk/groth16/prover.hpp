@@ -17,10 +17,14 @@
 namespace cuzk::groth16 {
 
 // The blinding scalars; drawn from a CSPRNG unless a test injects them.
-struct Randomness {
-    Fr r, s;
+template <class F>
+struct RandomnessT {
+    F r, s;
 };
-Randomness random_randomness();  // from std::random_device (the OS CSPRNG)
+using Randomness = RandomnessT<Fr>;
+// From std::random_device (the OS CSPRNG); F is the scalar field (BN254's for snarkjs keys).
+template <class F = Fr>
+RandomnessT<F> random_randomness();
 
 // Time spent in each stage of one proof, in milliseconds. The prover calls the backend's
 // fused stages (cuzk/groth16/backend.hpp): h + msm_h is the time of h_msm, msm_h being
@@ -64,6 +68,20 @@ struct QueryView {
 Proof prove_with_h_sum(const QueryView& q, const r1cs::ZDensity& zd, std::span<const Fr> inputs,
                        std::span<const Fr> aux, const G1Jacobian& h_sum, const Randomness& rs, ProverBackend& backend,
                        ProofTimings& t);
+
+// The MSM sums of one proof: a = sum z_j A_j, b_g1 and b_g2 likewise over the B queries,
+// c = sum_i h_i H_i + sum_aux w_j L_j.
+template <class G1C, class G2C>
+struct ProofSums {
+    Jacobian<G1C> a, b_g1, c;
+    Jacobian<G2C> b_g2;
+};
+// The assembly after the MSMs, for any curve: A = alpha + a + r delta, B = beta + b_g2 +
+// s delta (G2), C = c + s A + r (beta + b_g1 + s delta) - r s delta (G1).
+template <class G1C, class G2C>
+ProofT<G1C, G2C> assemble_proof(const Affine<G1C>& alpha_g1, const Affine<G1C>& beta_g1, const Affine<G1C>& delta_g1,
+                                const Affine<G2C>& beta_g2, const Affine<G2C>& delta_g2,
+                                const ProofSums<G1C, G2C>& sums, const RandomnessT<typename G1C::Scalar>& rs);
 
 // Called by the moving prove() once the witness's a, b, c are spent (after h_msm): the hook
 // may take their storage (to recycle it) or free it, and give back memory it reserved.

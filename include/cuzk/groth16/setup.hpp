@@ -15,11 +15,14 @@
 
 namespace cuzk::groth16 {
 
-struct ToxicWaste {
-    Fr tau, alpha, beta, gamma, delta;
-    static ToxicWaste random();                  // from std::random_device
-    static ToxicWaste from_seed(uint64_t seed);  // reproducible, for tests and benchmarks
+// F: the scalar field (BN254's for snarkjs keys, cuzk/groth16/zkey.hpp).
+template <class F>
+struct ToxicWasteT {
+    F tau, alpha, beta, gamma, delta;
+    static ToxicWasteT random();                  // from std::random_device
+    static ToxicWasteT from_seed(uint64_t seed);  // reproducible, for tests and benchmarks
 };
+using ToxicWaste = ToxicWasteT<Fr>;
 
 // Progress: (stage name, done, total), called from the setup thread now and then.
 using SetupProgress = std::function<void(const char* stage, size_t done, size_t total)>;

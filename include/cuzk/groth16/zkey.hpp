@@ -15,35 +15,28 @@
 // The signals are w = (1, outputs, public inputs, private ones): the first n_public + 1 are
 // the proof's public inputs (ONE included), the rest its aux variables.
 //
-// Everything is a template over a curve description (Bls12_381 below; BN254 joins as a
-// second one): the fields, the groups and the name snarkjs gives the curve.
+// Everything is a template over a curve description (cuzk/groth16/curves.hpp: Bls12_381,
+// Bn254), built for both. The MSMs of a BLS12-381 proof run on a ProverBackend (CPU or
+// CUDA); those of a BN254 proof on a ZkeyMsm (below), the CPU's today.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "cuzk/ec/affine.hpp"
-#include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ec/jacobian.hpp"
 #include "cuzk/groth16/backend.hpp"
+#include "cuzk/groth16/curves.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/r1cs/shape.hpp"
 
 namespace cuzk::groth16 {
-
-// A curve as the circom/snarkjs code sees it.
-struct Bls12_381 {
-    using Fq = cuzk::Fp;
-    using Fr = cuzk::Fr;
-    using G1 = G1Curve;
-    using G2 = G2Curve;
-    static constexpr const char* kSnarkjsName = "bls12381";  // "curve" in snarkjs JSON
-    static constexpr const char* kCircomPrime = "bls12381";  // circom --prime
-};
 
 // One sparse matrix of a snarkjs key or a circom .r1cs, by rows (constraints): the terms of
 // row i are [row_ptr[i], row_ptr[i + 1]), each a signal and its coefficient (normal form).
@@ -126,34 +119,45 @@ std::optional<std::string> check_r1cs_matches(const Zkey<E>& key, const CircomR1
 template <class E>
 std::vector<typename E::Fr> zkey_h_scalars(const Zkey<E>& key, std::span<const typename E::Fr> w);
 
+// The MSMs of a proof on a curve without a ProverBackend (BN254): where a GPU MSM for the
+// curve plugs in. Each returns sum_i scalars[i] bases[i] (the spans have one length).
+template <class E>
+class ZkeyMsm {
+ public:
+    virtual ~ZkeyMsm() = default;
+    virtual std::string name() const = 0;
+    virtual Jacobian<typename E::G1> msm_g1(std::span<const Affine<typename E::G1>> bases,
+                                            std::span<const typename E::Fr> scalars) = 0;
+    virtual Jacobian<typename E::G2> msm_g2(std::span<const Affine<typename E::G2>> bases,
+                                            std::span<const typename E::Fr> scalars) = 0;
+};
+// The MSMs of a BN254 proof for a --backend name: "cpu" and "auto" the CPU MSM
+// (cuzk/msm/msm.hpp); "cuda" throws std::invalid_argument (no BN254 GPU MSM in this build).
+std::unique_ptr<ZkeyMsm<Bn254>> select_zkey_msm(const std::string& backend);
+
 // The proof of w under key, blinded by rs, its MSMs on backend: refused (ProverError)
 // before any MSM when check_witness fails. public_signals() gives what snarkjs writes to
 // public.json.
 Proof prove_zkey(const Zkey<Bls12_381>& key, std::span<const Fr> w, const Randomness& rs, ProverBackend& backend,
                  const CircomR1cs<Bls12_381>* r1cs = nullptr, ProofTimings* timings = nullptr);
+ProofOn<Bn254> prove_zkey(const Zkey<Bn254>& key, std::span<const bn254::Fr> w, const RandomnessT<bn254::Fr>& rs,
+                          ZkeyMsm<Bn254>& msm, const CircomR1cs<Bn254>* r1cs = nullptr,
+                          ProofTimings* timings = nullptr);
 template <class E>
 std::span<const typename E::Fr> public_signals(const Zkey<E>& key, std::span<const typename E::Fr> w) {
     return w.subspan(1, key.n_public);
 }
-// The curves built: BLS12-381 (the NTT and the backends are BLS12-381's).
-template <>
-Fr snarkjs_root_of_unity<Bls12_381>(unsigned log_n);
-template <>
-std::optional<std::string> check_witness<Bls12_381>(const Zkey<Bls12_381>& key, std::span<const Fr> w,
-                                                    const CircomR1cs<Bls12_381>* r1cs);
-template <>
-std::optional<std::string> check_r1cs_matches<Bls12_381>(const Zkey<Bls12_381>& key, const CircomR1cs<Bls12_381>& r1cs);
-template <>
-std::vector<Fr> zkey_h_scalars<Bls12_381>(const Zkey<Bls12_381>& key, std::span<const Fr> w);
 
 // Development keys for a circom circuit, as `snarkjs groth16 setup` lays them out
 // (snarkjs 0.7.6 src/zkey_new.js) but from toxic waste that this process knows: NOT a
 // trusted setup. gamma is 1 (the G2 generator), as in every snarkjs key; tw.gamma is
 // unused. The domain is the least power of two >= constraints + public signals + 1.
 // Throws std::invalid_argument when that exceeds 2^28 or tau is on the domain.
-ZkeyContents<Bls12_381> setup_zkey(const CircomR1cs<Bls12_381>& r1cs, const ToxicWaste& tw);
+template <class E>
+ZkeyContents<E> setup_zkey(const CircomR1cs<E>& r1cs, const ToxicWasteT<typename E::Fr>& tw);
 
 // The key's verifying key (beta_1 and delta_1 included, which snarkjs' vk JSON lacks).
-VerifyingKey verifying_key(const Zkey<Bls12_381>& key);
+template <class E>
+VerifyingKeyOn<E> verifying_key(const Zkey<E>& key);
 
 }  // namespace cuzk::groth16

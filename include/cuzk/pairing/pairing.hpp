@@ -12,8 +12,9 @@
 //   e(P, Q) = (f_{6x+2,Q}(P) l_{T,psi(Q)}(P) l_{T',-psi^2(Q)}(P))^((p^12 - 1)/r * m)
 // with m = 2x(6x^2 + 3x + 1) (coprime to r), the hard part of Fuentes-Castaneda, Knapp and
 // Rodriguez-Henriquez, "Faster hashing to G2", SAC 2011, section 6 (as arkworks and
-// gnark-crypto compute it). Values are compared with 1 (Groth16, the EIP-197 precompile)
-// or with each other, never with another library's GT element.
+// gnark-crypto compute it). ffjavascript (snarkjs) computes the same value: the
+// vk_alphabeta_12 of a snarkjs verification_key.json equals cuzk's e(alpha, beta)
+// (tests/groth16/test_zkey.cpp).
 //
 // Inputs must lie in the prime-order subgroups (the ec layer's decoders check that); a
 // point off its curve is rejected with std::invalid_argument. The point at infinity on
