@@ -70,6 +70,7 @@ void http_socket_options(int fd) {
 struct Daemon::Impl {
     DaemonConfig config;
     std::unique_ptr<OpsMetrics> ops;
+    std::shared_ptr<kinds::ZkeyStore> zkeys;
     std::unique_ptr<engine::Engine> engine;
     std::unique_ptr<ProvingService> service;
     std::unique_ptr<grpc::Server> server;
@@ -221,8 +222,29 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
         ops->on_job_event(e);
         if (next) next(e);
     };
+    // The snarkjs keys, each read once here, and the zkey kind beside the standard ones.
+    d.zkeys = std::make_shared<kinds::ZkeyStore>();
+    for (const auto& z : config.zkeys) {
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            d.zkeys->load(z);
+        } catch (const std::exception& e) {
+            throw std::runtime_error("zkey." + z.name + ": " + e.what());
+        }
+        for (const auto& st : d.zkeys->stats())
+            if (st.name == z.name)
+                spdlog::info("event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f}",
+                             kv(z.name), kv(z.path.string()), st.signals, st.public_signals, st.domain, st.r1cs,
+                             st.bytes,
+                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    if (!ec.kinds) {
+        auto kinds = kinds::Registry::standard();
+        kinds->add(kinds::make_zkey_kind(d.zkeys));
+        ec.kinds = std::move(kinds);
+    }
     d.engine = std::make_unique<engine::Engine>(ec);
-    d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get());
+    d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get(), d.zkeys.get());
     d.sampler = std::thread([&d] {
         std::unique_lock lock(d.sampler_mu);
         do {

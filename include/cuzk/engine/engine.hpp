@@ -85,6 +85,9 @@ struct JobResult {
     std::vector<uint8_t> proof;                           // 192 bytes per partition, concatenated (bellperson layout)
     std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, ONE excluded
     std::vector<uint8_t> verifying_key;                   // bellperson .vk bytes of the circuit's key
+    // Text files the kind adds to the answer, by name (a zkey job: snarkjs' proof.json and
+    // public.json), once completed.
+    std::vector<std::pair<std::string, std::string>> documents;
     std::string circuit_id;
     uint32_t partitions_done = 0, partitions_total = 0;
     uint32_t cpu_recomputes = 0;  // proofs that failed verification and were recomputed on the CPU
