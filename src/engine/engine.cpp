@@ -935,8 +935,8 @@ void Engine::Impl::prove_loop(DeviceSlot& slot) {
             if (c.key.shape->own_keys())
                 item->proof = job->work->prove(item->partition, backend);
             else
-                item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(),
-                                             backend, nullptr, &hooks);
+                item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(), backend,
+                                             nullptr, &hooks);
             pool.give(std::move(w.aux));
             w = {};
             item->prove_ms = ms_since(t0);

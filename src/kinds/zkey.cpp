@@ -120,14 +120,14 @@ class ZkeyKind final : public Kind {
             const formats::circom::Section* values = layout.find(2);
             const uint64_t want = uint64_t(e->key.n_vars) * kFrBytes;
             if (values && values->size != want)
-                throw KindError(Code::InvalidArgument,
-                                "witness: " + std::to_string(values->size / kFrBytes) + " values (" +
-                                    std::to_string(values->size) + " bytes), the key '" + e->name + "' has " +
-                                    std::to_string(e->key.n_vars) +
-                                    " signals (ONE included): not a witness of its circuit");
+                throw KindError(Code::InvalidArgument, "witness: " + std::to_string(values->size / kFrBytes) +
+                                                           " values (" + std::to_string(values->size) +
+                                                           " bytes), the key '" + e->name + "' has " +
+                                                           std::to_string(e->key.n_vars) +
+                                                           " signals (ONE included): not a witness of its circuit");
             w = formats::circom::read_wtns_bytes<E>(bytes, "witness").values;
         } catch (const formats::FormatError& fe) {
-            throw KindError(Code::InvalidArgument, std::string("witness: ") + fe.what());
+            throw KindError(Code::InvalidArgument, fe.what());  // "witness: section ..."
         }
         if (auto why = groth16::check_witness<E>(e->key, w, e->r1cs ? &*e->r1cs : nullptr))
             throw KindError(Code::InvalidArgument, "witness: " + *why + " (key '" + e->name + "')");
@@ -184,8 +184,7 @@ void ZkeyStore::load(const ZkeySpec& spec) {
     }
     const auto& k = e->key;
     e->bytes = rows_bytes(k.a_rows) + rows_bytes(k.b_rows) + vec_bytes(k.a) + vec_bytes(k.b1) + vec_bytes(k.b2) +
-               vec_bytes(k.c) + vec_bytes(k.h) + vec_bytes(k.ic) + vec_bytes(k.z_density.a) +
-               vec_bytes(k.z_density.b);
+               vec_bytes(k.c) + vec_bytes(k.h) + vec_bytes(k.ic) + vec_bytes(k.z_density.a) + vec_bytes(k.z_density.b);
     if (e->r1cs) e->bytes += rows_bytes(e->r1cs->a) + rows_bytes(e->r1cs->b) + rows_bytes(e->r1cs->c);
     auto own = std::make_shared<OwnKeys>();
     own->vk = groth16::verifying_key(k);

@@ -233,10 +233,10 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
         }
         for (const auto& st : d.zkeys->stats())
             if (st.name == z.name)
-                spdlog::info("event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f}",
-                             kv(z.name), kv(z.path.string()), st.signals, st.public_signals, st.domain, st.r1cs,
-                             st.bytes,
-                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                spdlog::info(
+                    "event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f}",
+                    kv(z.name), kv(z.path.string()), st.signals, st.public_signals, st.domain, st.r1cs, st.bytes,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     if (!ec.kinds) {
         auto kinds = kinds::Registry::standard();

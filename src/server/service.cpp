@@ -156,10 +156,10 @@ class StatsInterceptor final : public grpc::experimental::Interceptor {
 
  private:
     static const char* method_label(const char* full) {
-        static const char* const known[] = {"SubmitProof",  "AwaitProof", "Prove",      "CancelProof",   "GetStatus",
-                                            "GetMetrics",   "PreloadSRS", "EvictSRS",   "SubmitBuiltin", "AwaitBuiltin",
-                                            "ProveBuiltin", "ListJobs",   "GetOverview", "SubmitZkey",
-                                            "ProveZkey"};
+        static const char* const known[] = {"SubmitProof",   "AwaitProof",   "Prove",        "CancelProof",
+                                            "GetStatus",     "GetMetrics",   "PreloadSRS",   "EvictSRS",
+                                            "SubmitBuiltin", "AwaitBuiltin", "ProveBuiltin", "ListJobs",
+                                            "GetOverview",   "SubmitZkey",   "ProveZkey"};
         const std::string_view prefix = "/cuzk.v1.ProvingEngine/";
         const std::string_view f = full ? full : "";
         if (f.substr(0, prefix.size()) == prefix)
