@@ -253,6 +253,27 @@ TEST(DaemonZkey, CliProvesByKeyNameAndWritesSnarkjsFiles) {
     EXPECT_EQ(d.stop(), 0);
 }
 
+// A witness over max_request_bytes is refused by gRPC before the service reads it.
+TEST(DaemonZkey, AWitnessOverMaxRequestBytesIsRefused) {
+    TempDir tmp;
+    DaemonOptions o = zkey_daemon();
+    o.daemon_toml = "max_request_bytes = 1024";
+    Daemon d(tmp.path(), o);
+    auto stub = d.stub();
+    std::vector<Fr> many(64, Fr::one());  // 64 values: 2 KiB
+    v1::SubmitProofResponse resp;
+    grpc::ClientContext ctx;
+    const auto st =
+        stub->SubmitZkey(&ctx, zkey_request("chain8", bytes_of(formats::circom::wtns_to_bytes<E>(many))), &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << code_and_message(st);
+    // The key's own witness fits.
+    v1::AwaitBuiltinResponse ok;
+    grpc::ClientContext ctx2;
+    ASSERT_TRUE(stub->ProveZkey(&ctx2, zkey_request("chain8", read_text(kData / "chain8.wtns")), &ok).ok());
+    EXPECT_EQ(ok.result().status(), v1::AwaitProofResponse::COMPLETED);
+    EXPECT_EQ(d.stop(), 0);
+}
+
 // A key that cannot be loaded stops the daemon's start, naming the key and the file.
 TEST(DaemonZkey, ABadKeyFileStopsTheStart) {
     TempDir tmp;
