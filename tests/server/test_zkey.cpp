@@ -111,6 +111,8 @@ TEST(DaemonZkey, ProvesWithAKeyLoadedOnceAndAnswersAsSnarkjs) {
     EXPECT_EQ(metric(m, "cuzk_zkey_loads_total{key=\"chain8\"}"), 1) << m;
     EXPECT_EQ(metric(m, "cuzk_zkey_proofs_total{key=\"chain8\"}"), 3) << m;
     EXPECT_EQ(metric(m, "cuzk_tasks_completed_total{task_name=\"zkey\"}"), 3) << m;
+    EXPECT_EQ(metric(m, "cuzk_daemon_rpc_total{method=\"ProveZkey\",code=\"OK\"}"), 2) << m;
+    EXPECT_EQ(metric(m, "cuzk_daemon_rpc_total{method=\"SubmitZkey\",code=\"OK\"}"), 1) << m;
 
     // Listed like any job, by its kind.
     {
