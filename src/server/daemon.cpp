@@ -245,6 +245,8 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
     }
     d.engine = std::make_unique<engine::Engine>(ec);
     d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get(), d.zkeys.get());
+    // Each key's circuit id is resident from the start (GetStatus, the dashboard's parameters).
+    for (const auto& z : config.zkeys) d.engine->preload("zkey-" + z.name);
     d.sampler = std::thread([&d] {
         std::unique_lock lock(d.sampler_mu);
         do {

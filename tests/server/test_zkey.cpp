@@ -158,6 +158,15 @@ TEST(DaemonZkey, RefusesBadWitnessesAndUnknownKeysAtSubmit) {
         for (const auto& p : parts) EXPECT_NE(st.error_message().find(p), std::string::npos) << st.error_message();
     };
     const std::string witness = bytes_of(formats::circom::wtns_to_bytes<E>(good));
+    // The key's circuit id is resident from the start.
+    {
+        v1::GetStatusResponse st;
+        grpc::ClientContext ctx;
+        ASSERT_TRUE(stub->GetStatus(&ctx, v1::GetStatusRequest{}, &st).ok());
+        ASSERT_EQ(st.loaded_srs_size(), 1);
+        EXPECT_EQ(st.loaded_srs(0).circuit_id(), "zkey-chain8");
+        EXPECT_EQ(st.loaded_srs(0).tier(), v1::SRSStatus::HOT);
+    }
 
     // One value short: the length against the key's 11 signals.
     std::vector<Fr> shorter(good.begin(), good.end() - 1);
