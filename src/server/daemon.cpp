@@ -222,22 +222,8 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
         ops->on_job_event(e);
         if (next) next(e);
     };
-    // The snarkjs keys, each read once here, and the zkey kind beside the standard ones.
+    // The zkey kind beside the standard ones, over the snarkjs keys loaded below.
     d.zkeys = std::make_shared<kinds::ZkeyStore>();
-    for (const auto& z : config.zkeys) {
-        const auto t0 = std::chrono::steady_clock::now();
-        try {
-            d.zkeys->load(z);
-        } catch (const std::exception& e) {
-            throw std::runtime_error("zkey." + z.name + ": " + e.what());
-        }
-        for (const auto& st : d.zkeys->stats())
-            if (st.name == z.name)
-                spdlog::info(
-                    "event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f}",
-                    kv(z.name), kv(z.path.string()), st.signals, st.public_signals, st.domain, st.r1cs, st.bytes,
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
     if (!ec.kinds) {
         auto kinds = kinds::Registry::standard();
         kinds->add(kinds::make_zkey_kind(d.zkeys));
@@ -245,8 +231,13 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
     }
     d.engine = std::make_unique<engine::Engine>(ec);
     d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get(), d.zkeys.get());
-    // Each key's circuit id is resident from the start (GetStatus, the dashboard's parameters).
-    for (const auto& z : config.zkeys) d.engine->preload("zkey-" + z.name);
+    for (const auto& z : config.zkeys) {
+        try {
+            d.service->load_zkey(z, "config");
+        } catch (const std::exception& e) {
+            throw std::runtime_error("zkey." + z.name + ": " + e.what());
+        }
+    }
     d.sampler = std::thread([&d] {
         std::unique_lock lock(d.sampler_mu);
         do {

@@ -568,6 +568,25 @@ engine::EvictInfo ProvingService::evict(const std::string& circuit_id, const cha
     return e;
 }
 
+void ProvingService::load_zkey(const kinds::ZkeySpec& spec, const char* via) {
+    if (!accepting_) throw EngineError(EngineError::Code::ShuttingDown, kShuttingDown);
+    if (!zkeys_) throw EngineError(EngineError::Code::NotImplemented, "this daemon has no zkey kind");
+    const auto t0 = Clock::now();
+    try {
+        zkeys_->load(spec);
+    } catch (const std::exception& e) {
+        throw EngineError(EngineError::Code::InvalidArgument, e.what());
+    }
+    for (const auto& st : zkeys_->stats())
+        if (st.name == spec.name)
+            spdlog::info(
+                "event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f} via={}",
+                kv(spec.name), kv(spec.path.string()), st.signals, st.public_signals, st.domain, st.r1cs, st.bytes,
+                std::chrono::duration<double, std::milli>(Clock::now() - t0).count(), via);
+    // Resident from now on (GetStatus, the dashboard's parameters).
+    engine_.preload("zkey-" + spec.name);
+}
+
 grpc::Status ProvingService::PreloadSRS(Ctx*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) {
     return handle("PreloadSRS", [&] {
         const auto p = preload(req->circuit_id(), "grpc");

@@ -37,8 +37,9 @@ class RpcStats {
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
     // `ops`: the per-kind figures of the metrics and the overview.
-    // `zkeys`: the snarkjs keys loaded, whose figures join the metrics (null: none).
-    ProvingService(engine::Engine& engine, const OpsMetrics* ops, const kinds::ZkeyStore* zkeys = nullptr)
+    // `zkeys`: the zkey kind's keys, which load_zkey fills and whose figures join the metrics
+    // (null: none).
+    ProvingService(engine::Engine& engine, const OpsMetrics* ops, kinds::ZkeyStore* zkeys = nullptr)
         : engine_(engine), ops_(ops), zkeys_(zkeys) {}
 
     // From now on, requests that would start work get UNAVAILABLE; awaits, cancels and
@@ -54,6 +55,11 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     // ShuttingDown for a preload once stopping.
     engine::PreloadInfo preload(const std::string& circuit_id, const char* via);
     engine::EvictInfo evict(const std::string& circuit_id, const char* via);
+    // Reads a snarkjs key into the zkey kind's store (the configuration's at start, the
+    // dashboard's admin POST /api/zkeys/load later) and makes its circuit id zkey-<name>
+    // resident. Throws EngineError: InvalidArgument naming the name or the file (a taken
+    // name, a malformed .zkey, an .r1cs of another circuit), ShuttingDown once stopping.
+    void load_zkey(const kinds::ZkeySpec& spec, const char* via);
     // The Prometheus text of /metrics and GetMetrics: the engine's, the per-kind figures,
     // the RPC counters.
     std::string metrics_text() const;
@@ -94,7 +100,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
 
     engine::Engine& engine_;
     const OpsMetrics* ops_;
-    const kinds::ZkeyStore* zkeys_;
+    kinds::ZkeyStore* zkeys_;
     std::atomic<bool> accepting_{true};
     std::atomic<int> in_flight_{0};
     RpcStats stats_;

@@ -285,6 +285,54 @@ TEST(DaemonZkey, AWitnessOverMaxRequestBytesIsRefused) {
     EXPECT_EQ(d.stop(), 0);
 }
 
+// The dashboard's admin route loads a key while the daemon runs, as [zkey.<name>] does at
+// start; without the token, or with a bad file or a taken name, nothing is loaded.
+TEST(DaemonZkey, AdminHttpLoadsAKeyWhileRunning) {
+    TempDir tmp;
+    DaemonOptions o;
+    const std::string token = "zkey-admin-token-0123456789";
+    o.daemon_toml = "admin_token = \"" + token + "\"";
+    Daemon d(tmp.path(), o);
+    auto stub = d.stub();
+    const std::string witness = read_text(kData / "chain8.wtns");
+    auto prove = [&] {
+        v1::AwaitBuiltinResponse r;
+        grpc::ClientContext ctx;
+        return std::make_pair(stub->ProveZkey(&ctx, zkey_request("late", witness), &r), r);
+    };
+    EXPECT_EQ(prove().first.error_code(), grpc::StatusCode::NOT_FOUND);
+    const std::string body =
+        nlohmann::json{
+            {"name", "late"}, {"path", (kData / "chain8.zkey").string()}, {"r1cs", (kData / "chain8.r1cs").string()}}
+            .dump();
+    auto r = d.http_post("/api/zkeys/load", body);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 401) << r->body;
+    r = d.http_post("/api/zkeys/load",
+                    nlohmann::json{{"name", "bad"}, {"path", (kData / "chain8.wtns").string()}}.dump(), token);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    EXPECT_NE(r->body.find("chain8.wtns"), std::string::npos) << r->body;
+    r = d.http_post("/api/zkeys/load", nlohmann::json{{"name", "x"}}.dump(), token);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    EXPECT_NE(r->body.find("path is required"), std::string::npos) << r->body;
+    r = d.http_post("/api/zkeys/load", body, token);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    auto [st, resp] = prove();
+    ASSERT_TRUE(st.ok()) << code_and_message(st);
+    EXPECT_EQ(resp.result().status(), v1::AwaitProofResponse::COMPLETED) << resp.result().error_message();
+    r = d.http_post("/api/zkeys/load", body, token);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    EXPECT_NE(r->body.find("already loaded"), std::string::npos) << r->body;
+    const std::string m = metrics_of(d);
+    EXPECT_EQ(metric(m, "cuzk_zkey_loads_total{key=\"late\"}"), 1) << m;
+    EXPECT_EQ(metric(m, "cuzk_zkey_loads_total{key=\"bad\"}"), -1) << m;
+    EXPECT_EQ(d.stop(), 0);
+}
+
 // A key that cannot be loaded stops the daemon's start, naming the key and the file.
 TEST(DaemonZkey, ABadKeyFileStopsTheStart) {
     TempDir tmp;
