@@ -1,6 +1,7 @@
 // The "zkey" kind (kinds/zkey.hpp): snarkjs keys loaded once, proofs by groth16::prove_zkey.
 #include "cuzk/kinds/zkey.hpp"
 
+#include <cctype>
 #include <optional>
 #include <sstream>
 
