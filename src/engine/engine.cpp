@@ -678,6 +678,12 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
         // budget (a Filecoin circuit is counted when its load starts: seconds at 32 GiB).
         if (!key.has_filecoin_params() && !key.shape->own_keys() && !params.loaded(key.id()))
             params.check_fits(key.id(), ParamManager::footprint(key.counts(), false));
+        // A shape with its own keys needs only its proof's peak.
+        if (const auto own = key.shape->own_keys(); own && own->item_bytes > budget.limit())
+            throw EngineError(Code::ResourceExhausted, "a proof of " + key.id() + " needs " +
+                                                           std::to_string(own->item_bytes >> 20) +
+                                                           " MiB, more than the memory budget of " +
+                                                           std::to_string(budget.limit() >> 20) + " MiB");
         return enqueue(spec, std::move(work), std::move(mem), request_digest(in, spec.priority));
     } catch (const kinds::KindError& e) {
         throw engine_error(e);

@@ -112,6 +112,20 @@ TEST(EngineZkey, ABadWitnessIsRefusedAtSubmitNamingTheField) {
     EXPECT_TRUE(engine.jobs().empty());
 }
 
+TEST(EngineZkey, AProofOverTheBudgetIsRefusedAtSubmit) {
+    EngineConfig cfg = zkey_config(chain8_store(false));
+    cfg.memory_budget = uint64_t(4) << 20;  // below a proof's 8 MiB of MSM scratch
+    Engine engine(cfg);
+    try {
+        engine.submit(zkey_job(file_bytes(kData / "chain8.wtns")));
+        ADD_FAILURE() << "a proof over the budget was accepted";
+    } catch (const EngineError& e) {
+        EXPECT_EQ(e.code(), EngineError::Code::ResourceExhausted);
+        EXPECT_NE(std::string(e.what()).find("a proof of zkey-chain8 needs"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(engine.jobs().empty());
+}
+
 TEST(ZkeyStore, RefusesBadNamesTakenNamesAndAForeignR1cs) {
     kinds::ZkeyStore store;
     EXPECT_THROW(store.load({"a b", kData / "chain8.zkey", {}, true}), std::invalid_argument);
