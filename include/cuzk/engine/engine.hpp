@@ -48,7 +48,8 @@ std::optional<Priority> parse_priority(const std::string& s);
 
 // What to prove: a kinds::Request (its `kind` names one of the engine's kinds, kinds/kind.hpp;
 // "builtin" for cuzk's built-in circuits, "porep-seal-commit" for Filecoin PoRep C2,
-// "window-post" and "winning-post" for Fallback PoSt, "snap-deals-update" for SnapDeals) and
+// "window-post" and "winning-post" for Fallback PoSt, "snap-deals-update" for SnapDeals,
+// "zkey" for a snarkjs key's proof where EngineConfig::kinds has kinds/zkey.hpp's kind) and
 // how to schedule it. A built-in job has `partitions` partitions, a PoRep job its registered
 // proof's, a PoSt job one, a SnapDeals job its update proof's (1 at 2 KiB, 16 at 32 GiB).
 struct JobSpec : kinds::Request {
