@@ -36,10 +36,12 @@ struct Options {
     std::string address = "127.0.0.1:9820";
     // Job description (submit, prove).
     std::string kind = "builtin", circuit = "sha256-chain", priority = "normal", request_id, vanilla;
+    // zkey: the loaded key's name and the witness file (.wtns).
+    std::string zkey, wtns;
     uint64_t size = 1, seed = 1;
     uint32_t inputs = 4, partitions = 1;
     // Results (await, prove).
-    std::string job_id, out, public_out, vk_out;
+    std::string job_id, out, public_out, vk_out, proof_json, public_json;
     uint64_t timeout_ms = 0;
     bool verify = false, json = false;
     std::string circuit_id;
@@ -80,6 +82,25 @@ v1::SubmitBuiltinRequest builtin_request(const Options& o) {
     return r;
 }
 
+std::string read_whole(const std::string& file, const char* what) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error(std::string(what) + " " + file + ": cannot open: " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+v1::SubmitZkeyRequest zkey_request(const Options& o) {
+    if (o.zkey.empty()) throw std::runtime_error("--kind zkey needs --key (the name of a key the daemon loaded)");
+    if (o.wtns.empty()) throw std::runtime_error("--kind zkey needs --wtns (a witness file, snarkjs wtns calculate)");
+    v1::SubmitZkeyRequest r;
+    r.set_key(o.zkey);
+    r.set_witness(read_whole(o.wtns, "--wtns"));
+    r.set_priority(priority(o.priority));
+    r.set_request_id(o.request_id);
+    return r;
+}
+
 void write_bytes(const std::string& file, const std::string& bytes) {
     formats::write_file_atomically(file, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
 }
@@ -90,6 +111,8 @@ void check_outputs(const Options& o) {
     if (!o.out.empty() && o.public_out.empty()) check_writable(o.out + ".public.json");
     if (!o.public_out.empty()) check_writable(o.public_out);
     if (!o.vk_out.empty()) check_writable(o.vk_out);
+    if (!o.proof_json.empty()) check_writable(o.proof_json);
+    if (!o.public_json.empty()) check_writable(o.public_json);
 }
 
 const char* status_name(v1::AwaitProofResponse::Status s) {
@@ -143,6 +166,15 @@ bool save_and_verify(const v1::AwaitBuiltinResponse& r, const Options& o) {
         write_bytes(o.vk_out, r.verifying_key());
         std::printf("  wrote %s (verifying key)\n", o.vk_out.c_str());
     }
+    // snarkjs' files, which a zkey job's answer carries.
+    for (const auto& [file, doc] : {std::pair{o.proof_json, "proof.json"}, std::pair{o.public_json, "public.json"}}) {
+        if (file.empty()) continue;
+        const auto it = r.documents().find(doc);
+        if (it == r.documents().end())
+            throw std::runtime_error(std::string("the job's answer has no ") + doc + " (only a zkey job's has)");
+        write_bytes(file, it->second);
+        std::printf("  wrote %s (snarkjs %s)\n", file.c_str(), doc);
+    }
     if (!o.verify) return true;
     const auto t0 = std::chrono::steady_clock::now();
     const std::string& vkb = r.verifying_key();
@@ -175,7 +207,8 @@ bool save_and_verify(const v1::AwaitBuiltinResponse& r, const Options& o) {
 }
 
 bool wants_details(const Options& o) {
-    return o.verify || !o.out.empty() || !o.public_out.empty() || !o.vk_out.empty();
+    return o.verify || !o.out.empty() || !o.public_out.empty() || !o.vk_out.empty() || !o.proof_json.empty() ||
+           !o.public_json.empty();
 }
 
 int run_submit(const Options& o) {
@@ -184,6 +217,8 @@ int run_submit(const Options& o) {
     v1::SubmitProofResponse resp;
     if (o.kind == "builtin") {
         check(s->SubmitBuiltin(&ctx, builtin_request(o), &resp), o);
+    } else if (o.kind == "zkey") {
+        check(s->SubmitZkey(&ctx, zkey_request(o), &resp), o);
     } else {
         static const std::pair<const char*, v1::ProofKind> kinds[] = {{"porep-seal-commit", v1::POREP_SEAL_COMMIT},
                                                                       {"snap-deals-update", v1::SNAP_DEALS_UPDATE},
@@ -194,8 +229,8 @@ int run_submit(const Options& o) {
             if (o.kind == name) req.set_proof_kind(k);
         if (req.proof_kind() == v1::PROOF_KIND_UNSPECIFIED)
             throw std::runtime_error("--kind '" + o.kind +
-                                     "': expected builtin, porep-seal-commit, snap-deals-update, window-post or "
-                                     "winning-post");
+                                     "': expected builtin, zkey, porep-seal-commit, snap-deals-update, window-post "
+                                     "or winning-post");
         req.set_priority(priority(o.priority));
         req.set_request_id(o.request_id);
         if (req.proof_kind() == v1::WINDOW_POST_PARTITION || req.proof_kind() == v1::WINNING_POST) {
@@ -251,7 +286,12 @@ int run_prove(const Options& o) {
     v1::SubmitProofResponse sub;
     {
         grpc::ClientContext ctx;
-        check(s->SubmitBuiltin(&ctx, builtin_request(o), &sub), o);
+        if (o.kind == "zkey")
+            check(s->SubmitZkey(&ctx, zkey_request(o), &sub), o);
+        else if (o.kind == "builtin")
+            check(s->SubmitBuiltin(&ctx, builtin_request(o), &sub), o);
+        else
+            throw std::runtime_error("--kind '" + o.kind + "': prove takes builtin or zkey (others: submit, await)");
     }
     // Before the wait: an operator whose client is killed can still await or cancel it.
     std::fprintf(stderr, "submitted: job %s\n", sub.job_id().c_str());
@@ -508,12 +548,16 @@ void job_options(CLI::App* c, Options& o) {
     c->add_option("--partitions", o.partitions, "Partitions (proofs) of the job")->capture_default_str();
     c->add_option("--priority", o.priority, "low, normal, high or critical")->capture_default_str();
     c->add_option("--request-id", o.request_id, "Idempotency key: resubmitting it returns the same job");
+    c->add_option("--key", o.zkey, "zkey: the name of a .zkey the daemon loaded ([zkey.<name>] of its configuration)");
+    c->add_option("--wtns", o.wtns, "zkey: the witness (.wtns, snarkjs wtns calculate)");
 }
 
 void result_options(CLI::App* c, Options& o) {
     c->add_option("--out", o.out, "Write the proof (192 bytes a partition) here, and <out>.public.json");
     c->add_option("--public", o.public_out, "Write the public inputs (JSON) here");
     c->add_option("--vk", o.vk_out, "Write the verifying key (bellperson .vk) here");
+    c->add_option("--proof-json", o.proof_json, "zkey: write snarkjs' proof.json here");
+    c->add_option("--public-json", o.public_json, "zkey: write snarkjs' public.json here");
     c->add_flag("--verify", o.verify, "Verify the proof locally against the daemon's verifying key and inputs");
 }
 
@@ -539,7 +583,8 @@ void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::fu
     job_options(submit, o);
     submit
         ->add_option("--kind", o.kind,
-                     "builtin, or a Filecoin kind: porep-seal-commit, snap-deals-update, window-post, winning-post")
+                     "builtin, zkey (--key, --wtns), or a Filecoin kind: porep-seal-commit, snap-deals-update, "
+                     "window-post, winning-post")
         ->capture_default_str();
     submit->add_option("--vanilla", o.vanilla,
                        "Filecoin kinds: the vanilla proofs (porep-seal-commit: the C1 output JSON; window-post, "
@@ -552,8 +597,9 @@ void add_client_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::fu
     result_options(await, o);
     add(await, run_await);
 
-    auto* prove = client->add_subcommand("prove", "Submit a built-in circuit's job and wait for its proof");
+    auto* prove = client->add_subcommand("prove", "Submit a built-in circuit's or a zkey job and wait for its proof");
     job_options(prove, o);
+    prove->add_option("--kind", o.kind, "builtin, or zkey (--key, --wtns)")->capture_default_str();
     result_options(prove, o);
     add(prove, run_prove);
 

@@ -249,6 +249,7 @@ struct Job {
     JobTimings timings;
     std::string backend;
     std::vector<uint8_t> vk_bytes;
+    kinds::Work::Documents documents;  // Work::documents, once completed
 };
 
 namespace {
@@ -296,6 +297,8 @@ std::array<uint8_t, 32> request_digest(const JobSpec& s, Priority priority) {
     for (const auto* c : {&s.comm_r_old, &s.comm_r_new, &s.comm_d_new})
         put({reinterpret_cast<const char*>(c->data()), c->size()});
     num(s.update_h);
+    put(s.zkey);
+    put({reinterpret_cast<const char*>(s.wtns.data()), s.wtns.size()});
     num(uint64_t(priority));
     put(s.deadline ? std::to_string(
                          std::chrono::duration_cast<std::chrono::milliseconds>(s.deadline->time_since_epoch()).count())
@@ -630,6 +633,7 @@ JobResult Engine::Impl::result_locked(const Job& job) const {
         for (const auto& p : job.proofs) proofs.push_back(*p);
         r.proof = formats::proofs_to_bytes(proofs);
         r.verifying_key = job.vk_bytes;
+        r.documents = job.documents;
         for (const auto& xs : job.inputs) {
             std::vector<std::string> row;
             for (const auto& x : xs) row.push_back(x.to_dec());
@@ -665,14 +669,21 @@ SubmitInfo Engine::Impl::submit(const JobSpec& in) {
         JobSpec spec = in;
         spec.c1_json = {};  // prepared: the JSON (~50 MB for a 32 GiB PoRep) is not kept
         spec.vanilla_proofs = {};
+        spec.wtns = {};
         spec.partitions = work->partitions();
         if (spec.priority == Priority::Unspecified) spec.priority = kind.default_priority();
         const CircuitKey key{work->shape()};
         if (auto why = params.missing_params_error(key)) throw EngineError(Code::NotFound, *why);
         // Refused now, from the closed-form sizes, rather than after a shape has grown past the
         // budget (a Filecoin circuit is counted when its load starts: seconds at 32 GiB).
-        if (!key.has_filecoin_params() && !params.loaded(key.id()))
+        if (!key.has_filecoin_params() && !key.shape->own_keys() && !params.loaded(key.id()))
             params.check_fits(key.id(), ParamManager::footprint(key.counts(), false));
+        // A shape with its own keys needs only its proof's peak.
+        if (const auto own = key.shape->own_keys(); own && own->item_bytes > budget.limit())
+            throw EngineError(Code::ResourceExhausted, "a proof of " + key.id() + " needs " +
+                                                           std::to_string(own->item_bytes >> 20) +
+                                                           " MiB, more than the memory budget of " +
+                                                           std::to_string(budget.limit() >> 20) + " MiB");
         return enqueue(spec, std::move(work), std::move(mem), request_digest(in, spec.priority));
     } catch (const kinds::KindError& e) {
         throw engine_error(e);
@@ -790,12 +801,15 @@ void Engine::Impl::witness_loop() {
                 auto t0 = Clock::now();
                 trace::Span span("witness", "engine");
                 auto built = job->work->partition(partition);
-                r1cs::WitnessBuffers bufs;
-                bufs.aux = pool.take(c.num_aux);
-                bufs.a = pool.take(c.domain);
-                bufs.b = pool.take(c.domain);
-                bufs.c = pool.take(c.domain);
-                item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain, give_up);
+                // A shape with its own prover (a snarkjs key) takes its witness as it is.
+                if (!c.key.shape->own_keys()) {
+                    r1cs::WitnessBuffers bufs;
+                    bufs.aux = pool.take(c.num_aux);
+                    bufs.a = pool.take(c.domain);
+                    bufs.b = pool.take(c.domain);
+                    bufs.c = pool.take(c.domain);
+                    item.witness = built.circuit->witness(std::move(bufs), c.num_aux, c.domain, give_up);
+                }
                 item.public_inputs = std::move(built.public_inputs);
                 span.end();
                 std::lock_guard<std::mutex> lock(mu_);
@@ -924,8 +938,11 @@ void Engine::Impl::prove_loop(DeviceSlot& slot) {
                             next.abc_ahead = backend.copy_abc_ahead(next.witness.a, next.witness.b, next.witness.c);
                     });
             };
-            item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(), backend,
-                                         nullptr, &hooks);
+            if (c.key.shape->own_keys())
+                item->proof = job->work->prove(item->partition, backend);
+            else
+                item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(), backend,
+                                             nullptr, &hooks);
             pool.give(std::move(w.aux));
             w = {};
             item->prove_ms = ms_since(t0);
@@ -984,9 +1001,13 @@ void Engine::Impl::finalize_loop() {
                     if (!budget.reserve(c.item_bytes, give_up))
                         throw EngineError(EngineError::Code::ResourceExhausted, "no memory to recompute on the CPU");
                     mem = Reservation(&budget, c.item_bytes);
-                    auto built = job->work->partition(item->partition);
-                    item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
-                                                 groth16::random_randomness(), *cpu);
+                    if (c.key.shape->own_keys()) {
+                        item->proof = job->work->prove(item->partition, *cpu);
+                    } else {
+                        auto built = job->work->partition(item->partition);
+                        item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
+                                                     groth16::random_randomness(), *cpu);
+                    }
                     auto again = groth16::verify(*c.pvk, item->proof, item->public_inputs);
                     if (!again)
                         throw EngineError(EngineError::Code::InvalidArgument,
@@ -1014,6 +1035,9 @@ void Engine::Impl::finalize_loop() {
                 ++job->done;
                 if (job->done == job->spec.partitions) {
                     job->vk_bytes = c.vk_bytes;
+                    std::vector<groth16::Proof> proofs;
+                    for (const auto& p : job->proofs) proofs.push_back(*p);
+                    job->documents = job->work->documents(proofs, job->inputs);
                     end_job_locked(*job, JobState::Completed, "");
                 }
             }

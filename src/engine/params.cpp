@@ -111,6 +111,22 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
                                                   Reservation& mem) {
     namespace fs = std::filesystem;
     const std::string id = key.id();
+    if (auto own = key.shape->own_keys()) {
+        // A shape with its own keys (a snarkjs key its kind loaded once): only the verifying
+        // key is prepared here; the keys stay where the kind holds them, outside the budget.
+        auto c = std::make_shared<LoadedCircuit>();
+        c->key = key;
+        c->source = own->source;
+        c->num_inputs = own->num_inputs;
+        c->num_aux = own->num_aux;
+        c->domain = own->domain;
+        c->vk_bytes = formats::vk_to_bytes(own->vk);
+        c->pvk = std::make_unique<groth16::PreparedVerifyingKey>(own->vk);
+        c->bytes = 0;
+        c->item_bytes = own->item_bytes;
+        c->item_abc_bytes = 0;
+        return c;
+    }
     auto blank = key.blank_circuit();
     const bool cached = !cache_dir_.empty();
     const fs::path base = cached ? cache_dir_ / (id + "-setup" + std::to_string(setup_seed_)) : fs::path();

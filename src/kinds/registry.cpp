@@ -48,17 +48,23 @@ std::shared_ptr<const Shape> Registry::shape(const std::string& id, const Limits
                     "circuit id '" + echo(id) + "': unknown circuit (known: " + known + ")");
 }
 
+std::shared_ptr<Registry> Registry::standard() {
+    auto r = std::make_shared<Registry>();
+    r->add(make_builtin_kind());
+    r->add(make_porep_kind());
+    r->add(make_snap_kind());
+    r->add(make_post_kind(true));
+    r->add(make_post_kind(false));
+    return r;
+}
+
 std::shared_ptr<const Registry> Registry::all() {
-    static const std::shared_ptr<const Registry> registry = [] {
-        auto r = std::make_shared<Registry>();
-        r->add(make_builtin_kind());
-        r->add(make_porep_kind());
-        r->add(make_snap_kind());
-        r->add(make_post_kind(true));
-        r->add(make_post_kind(false));
-        return r;
-    }();
+    static const std::shared_ptr<const Registry> registry = standard();
     return registry;
+}
+
+groth16::Proof Work::prove(uint32_t, groth16::ProverBackend&) const {
+    throw KindError(KindError::Code::NotImplemented, "this kind's partitions are proven from their circuits");
 }
 
 namespace {

@@ -278,9 +278,9 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     }
     DaemonConfig c;
     for (auto&& [k, v] : root) {
-        if (k.str() != "daemon" && k.str() != "engine" && k.str() != "cost")
+        if (k.str() != "daemon" && k.str() != "engine" && k.str() != "cost" && k.str() != "zkey")
             throw ConfigError(where(source, &v) + ": " + std::string(k.str()) +
-                              ": unknown key (the sections are [daemon], [engine] and [cost])");
+                              ": unknown key (the sections are [daemon], [engine], [cost] and [zkey.<name>])");
         if (!v.is_table())
             throw ConfigError(where(source, &v) + ": " + std::string(k.str()) + ": expected a table ([" +
                               std::string(k.str()) + "])");
@@ -360,6 +360,31 @@ DaemonConfig parse_config(std::string_view text, const std::string& source) {
     Section cost(root["cost"].as_table(), "cost", source, &c.sources);
     cost.number("dollars_per_hour", c.dollars_per_hour, 0, 1e6);
     cost.finish();
+
+    // [zkey.<name>]: one table a key.
+    if (const toml::table* zt = root["zkey"].as_table()) {
+        for (auto&& [k, v] : *zt) {
+            const std::string name(k.str());
+            if (!kinds::valid_zkey_name(name))
+                throw ConfigError(where(source, &v) + ": zkey." + name +
+                                  ": a key name is 1 to 64 letters, digits, '_', '-' or '.'");
+            if (!v.is_table())
+                throw ConfigError(where(source, &v) + ": zkey." + name + ": expected a table ([zkey." + name +
+                                  "] with path = \"<file>.zkey\")");
+            Section z(v.as_table(), "zkey." + name, source, &c.sources);
+            kinds::ZkeySpec spec;
+            spec.name = name;
+            std::string path, r1cs;
+            z.string("path", path);
+            z.string("r1cs", r1cs);
+            z.boolean("check_subgroup", spec.check_subgroup);
+            z.finish();
+            if (path.empty()) z.fail(v.as_table(), "path", "required: the .zkey file to load");
+            spec.path = path;
+            spec.r1cs = r1cs;
+            c.zkeys.push_back(std::move(spec));
+        }
+    }
     return c;
 }
 
@@ -402,6 +427,11 @@ std::string config_json(const DaemonConfig& c) {
     add("engine.trace_capacity", e.trace_capacity);
     add("engine.log_spans", e.log_spans);
     add("cost.dollars_per_hour", c.dollars_per_hour);
+    for (const auto& z : c.zkeys) {
+        add("zkey." + z.name + ".path", z.path.string());
+        add("zkey." + z.name + ".r1cs", z.r1cs.string());
+        add("zkey." + z.name + ".check_subgroup", z.check_subgroup);
+    }
     return nlohmann::json{{"keys", keys}}.dump();
 }
 

@@ -70,6 +70,7 @@ void http_socket_options(int fd) {
 struct Daemon::Impl {
     DaemonConfig config;
     std::unique_ptr<OpsMetrics> ops;
+    std::shared_ptr<kinds::ZkeyStore> zkeys;
     std::unique_ptr<engine::Engine> engine;
     std::unique_ptr<ProvingService> service;
     std::unique_ptr<grpc::Server> server;
@@ -221,8 +222,22 @@ Daemon::Daemon(const DaemonConfig& config) : impl_(std::make_unique<Impl>()) {
         ops->on_job_event(e);
         if (next) next(e);
     };
+    // The zkey kind beside the standard ones, over the snarkjs keys loaded below.
+    d.zkeys = std::make_shared<kinds::ZkeyStore>();
+    if (!ec.kinds) {
+        auto kinds = kinds::Registry::standard();
+        kinds->add(kinds::make_zkey_kind(d.zkeys));
+        ec.kinds = std::move(kinds);
+    }
     d.engine = std::make_unique<engine::Engine>(ec);
-    d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get());
+    d.service = std::make_unique<ProvingService>(*d.engine, d.ops.get(), d.zkeys.get());
+    for (const auto& z : config.zkeys) {
+        try {
+            d.service->load_zkey(z, "config");
+        } catch (const std::exception& e) {
+            throw std::runtime_error("zkey." + z.name + ": " + e.what());
+        }
+    }
     d.sampler = std::thread([&d] {
         std::unique_lock lock(d.sampler_mu);
         do {

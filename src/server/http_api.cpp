@@ -301,6 +301,33 @@ void add_http_routes(httplib::Server& http, const HttpContext& ctx) {
                   const auto p = c.service->preload(circuit_id_of(req), "http");
                   send_json(res, {{"already_loaded", p.already_loaded}, {"load_ms", p.load_ms}});
               }));
+    // {"name": "...", "path": "<file>.zkey", "r1cs": "<file>.r1cs" (optional), "check_subgroup":
+    // true (optional)}: a snarkjs key read into the zkey kind, as a [zkey.<name>] table is at start.
+    http.Post("/api/zkeys/load", admin("zkey load", [c](const httplib::Request& req, httplib::Response& res) {
+                  const json body = json::parse(req.body, nullptr, false);
+                  auto field = [&](const char* key, bool required) -> std::string {
+                      if (body.is_object() && body.contains(key) && body[key].is_string())
+                          return body[key].get<std::string>();
+                      if (required || (body.is_object() && body.contains(key)))
+                          throw EngineError(EngineError::Code::InvalidArgument,
+                                            std::string("expected a JSON body {\"name\": \"...\", \"path\": "
+                                                        "\"<file>.zkey\"[, \"r1cs\": \"<file>.r1cs\"][, "
+                                                        "\"check_subgroup\": true]}: ") +
+                                                key + (required ? " is required and" : "") + " must be a string");
+                      return {};
+                  };
+                  kinds::ZkeySpec spec;
+                  spec.name = field("name", true);
+                  spec.path = field("path", true);
+                  spec.r1cs = field("r1cs", false);
+                  if (body.contains("check_subgroup")) {
+                      if (!body["check_subgroup"].is_boolean())
+                          throw EngineError(EngineError::Code::InvalidArgument, "check_subgroup must be true or false");
+                      spec.check_subgroup = body["check_subgroup"].get<bool>();
+                  }
+                  c.service->load_zkey(spec, "http");
+                  send_json(res, {{"loaded", spec.name}, {"circuit_id", "zkey-" + spec.name}});
+              }));
     http.Post("/api/params/evict", admin("evict", [c](const httplib::Request& req, httplib::Response& res) {
                   const auto e = c.service->evict(circuit_id_of(req), "http");
                   send_json(res, {{"was_loaded", e.was_loaded}, {"freed_bytes", e.freed_bytes}});

@@ -1,6 +1,7 @@
 // The daemon's HTTP routes: the status and metrics endpoints, the dashboard's pages
 // (embedded, assets.hpp) and the JSON API they poll. Read-only but for the parameter
-// buttons (POST /api/params/preload, /api/params/evict), which need the admin token.
+// buttons (POST /api/params/preload, /api/params/evict) and POST /api/zkeys/load (a snarkjs
+// key read while the daemon runs), which need the admin token.
 #pragma once
 
 #include <httplib.h>

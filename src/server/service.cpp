@@ -156,9 +156,10 @@ class StatsInterceptor final : public grpc::experimental::Interceptor {
 
  private:
     static const char* method_label(const char* full) {
-        static const char* const known[] = {"SubmitProof",  "AwaitProof", "Prove",      "CancelProof",   "GetStatus",
-                                            "GetMetrics",   "PreloadSRS", "EvictSRS",   "SubmitBuiltin", "AwaitBuiltin",
-                                            "ProveBuiltin", "ListJobs",   "GetOverview"};
+        static const char* const known[] = {"SubmitProof",   "AwaitProof",   "Prove",        "CancelProof",
+                                            "GetStatus",     "GetMetrics",   "PreloadSRS",   "EvictSRS",
+                                            "SubmitBuiltin", "AwaitBuiltin", "ProveBuiltin", "ListJobs",
+                                            "GetOverview",   "SubmitZkey",   "ProveZkey"};
         const std::string_view prefix = "/cuzk.v1.ProvingEngine/";
         const std::string_view f = full ? full : "";
         if (f.substr(0, prefix.size()) == prefix)
@@ -250,6 +251,17 @@ engine::JobSpec ProvingService::builtin_spec(const v1::SubmitBuiltinRequest& r) 
     return spec;
 }
 
+engine::JobSpec ProvingService::zkey_spec(const v1::SubmitZkeyRequest& r) const {
+    engine::JobSpec spec;
+    spec.kind = "zkey";
+    spec.zkey = r.key();
+    spec.wtns.assign(r.witness().begin(), r.witness().end());
+    spec.priority = to_priority(r.priority());
+    spec.request_id = r.request_id();
+    spec.deadline = to_deadline(r.deadline_unix_ms());
+    return spec;
+}
+
 std::optional<engine::JobResult> ProvingService::await(Ctx* ctx, const std::string& job_id, uint64_t timeout_ms) {
     if (job_id.empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"};
     // The engine wakes await() the moment the job ends; the slice only bounds how long a
@@ -307,6 +319,7 @@ void ProvingService::fill(const engine::JobResult& r, v1::AwaitBuiltinResponse* 
     out->set_backend(r.backend);
     out->set_cpu_recomputes(r.cpu_recomputes);
     out->set_verify_ms(ms(r.timings.verify));
+    for (const auto& [name, text] : r.documents) (*out->mutable_documents())[name] = text;
 }
 
 engine::SubmitInfo ProvingService::submit_curio(const v1::SubmitProofRequest& req) {
@@ -423,6 +436,21 @@ grpc::Status ProvingService::ProveBuiltin(Ctx* ctx, const v1::SubmitBuiltinReque
     });
 }
 
+grpc::Status ProvingService::SubmitZkey(Ctx*, const v1::SubmitZkeyRequest* req, v1::SubmitProofResponse* resp) {
+    return handle("SubmitZkey", [&] {
+        auto info = submit(zkey_spec(*req));
+        resp->set_job_id(info.job_id);
+        resp->set_queue_position(info.queue_position);
+    });
+}
+
+grpc::Status ProvingService::ProveZkey(Ctx* ctx, const v1::SubmitZkeyRequest* req, v1::AwaitBuiltinResponse* resp) {
+    return handle("ProveZkey", [&] {
+        auto info = submit(zkey_spec(*req));
+        fill(await_own(ctx, info.job_id, !req->request_id().empty()), resp);
+    });
+}
+
 grpc::Status ProvingService::CancelProof(Ctx*, const v1::CancelProofRequest* req, v1::CancelProofResponse* resp) {
     return handle("CancelProof", [&] {
         if (req->job_id().empty()) throw RpcError{grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"};
@@ -488,7 +516,8 @@ grpc::Status ProvingService::GetMetrics(Ctx*, const v1::GetMetricsRequest*, v1::
 }
 
 std::string ProvingService::metrics_text() const {
-    return engine_.metrics_prometheus() + ops_->prometheus(engine_.status(), engine_.jobs()) + stats_.prometheus();
+    return engine_.metrics_prometheus() + ops_->prometheus(engine_.status(), engine_.jobs()) + stats_.prometheus() +
+           (zkeys_ ? zkeys_->prometheus() : std::string());
 }
 
 grpc::Status ProvingService::ListJobs(Ctx*, const v1::ListJobsRequest* req, v1::ListJobsResponse* resp) {
@@ -537,6 +566,25 @@ engine::EvictInfo ProvingService::evict(const std::string& circuit_id, const cha
     spdlog::info("event=evict circuit={} was_loaded={} freed_bytes={} via={}", kv(circuit_id), e.was_loaded,
                  e.freed_bytes, via);
     return e;
+}
+
+void ProvingService::load_zkey(const kinds::ZkeySpec& spec, const char* via) {
+    if (!accepting_) throw EngineError(EngineError::Code::ShuttingDown, kShuttingDown);
+    if (!zkeys_) throw EngineError(EngineError::Code::NotImplemented, "this daemon has no zkey kind");
+    const auto t0 = Clock::now();
+    try {
+        zkeys_->load(spec);
+    } catch (const std::exception& e) {
+        throw EngineError(EngineError::Code::InvalidArgument, e.what());
+    }
+    for (const auto& st : zkeys_->stats())
+        if (st.name == spec.name)
+            spdlog::info(
+                "event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f} via={}",
+                kv(spec.name), kv(spec.path.string()), st.signals, st.public_signals, st.domain, st.r1cs, st.bytes,
+                std::chrono::duration<double, std::milli>(Clock::now() - t0).count(), via);
+    // Resident from now on (GetStatus, the dashboard's parameters).
+    engine_.preload("zkey-" + spec.name);
 }
 
 grpc::Status ProvingService::PreloadSRS(Ctx*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) {

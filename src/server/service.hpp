@@ -9,6 +9,7 @@
 
 #include <grpcpp/support/server_interceptor.h>
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/kinds/zkey.hpp"
 #include "cuzk/server/ops.hpp"
 
 #include "cuzk/v1/proving.grpc.pb.h"
@@ -36,7 +37,10 @@ class RpcStats {
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
     // `ops`: the per-kind figures of the metrics and the overview.
-    explicit ProvingService(engine::Engine& engine, const OpsMetrics* ops) : engine_(engine), ops_(ops) {}
+    // `zkeys`: the zkey kind's keys, which load_zkey fills and whose figures join the metrics
+    // (null: none).
+    ProvingService(engine::Engine& engine, const OpsMetrics* ops, kinds::ZkeyStore* zkeys = nullptr)
+        : engine_(engine), ops_(ops), zkeys_(zkeys) {}
 
     // From now on, requests that would start work get UNAVAILABLE; awaits, cancels and
     // status queries are still served so that clients collect what drains.
@@ -51,6 +55,11 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     // ShuttingDown for a preload once stopping.
     engine::PreloadInfo preload(const std::string& circuit_id, const char* via);
     engine::EvictInfo evict(const std::string& circuit_id, const char* via);
+    // Reads a snarkjs key into the zkey kind's store (the configuration's at start, the
+    // dashboard's admin POST /api/zkeys/load later) and makes its circuit id zkey-<name>
+    // resident. Throws EngineError: InvalidArgument naming the name or the file (a taken
+    // name, a malformed .zkey, an .r1cs of another circuit), ShuttingDown once stopping.
+    void load_zkey(const kinds::ZkeySpec& spec, const char* via);
     // The Prometheus text of /metrics and GetMetrics: the engine's, the per-kind figures,
     // the RPC counters.
     std::string metrics_text() const;
@@ -67,6 +76,8 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     grpc::Status SubmitBuiltin(Ctx*, const v1::SubmitBuiltinRequest*, v1::SubmitProofResponse*) override;
     grpc::Status AwaitBuiltin(Ctx*, const v1::AwaitProofRequest*, v1::AwaitBuiltinResponse*) override;
     grpc::Status ProveBuiltin(Ctx*, const v1::SubmitBuiltinRequest*, v1::AwaitBuiltinResponse*) override;
+    grpc::Status SubmitZkey(Ctx*, const v1::SubmitZkeyRequest*, v1::SubmitProofResponse*) override;
+    grpc::Status ProveZkey(Ctx*, const v1::SubmitZkeyRequest*, v1::AwaitBuiltinResponse*) override;
     grpc::Status ListJobs(Ctx*, const v1::ListJobsRequest*, v1::ListJobsResponse*) override;
     grpc::Status GetOverview(Ctx*, const v1::GetOverviewRequest*, v1::GetOverviewResponse*) override;
 
@@ -75,6 +86,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     grpc::Status handle(const char* method, F&& body);
     void check_accepting() const;
     engine::JobSpec builtin_spec(const v1::SubmitBuiltinRequest& r) const;
+    engine::JobSpec zkey_spec(const v1::SubmitZkeyRequest& r) const;
     engine::SubmitInfo submit(const engine::JobSpec& spec);
     engine::SubmitInfo submit_curio(const v1::SubmitProofRequest& req);
     // Waits for the job, in slices so that a client that went away frees its thread.
@@ -88,6 +100,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
 
     engine::Engine& engine_;
     const OpsMetrics* ops_;
+    kinds::ZkeyStore* zkeys_;
     std::atomic<bool> accepting_{true};
     std::atomic<int> in_flight_{0};
     RpcStats stats_;

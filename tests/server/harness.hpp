@@ -75,6 +75,7 @@ struct DaemonOptions {
     std::string http = "127.0.0.1:0";  // http_listen
     std::string daemon_toml;           // extra lines of [daemon]
     std::string engine_toml;           // extra lines of [engine]
+    std::string sections_toml;         // sections after [engine] ([zkey.<name>] ...)
     bool unix_socket = true;
     std::optional<fs::path> socket_path;  // default: <dir>/cuzk.sock
     std::optional<fs::path> param_cache;  // default: <dir>/params
@@ -92,7 +93,8 @@ class Daemon {
             << "\"\nlog_level = \"debug\"\n"
             << opt_.daemon_toml << "\n[engine]\nbackend = \"cpu\"\nparam_cache = \""
             << opt_.param_cache.value_or(dir_ / "params").string() << "\"\n"
-            << opt_.engine_toml << "\n";
+            << opt_.engine_toml << "\n"
+            << opt_.sections_toml << "\n";
         cfg.close();
         start();
     }

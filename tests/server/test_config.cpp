@@ -50,6 +50,31 @@ TEST(DaemonConfig, ExampleFileIsExactlyTheDefaults) {
     EXPECT_EQ(e.log_spans, d.log_spans);
     EXPECT_EQ(ex.admin_token, def.admin_token);
     EXPECT_EQ(ex.dollars_per_hour, def.dollars_per_hour);
+    EXPECT_TRUE(ex.zkeys.empty());
+}
+
+// [zkey.<name>] tables: the keys the daemon loads, by name; each key of a table checked.
+TEST(DaemonConfig, ZkeyTables) {
+    const DaemonConfig c = parse_config(
+        "[zkey.chain8]\npath = \"/k/chain8.zkey\"\nr1cs = \"/k/chain8.r1cs\"\n"
+        "[zkey.\"big-1.v2\"]\npath = \"/k/big.zkey\"\ncheck_subgroup = false\n",
+        "z.toml");
+    ASSERT_EQ(c.zkeys.size(), 2u);
+    EXPECT_EQ(c.zkeys[0].name, "big-1.v2");
+    EXPECT_EQ(c.zkeys[0].path, "/k/big.zkey");
+    EXPECT_TRUE(c.zkeys[0].r1cs.empty());
+    EXPECT_FALSE(c.zkeys[0].check_subgroup);
+    EXPECT_EQ(c.zkeys[1].name, "chain8");
+    EXPECT_EQ(c.zkeys[1].r1cs, "/k/chain8.r1cs");
+    EXPECT_TRUE(c.zkeys[1].check_subgroup);
+    EXPECT_EQ(c.sources.at("zkey.chain8.path"), "z.toml:2");
+    EXPECT_NE(config_json(c).find("zkey.chain8.r1cs"), std::string::npos);
+    EXPECT_NE(error_of("[zkey.a]\nr1cs = \"/x\"").find("zkey.a.path: required"), std::string::npos);
+    EXPECT_NE(error_of("[zkey.a]\npath = 3").find("zkey.a.path: expected a string"), std::string::npos);
+    EXPECT_NE(error_of("[zkey.a]\npath = \"/x\"\nprime = \"bn128\"").find("zkey.a.prime: unknown key"),
+              std::string::npos);
+    EXPECT_NE(error_of("[zkey.\"a b\"]\npath = \"/x\"").find("zkey.a b: a key name is 1 to 64"), std::string::npos);
+    EXPECT_NE(error_of("[zkey]\na = 1").find("zkey.a: expected a table"), std::string::npos);
 }
 
 TEST(DaemonConfig, CostAdminTokenAndWhereEachKeyCameFrom) {
@@ -87,7 +112,8 @@ TEST(DaemonConfig, BadCostAndAdminTokenNameTheKey) {
         << short_token;
     EXPECT_EQ(short_token.find("secret"), std::string::npos) << short_token;  // the token is not echoed
     EXPECT_NE(error_of("[daemon]\nadmin_token = \"0123456789 abcdef\"\n").find("without spaces"), std::string::npos);
-    EXPECT_NE(error_of("[money]\nx = 1\n").find("the sections are [daemon], [engine] and [cost]"), std::string::npos);
+    EXPECT_NE(error_of("[money]\nx = 1\n").find("the sections are [daemon], [engine], [cost] and [zkey.<name>]"),
+              std::string::npos);
 }
 
 TEST(DaemonConfig, EmptyFileIsTheDefaults) {

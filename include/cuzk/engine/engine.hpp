@@ -48,7 +48,8 @@ std::optional<Priority> parse_priority(const std::string& s);
 
 // What to prove: a kinds::Request (its `kind` names one of the engine's kinds, kinds/kind.hpp;
 // "builtin" for cuzk's built-in circuits, "porep-seal-commit" for Filecoin PoRep C2,
-// "window-post" and "winning-post" for Fallback PoSt, "snap-deals-update" for SnapDeals) and
+// "window-post" and "winning-post" for Fallback PoSt, "snap-deals-update" for SnapDeals,
+// "zkey" for a snarkjs key's proof where EngineConfig::kinds has kinds/zkey.hpp's kind) and
 // how to schedule it. A built-in job has `partitions` partitions, a PoRep job its registered
 // proof's, a PoSt job one, a SnapDeals job its update proof's (1 at 2 KiB, 16 at 32 GiB).
 struct JobSpec : kinds::Request {
@@ -85,6 +86,9 @@ struct JobResult {
     std::vector<uint8_t> proof;                           // 192 bytes per partition, concatenated (bellperson layout)
     std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, ONE excluded
     std::vector<uint8_t> verifying_key;                   // bellperson .vk bytes of the circuit's key
+    // Text files the kind adds to the answer, by name (a zkey job: snarkjs' proof.json and
+    // public.json), once completed.
+    std::vector<std::pair<std::string, std::string>> documents;
     std::string circuit_id;
     uint32_t partitions_done = 0, partitions_total = 0;
     uint32_t cpu_recomputes = 0;  // proofs that failed verification and were recomputed on the CPU

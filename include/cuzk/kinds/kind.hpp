@@ -18,7 +18,9 @@
 
 #include "cuzk/circuits/builtin.hpp"
 #include "cuzk/common/cancel.hpp"
+#include "cuzk/groth16/backend.hpp"
 #include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/keys.hpp"
 #include "cuzk/r1cs/shape.hpp"
 
 namespace cuzk::kinds {
@@ -60,6 +62,9 @@ struct Request {
     // (filecoin::commitment_from_bytes); h 0 takes the size's default (10; 1 at 2 KiB).
     std::vector<uint8_t> comm_r_old, comm_r_new, comm_d_new;
     uint32_t update_h = 0;
+    // zkey: the name of a loaded snarkjs key (ZkeyStore) and the witness, a .wtns file's bytes.
+    std::string zkey;
+    std::vector<uint8_t> wtns;
 };
 
 // Why a request or a circuit id is refused; the engine maps the code to its own.
@@ -79,6 +84,16 @@ struct Limits {
     uint64_t max_constraints = uint64_t(1) << 27;
     // Check vanilla proofs at prepare (a PoRep C1: filecoin::check_c1_consistency).
     bool check_vanilla = true;
+};
+
+// The keys of a shape that brings its own, with its own prover (a snarkjs .zkey, loaded once
+// by its kind): the engine records no R1CS, runs no setup and synthesizes no witness for it;
+// a partition's proof comes from Work::prove and is verified with `vk`.
+struct OwnKeys {
+    groth16::VerifyingKey vk;
+    std::string source;  // where the keys came from, for the log ("zkey:<path>")
+    uint64_t num_inputs = 0, num_aux = 0, domain = 0;
+    uint64_t item_bytes = 0;  // a proof's peak memory beside the keys
 };
 
 // A circuit shape: what the parameter cache keys on.
@@ -109,6 +124,8 @@ class Shape {
     // Distinct coefficients the default counts() assumes at most (Poseidon's constants: a few
     // thousand a width).
     static constexpr uint64_t kCoeffs = uint64_t(1) << 16;
+    // Non-null for a shape with its own keys and prover (OwnKeys).
+    virtual std::shared_ptr<const OwnKeys> own_keys() const { return nullptr; }
 };
 
 // One partition: its circuit (with the witness) and the public inputs (ONE excluded) a
@@ -126,6 +143,17 @@ class Work {
     // Bytes it holds for as long as the job lives (a PoRep's parsed C1), kept reserved in
     // the engine's budget.
     virtual uint64_t held_bytes() const { return 0; }
+    // Partition k's proof on `backend`, for a shape with its own keys (Shape::own_keys); the
+    // default refuses (the engine proves every other shape from partition(k)'s circuit).
+    virtual groth16::Proof prove(uint32_t k, groth16::ProverBackend& backend) const;
+    // Text files the answer carries beside the proof bytes, by name, from the job's proofs
+    // and public inputs (per partition): a zkey job's proof.json and public.json as snarkjs
+    // writes them. None by default.
+    using Documents = std::vector<std::pair<std::string, std::string>>;
+    virtual Documents documents(const std::vector<groth16::Proof>& /*proofs*/,
+                                const std::vector<std::vector<Fr>>& /*inputs*/) const {
+        return {};
+    }
 };
 
 class Kind {
@@ -162,6 +190,9 @@ class Registry {
     // Every kind cuzk has (builtin, porep-seal-commit, snap-deals-update, window-post,
     // winning-post).
     static std::shared_ptr<const Registry> all();
+    // A new registry of the kinds of all(), to which a caller adds its own (the daemon's
+    // zkey kind, whose keys its configuration names).
+    static std::shared_ptr<Registry> standard();
 
  private:
     std::vector<std::unique_ptr<Kind>> kinds_;

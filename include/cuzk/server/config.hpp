@@ -6,6 +6,7 @@
 //   [daemon]  where to listen, request-size limit, HTTP address, admin token, logging, shutdown
 //   [engine]  engine::EngineConfig, key for key
 //   [cost]    what the machine costs, for the cost of a proof
+//   [zkey.<name>]  a snarkjs .zkey the daemon loads once at start, proven by name (SubmitZkey)
 //
 // An unknown key, a value of the wrong type or out of range is an error that names the
 // key ("cuzk.toml: engine.witness_workers: expected an integer >= 1, got -3").
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/kinds/zkey.hpp"
 
 namespace cuzk::server {
 
@@ -55,6 +57,9 @@ struct DaemonConfig {
     // [cost] dollars_per_hour: what the machine costs an hour; 0 = unknown (the cost of a
     // proof is then reported as 0).
     double dollars_per_hour = 0;
+    // [zkey.<name>] path = "...", r1cs = "..." (optional), check_subgroup = true: the snarkjs
+    // keys loaded at start (kinds::ZkeySpec), in name order.
+    std::vector<kinds::ZkeySpec> zkeys;
     // Where each key that is not at its default came from, by "section.key": "file:line"
     // for the configuration file, "command line" or "environment NAME" for overrides.
     std::map<std::string, std::string> sources;
