@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
 #include "cuzk/ff/shoup_ptx.hpp"
 #include "gpu/field_edges.hpp"
@@ -59,7 +60,7 @@ struct EmulatedIsa {
 
 template <class F>
 const char* name() {
-    return F::kBits == 381 ? "Fp" : "Fr";
+    return F::Params::kName;
 }
 
 template <class F>
@@ -126,6 +127,10 @@ void check_field() {
 
 TEST(PtxEmulated, FpMatchesHost) { check_field<Fp>(); }
 TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
+// BN254's 4-limb fields (the device MSM over BN254 G1 / G2 and its NTT): two spare top bits,
+// so a b - c d takes one reduction there too (Field::kLazyMulSubMul).
+TEST(PtxEmulated, Bn254FpMatchesHost) { check_field<bn254::Fp>(); }
+TEST(PtxEmulated, Bn254FrMatchesHost) { check_field<bn254::Fr>(); }
 
 // The redundant form (mont_ptx.hpp, Field::mul_r; the device's G1 accumulation): every
 // operand either x or x + p (both below 2p), every result below 2p and congruent to the
