@@ -129,8 +129,7 @@ const Fr* device_scalars(int kind, size_t n_max) {
 // Warm-up, then events around each run; reports the median as manual time.
 template <class Curve>
 void time_runs(benchmark::State& state, gpu::Msm<Curve>& m, const typename Curve::Scalar* scalars, size_t n,
-               const char* label,
-               const gpu::GpuMsmOptions& base = {}) {
+               const char* label, const gpu::GpuMsmOptions& base = {}) {
     bench_gpu::EventTimer timer;
     MsmStats st;
     gpu::GpuMsmOptions o = base;

@@ -34,9 +34,9 @@
 
 #include "cuzk/common/hd.hpp"
 #include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
-#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/msm/msm.hpp"
@@ -344,7 +344,8 @@ inline unsigned gpu_msm_window_bits(size_t m, unsigned scalar_bits) {
     double best_cost = 1e300;
     const double w = msm_detail::bucket_weight(m);
     for (unsigned c = 4; c <= kMaxWindowBits; ++c) {
-        const double cost = double(msm_detail::num_windows(c, scalar_bits)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
+        const double cost =
+            double(msm_detail::num_windows(c, scalar_bits)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -364,8 +365,7 @@ inline unsigned gpu_msm_precomputed_window_bits(size_t m, unsigned scalar_bits) 
     unsigned best = 4;
     double best_cost = 1e300;
     for (unsigned c = 4; c <= 26; ++c) {
-        const double cost =
-            msm_detail::table_cost(m, msm_detail::num_windows(c, scalar_bits), uint64_t(1) << (c - 1));
+        const double cost = msm_detail::table_cost(m, msm_detail::num_windows(c, scalar_bits), uint64_t(1) << (c - 1));
         if (cost < best_cost) {
             best_cost = cost;
             best = c;

@@ -625,14 +625,15 @@ unsigned capped_window_bits(unsigned c, const MsmScratchLimits& limits) {
 template <class Curve>
 size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits, const MsmScratchLimits& limits,
                              size_t scalars) {
-    const unsigned c =
-        table_window_bits ? table_window_bits
-                          : capped_window_bits<Curve>(gpu_msm_window_bits(n, kScalarBits<Curve>), limits);
+    const unsigned c = table_window_bits
+                           ? table_window_bits
+                           : capped_window_bits<Curve>(gpu_msm_window_bits(n, kScalarBits<Curve>), limits);
     const size_t W = num_windows(c, kScalarBits<Curve>), nb = (size_t(1) << (c - 1)) + 1;
     const size_t entries = table_window_bits ? W * n : std::max(std::min(group_entries(limits), W * n), n);
     const size_t sets = table_window_bits ? 1 : W;
     const size_t point = sizeof(XYZZ<Curve>) + sizeof(uint32_t);
-    const size_t classify = std::max(n, scalars) * (sizeof(typename Curve::Scalar) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
+    const size_t classify =
+        std::max(n, scalars) * (sizeof(typename Curve::Scalar) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
     const size_t sort = entries * 6 * sizeof(uint32_t);
     const size_t sums = size_t(std::max(sms, 1)) * (2048 * 10 + 512) * point;
     return classify + sort + sets * nb * sizeof(XYZZ<Curve>) + sums;
@@ -1364,9 +1365,8 @@ struct Msm<Curve>::Impl {
                         check_launch("accumulate_stored_kernel (affine)");
                     }
                 } else if (prefetch) {
-                    accumulate_bases_kernel<Curve, kG1<Curve>>
-                        <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lvals, llen, sp.seg_len, sp.segments,
-                                                                           base_ptr(), group_buckets, ck, cp);
+                    accumulate_bases_kernel<Curve, kG1<Curve>><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                        lkeys, lvals, llen, sp.seg_len, sp.segments, base_ptr(), group_buckets, ck, cp);
                     check_launch("accumulate_bases_kernel (prefetch)");
                 } else {
                     accumulate_bases_kernel<Curve, false><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
@@ -1406,8 +1406,8 @@ struct Msm<Curve>::Impl {
                         cudaMemsetAsync(part_cursors.reserve(2, "cudaMalloc cursors"), 0, 2 * sizeof(unsigned), stream),
                         "cudaMemset cursors");
                     partitioned_base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-                        full_scalars, full_bases, m, ScalarField::kP, table_base.odd, c, W, uint32_t(n_bases), part_cursors.p,
-                        keys[0].p, vals[0].p);
+                        full_scalars, full_bases, m, ScalarField::kP, table_base.odd, c, W, uint32_t(n_bases),
+                        part_cursors.p, keys[0].p, vals[0].p);
                     check_launch("partitioned_base_entries_kernel");
                     unsigned counts[2] = {};
                     check(cudaMemcpyAsync(counts, part_cursors.p, sizeof(counts), cudaMemcpyDeviceToHost, stream),
@@ -1440,8 +1440,8 @@ struct Msm<Curve>::Impl {
                 } else {
                     if (base_table) {
                         base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-                            full_scalars, full_bases, m, ScalarField::kP, table_base.odd, c, W, uint32_t(n_bases), keys[0].p,
-                            vals[0].p);
+                            full_scalars, full_bases, m, ScalarField::kP, table_base.odd, c, W, uint32_t(n_bases),
+                            keys[0].p, vals[0].p);
                         check_launch("base_entries_kernel");
                     } else {
                         entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_scalars, full_bases, m, h, c, w0, g,
@@ -1607,8 +1607,9 @@ Jacobian<Curve> Msm<Curve>::run(std::span<const ScalarField> scalars, const GpuM
     if (!scalars.empty()) {
         // Synchronised so that the span is the copy's time (the kernels wait for it anyway).
         trace::Span span("h2d_scalars", "gpu");
-        check(cudaMemcpyAsync(d, scalars.data(), scalars.size() * sizeof(ScalarField), cudaMemcpyHostToDevice, im.stream),
-              "cudaMemcpy scalars");
+        check(
+            cudaMemcpyAsync(d, scalars.data(), scalars.size() * sizeof(ScalarField), cudaMemcpyHostToDevice, im.stream),
+            "cudaMemcpy scalars");
         check(cudaStreamSynchronize(im.stream), "cudaMemcpy scalars");
     }
     trace::Span span("msm_kernels", "gpu");

@@ -915,8 +915,8 @@ const PowTable& coset_powers(bool inverse_shift, cudaStream_t stream) {
     PowTable& pt = inverse_shift ? t.g_inv : t.g;
     if (!pt.lo) {
         DeviceBuffer lo(kPowLo), hi(kPowHi);
-        build_pow(lo.ptr, hi.ptr, kPowHi, inverse_shift ? cpu::coset_generator_inverse<Fr>() : cpu::coset_generator<Fr>(),
-                  stream);
+        build_pow(lo.ptr, hi.ptr, kPowHi,
+                  inverse_shift ? cpu::coset_generator_inverse<Fr>() : cpu::coset_generator<Fr>(), stream);
         check(cudaStreamSynchronize(stream), "building the coset powers");
         pt.hi = hi.release();
         pt.lo = lo.release();
