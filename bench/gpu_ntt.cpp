@@ -300,7 +300,7 @@ void BM_TransformBn254(benchmark::State& state) {
     F* d = nullptr;
     check(cudaMalloc(&d, n * sizeof(F)), "cudaMalloc");
     {
-        std::mt19937_64 rng(uint64_t(k));
+        std::mt19937_64 rng{uint64_t(k)};
         std::vector<F> pat(std::min<size_t>(n, size_t(1) << 16));
         for (auto& x : pat) x = F::random(rng);
         for (size_t off = 0; off < n; off += pat.size())
@@ -340,8 +340,7 @@ void BM_TransformBn254(benchmark::State& state) {
             cpu[op](want);
             if (op == 1) cuzk::ntt::bit_reverse(std::span<F>(want));
             if (to_host() != want) throw std::runtime_error(what + ": device result differs from the CPU");
-            std::printf("check %s: equals the CPU
-", what.c_str());
+            std::printf("check %s: equals the CPU\n", what.c_str());
         } else if (!before.empty()) {
             if (op == 1)
                 gntt::inverse(d, n, s, R, N);
@@ -355,8 +354,7 @@ void BM_TransformBn254(benchmark::State& state) {
                 gntt::inverse(d, n, s);
             check(cudaStreamSynchronize(s), "sync");
             if (to_host() != before) throw std::runtime_error(what + ": round trip does not give the input back");
-            std::printf("check %s: round trip gives the input back
-", what.c_str());
+            std::printf("check %s: round trip gives the input back\n", what.c_str());
         }
         cuzk::bench_gpu::EventTimer timer;
         for (auto _ : state) {
