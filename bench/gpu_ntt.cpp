@@ -284,6 +284,99 @@ void BM_ComputeH(benchmark::State& state) {
     check(cudaStreamDestroy(s), "cudaStreamDestroy");
 }
 
+// BN254's Fr (filter BM_TransformBn254/): op 0 forward natural -> natural, 1 forward
+// natural -> bit-reversed (sppark's NTT figures' order, the sppark-bn254 anchor's), 2
+// coset_forward, 3 coset_inverse, 4 inverse (natural orders). Checked once per (op, size):
+// against the CPU up to 2^20, by a device round trip above.
+void BM_TransformBn254(benchmark::State& state) {
+    using F = cuzk::bn254::Fr;
+    if (!have_gpu(state)) return;
+    const int op = int(state.range(0));
+    const int k = int(state.range(1));
+    const size_t n = size_t(1) << k;
+    static const char* const kNames[] = {"bn254 forward", "bn254 forward(NR)", "bn254 coset_forward",
+                                         "bn254 coset_inverse", "bn254 inverse"};
+    if (op < 0 || op > 4) throw std::invalid_argument("gpu_ntt bench: unknown BN254 op " + std::to_string(op));
+    F* d = nullptr;
+    check(cudaMalloc(&d, n * sizeof(F)), "cudaMalloc");
+    {
+        std::mt19937_64 rng{uint64_t(k)};
+        std::vector<F> pat(std::min<size_t>(n, size_t(1) << 16));
+        for (auto& x : pat) x = F::random(rng);
+        for (size_t off = 0; off < n; off += pat.size())
+            check(cudaMemcpy(d + off, pat.data(), pat.size() * sizeof(F), cudaMemcpyHostToDevice), "fill");
+    }
+    const auto to_host = [&] {
+        std::vector<F> v(n);
+        check(cudaMemcpy(v.data(), d, n * sizeof(F), cudaMemcpyDeviceToHost), "to_host");
+        return v;
+    };
+    cudaStream_t s;
+    check(cudaStreamCreate(&s), "cudaStreamCreate");
+    const auto run = [&](int o) {
+        switch (o) {
+            case 0:
+                return gntt::forward(d, n, s);
+            case 1:
+                return gntt::forward(d, n, s, N, R);
+            case 2:
+                return gntt::coset_forward(d, n, s);
+            case 3:
+                return gntt::coset_inverse(d, n, s);
+            default:
+                return gntt::inverse(d, n, s);
+        }
+    };
+    try {
+        auto& out = samples()[{kNames[op], k}];
+        const std::string what = std::string(kNames[op]) + " 2^" + std::to_string(k);
+        const auto before = out.empty() ? to_host() : std::vector<F>{};
+        run(op);  // warm-up: builds the tables
+        check(cudaStreamSynchronize(s), "warm-up");
+        if (!before.empty() && n <= (size_t(1) << 20)) {
+            auto want = before;
+            void (*const cpu[])(std::span<F>) = {cuzk::ntt::forward, cuzk::ntt::forward, cuzk::ntt::coset_forward,
+                                                 cuzk::ntt::coset_inverse, cuzk::ntt::inverse};
+            cpu[op](want);
+            if (op == 1) cuzk::ntt::bit_reverse(std::span<F>(want));
+            if (to_host() != want) throw std::runtime_error(what + ": device result differs from the CPU");
+            std::printf("check %s: equals the CPU\n", what.c_str());
+        } else if (!before.empty()) {
+            if (op == 1)
+                gntt::inverse(d, n, s, R, N);
+            else if (op == 2)
+                gntt::coset_inverse(d, n, s);
+            else if (op == 3)
+                gntt::coset_forward(d, n, s);
+            else if (op == 4)
+                gntt::forward(d, n, s);
+            else
+                gntt::inverse(d, n, s);
+            check(cudaStreamSynchronize(s), "sync");
+            if (to_host() != before) throw std::runtime_error(what + ": round trip does not give the input back");
+            std::printf("check %s: round trip gives the input back\n", what.c_str());
+        }
+        cuzk::bench_gpu::EventTimer timer;
+        for (auto _ : state) {
+            const float ms = timer.ms([&] { run(op); }, s);
+            out.push_back(ms);
+            state.SetIterationTime(ms / 1e3);
+        }
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+    check(cudaStreamDestroy(s), "cudaStreamDestroy");
+    cudaFree(d);
+    state.SetItemsProcessed(int64_t(state.iterations()) << k);
+}
+
+BENCHMARK(BM_TransformBn254)
+    ->ArgsProduct({{0, 1}, {20, 21, 22, 23, 24, 25, 26}})
+    ->ArgsProduct({{2, 3, 4}, {20, 24, 26}})
+    ->ArgNames({"op", "log_n"})
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Transform)
     ->ArgsProduct({{kForward, kCosetForward, kCosetInverse}, {20, 24, 26, 27}})
     // The sizes of the plan's other pass splits (plan::make_passes), for changes to the plan.

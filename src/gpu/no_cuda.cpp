@@ -50,6 +50,22 @@ void forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void coset_forward(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
 void coset_inverse(std::span<Fr>, Order, Order, Impl) { no_cuda(); }
+void forward(bn254::Fr*, size_t, Stream, Impl) { no_cuda(); }
+void inverse(bn254::Fr*, size_t, Stream, Impl) { no_cuda(); }
+void coset_forward(bn254::Fr*, size_t, Stream, Impl) { no_cuda(); }
+void coset_inverse(bn254::Fr*, size_t, Stream, Impl) { no_cuda(); }
+void forward(std::span<bn254::Fr>, Impl) { no_cuda(); }
+void inverse(std::span<bn254::Fr>, Impl) { no_cuda(); }
+void coset_forward(std::span<bn254::Fr>, Impl) { no_cuda(); }
+void coset_inverse(std::span<bn254::Fr>, Impl) { no_cuda(); }
+void forward(bn254::Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void inverse(bn254::Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void coset_forward(bn254::Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void coset_inverse(bn254::Fr*, size_t, Stream, Order, Order, Impl) { no_cuda(); }
+void forward(std::span<bn254::Fr>, Order, Order, Impl) { no_cuda(); }
+void inverse(std::span<bn254::Fr>, Order, Order, Impl) { no_cuda(); }
+void coset_forward(std::span<bn254::Fr>, Order, Order, Impl) { no_cuda(); }
+void coset_inverse(std::span<bn254::Fr>, Order, Order, Impl) { no_cuda(); }
 void compute_h_device(Fr*, Fr*, Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_coset_evals(Fr*, size_t, Stream, Impl) { no_cuda(); }
 void to_scaled_coefficients(Fr*, size_t, Stream, Impl) { no_cuda(); }
@@ -152,11 +168,11 @@ const std::shared_ptr<MsmScratch>& Msm<Curve>::scratch() const {
     return none;
 }
 template <class Curve>
-Jacobian<Curve> Msm<Curve>::run(std::span<const Fr>, const GpuMsmOptions&) {
+Jacobian<Curve> Msm<Curve>::run(std::span<const ScalarField>, const GpuMsmOptions&) {
     no_cuda();
 }
 template <class Curve>
-Jacobian<Curve> Msm<Curve>::run_device(const Fr*, size_t, const GpuMsmOptions&) {
+Jacobian<Curve> Msm<Curve>::run_device(const ScalarField*, size_t, const GpuMsmOptions&) {
     no_cuda();
 }
 template <class Curve>
@@ -165,6 +181,8 @@ size_t msm_run_scratch_bytes(size_t, int, unsigned, const MsmScratchLimits&, siz
 }
 template size_t msm_run_scratch_bytes<G1Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
 template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
+template size_t msm_run_scratch_bytes<bn254::G1Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
+template size_t msm_run_scratch_bytes<bn254::G2Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
 // No MsmScratch exists without CUDA (make_msm_scratch throws): nothing can call these.
 void set_msm_scratch_limits(MsmScratch&, const MsmScratchLimits&) { no_cuda(); }
 MsmScratchLimits msm_scratch_limits(const MsmScratch&) { no_cuda(); }
@@ -172,8 +190,16 @@ size_t msm_scratch_bytes(const MsmScratch&) { no_cuda(); }
 size_t release_msm_scratch(MsmScratch&) { no_cuda(); }
 template class Msm<G1Curve>;
 template class Msm<G2Curve>;
+template class Msm<bn254::G1Curve>;
+template class Msm<bn254::G2Curve>;
 G1Jacobian msm_g1(std::span<const G1Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }
 G2Jacobian msm_g2(std::span<const G2Affine>, std::span<const Fr>, const GpuMsmOptions&) { no_cuda(); }
+bn254::G1Jacobian msm_g1(std::span<const bn254::G1Affine>, std::span<const bn254::Fr>, const GpuMsmOptions&) {
+    no_cuda();
+}
+bn254::G2Jacobian msm_g2(std::span<const bn254::G2Affine>, std::span<const bn254::Fr>, const GpuMsmOptions&) {
+    no_cuda();
+}
 }  // namespace cuzk::gpu
 #endif
 

@@ -6,9 +6,11 @@
 
 #include <array>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "cuzk/ff/mont_ptx.hpp"
 #include "cuzk/ff/shoup_ptx.hpp"
 #include "gpu/field_edges.hpp"
@@ -59,7 +61,7 @@ struct EmulatedIsa {
 
 template <class F>
 const char* name() {
-    return F::kBits == 381 ? "Fp" : "Fr";
+    return F::Params::kName;
 }
 
 template <class F>
@@ -126,6 +128,10 @@ void check_field() {
 
 TEST(PtxEmulated, FpMatchesHost) { check_field<Fp>(); }
 TEST(PtxEmulated, FrMatchesHost) { check_field<Fr>(); }
+// BN254's 4-limb fields (the device MSM over BN254 G1 / G2 and its NTT): two spare top bits,
+// so a b - c d takes one reduction there too (Field::kLazyMulSubMul).
+TEST(PtxEmulated, Bn254FpMatchesHost) { check_field<bn254::Fp>(); }
+TEST(PtxEmulated, Bn254FrMatchesHost) { check_field<bn254::Fr>(); }
 
 // The redundant form (mont_ptx.hpp, Field::mul_r; the device's G1 accumulation): every
 // operand either x or x + p (both below 2p), every result below 2p and congruent to the
@@ -197,41 +203,45 @@ TEST(PtxEmulated, FpRedundantFormMatchesHost) {
 // product): x~ w mod p with w in standard form and w' = -w~ p^-1 mod 2^256 equals the
 // Montgomery product x~ * w~, for reduced x and for x in [p, 2p) (the bound's other end),
 // and w' is floor(w 2^256 / p), checked against a schoolbook 512-bit product.
+template <class F>
 struct ShoupConstants {
-    Fr::Big neg_inv, np;
-    ShoupConstants() : neg_inv(ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP)) {
-        Fr::Big::sub(np, Fr::Big::zero(), Fr::kP);  // 2^256 - p
+    typename F::Big neg_inv, np;
+    ShoupConstants() : neg_inv(ff_detail::ptx::neg_inverse_mod_word_power<F::N>(F::kP)) {
+        F::Big::sub(np, F::Big::zero(), F::kP);  // 2^256 - p
     }
 };
 
-Fr::Big limbs_of(const Fr& x) {
-    Fr::Big b;
-    for (size_t i = 0; i < Fr::N; ++i) b.l[i] = x.l[i];
+template <class F>
+typename F::Big limbs_of(const F& x) {
+    typename F::Big b;
+    for (size_t i = 0; i < F::N; ++i) b.l[i] = x.l[i];
     return b;
 }
 
 // a b as 2N limbs (host reference).
-std::array<uint64_t, 2 * Fr::N> wide_product(const uint64_t* a, const uint64_t* b) {
-    std::array<uint64_t, 2 * Fr::N> r{};
-    for (size_t i = 0; i < Fr::N; ++i) {
+template <class F>
+std::array<uint64_t, 2 * F::N> wide_product(const uint64_t* a, const uint64_t* b) {
+    std::array<uint64_t, 2 * F::N> r{};
+    for (size_t i = 0; i < F::N; ++i) {
         unsigned __int128 carry = 0;
-        for (size_t j = 0; j < Fr::N; ++j) {
+        for (size_t j = 0; j < F::N; ++j) {
             const unsigned __int128 t = (unsigned __int128)a[i] * b[j] + r[i + j] + carry;
             r[i + j] = uint64_t(t);
             carry = t >> 64;
         }
-        r[i + Fr::N] = uint64_t(carry);
+        r[i + F::N] = uint64_t(carry);
     }
     return r;
 }
 
-// x + j p (below 2^256 for x < p, j < 2: 2p < 2^256), 2p, and the Fr whose Montgomery
+// x + j p (below 2^256 for x < p, j < 2: 2p < 2^256), 2p, and the F whose Montgomery
 // limbs are x mod p (x < 2p).
-Fr::Big plus_multiple(Fr::Big x, unsigned j) {
+template <class F>
+typename F::Big plus_multiple(typename F::Big x, unsigned j) {
     for (unsigned i = 0; i < j; ++i) {
         unsigned __int128 c = 0;
-        for (size_t l = 0; l < Fr::N; ++l) {
-            const unsigned __int128 t = (unsigned __int128)x.l[l] + Fr::kP.l[l] + c;
+        for (size_t l = 0; l < F::N; ++l) {
+            const unsigned __int128 t = (unsigned __int128)x.l[l] + F::kP.l[l] + c;
             x.l[l] = uint64_t(t);
             c = t >> 64;
         }
@@ -239,94 +249,103 @@ Fr::Big plus_multiple(Fr::Big x, unsigned j) {
     }
     return x;
 }
-Fr::Big twice(const Fr::Big& p) { return plus_multiple(p, 1); }
-Fr residue(Fr::Big x) {
-    while (x >= Fr::kP) Fr::Big::sub(x, x, Fr::kP);
-    return Fr::from_raw_montgomery(x);
+template <class F>
+typename F::Big twice(const typename F::Big& p) {
+    return plus_multiple<F>(p, 1);
+}
+template <class F>
+F residue(typename F::Big x) {
+    while (x >= F::kP) F::Big::sub(x, x, F::kP);
+    return F::from_raw_montgomery(x);
 }
 
-void check_shoup(const ShoupConstants& k, const Fr& x, const Fr& w, uint64_t seed) {
-    const Fr::Big p = Fr::kP;
+template <class F>
+void check_shoup(const ShoupConstants<F>& k, const F& x, const F& w, uint64_t seed) {
+    const typename F::Big p = F::kP;
     EmulatedIsa isa;
-    const Fr::Big w_std = w.to_bigint();
-    Fr::Big wq;
-    ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, k.neg_inv.l);
+    const typename F::Big w_std = w.to_bigint();
+    typename F::Big wq;
+    ff_detail::ptx::mul_low<F::N>(isa, wq.l, w.l, k.neg_inv.l);
     // w' p <= w 2^256 < (w' + 1) p: the wide product's high half is w or w - 1 with the
     // low half then >= 2^256 - p, i.e. w 2^256 - w' p = w~ < p.
-    const auto qp = wide_product(wq.l, p.l);
+    const auto qp = wide_product<F>(wq.l, p.l);
     unsigned __int128 borrow = 0;
-    std::array<uint64_t, 2 * Fr::N> rem{};
-    for (size_t i = 0; i < 2 * Fr::N; ++i) {
-        const uint64_t top = i < Fr::N ? 0 : w_std.l[i - Fr::N];
+    std::array<uint64_t, 2 * F::N> rem{};
+    for (size_t i = 0; i < 2 * F::N; ++i) {
+        const uint64_t top = i < F::N ? 0 : w_std.l[i - F::N];
         const unsigned __int128 d = (unsigned __int128)top - qp[i] - borrow;
         rem[i] = uint64_t(d);
         borrow = (d >> 64) ? 1 : 0;
     }
     ASSERT_EQ(uint64_t(borrow), 0u) << "w' p > w 2^256 for w " << w.to_hex() << " seed " << seed;
-    for (size_t i = Fr::N; i < 2 * Fr::N; ++i) ASSERT_EQ(rem[i], 0u) << "w 2^256 - w' p >= 2^256, w " << w.to_hex();
-    Fr::Big low;
-    for (size_t i = 0; i < Fr::N; ++i) low.l[i] = rem[i];
+    for (size_t i = F::N; i < 2 * F::N; ++i) ASSERT_EQ(rem[i], 0u) << "w 2^256 - w' p >= 2^256, w " << w.to_hex();
+    typename F::Big low;
+    for (size_t i = 0; i < F::N; ++i) low.l[i] = rem[i];
     ASSERT_EQ(low, limbs_of(w)) << "w 2^256 - w' p is not w~, w " << w.to_hex() << " seed " << seed;
 
-    Fr r;
-    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
-    ASSERT_EQ(r, x * w) << "Fr shoup_mul " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    F r;
+    ff_detail::ptx::shoup_mul<F::N>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << name<F>() << " shoup_mul " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
     // The NTT's form: the zero words of 2^256 - r skipped (their rows add nothing).
-    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP);
-    ff_detail::ptx::shoup_mul<Fr::N, kZero>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
-    ASSERT_EQ(r, x * w) << "Fr shoup_mul (np zero words skipped) " << x.to_hex() << " " << w.to_hex() << " seed "
-                        << seed;
-    // ... and np's word 0 (2^32 - 1) as a shift and a subtraction.
-    static_assert(ff_detail::ptx::np_word0_ones<Fr::N>(Fr::kP));
-    ff_detail::ptx::shoup_mul<Fr::N, kZero, true>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
-    ASSERT_EQ(r, x * w) << "Fr shoup_mul (np word 0 by shift) " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
-    Fr::Big x2 = limbs_of(x);  // x~ + p, still below 2^256 (2p < 2^256)
+    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<F::N>(F::kP);
+    ff_detail::ptx::shoup_mul<F::N, kZero>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << name<F>() << " shoup_mul (np zero words skipped) " << x.to_hex() << " " << w.to_hex()
+                        << " seed " << seed;
+    // ... and np's word 0 (2^32 - 1, BLS12-381's r) as a shift and a subtraction.
+    if constexpr (ff_detail::ptx::np_word0_ones<F::N>(F::kP)) {
+        ff_detail::ptx::shoup_mul<F::N, kZero, true>(isa, r.l, x.l, w_std.l, wq.l, p.l, k.np.l);
+        ASSERT_EQ(r, x * w) << "shoup_mul (np word 0 by shift) " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    }
+    typename F::Big x2 = limbs_of(x);  // x~ + p, still below 2^256 (2p < 2^256)
     unsigned __int128 c = 0;
-    for (size_t i = 0; i < Fr::N; ++i) {
+    for (size_t i = 0; i < F::N; ++i) {
         const unsigned __int128 t = (unsigned __int128)x2.l[i] + p.l[i] + c;
         x2.l[i] = uint64_t(t);
         c = t >> 64;
     }
     ASSERT_EQ(uint64_t(c), 0u);
-    ff_detail::ptx::shoup_mul<Fr::N>(isa, r.l, x2.l, w_std.l, wq.l, p.l, k.np.l);
-    ASSERT_EQ(r, x * w) << "Fr shoup_mul of x~ + p " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
+    ff_detail::ptx::shoup_mul<F::N>(isa, r.l, x2.l, w_std.l, wq.l, p.l, k.np.l);
+    ASSERT_EQ(r, x * w) << name<F>() << " shoup_mul of x~ + p " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
     // Without the final subtraction (the lazy butterflies): x~ and x~ + p, below 2p out.
     for (unsigned j = 0; j < 2; ++j) {
-        const Fr::Big xj = plus_multiple(limbs_of(x), j);
-        Fr::Big lazy;
-        ff_detail::ptx::shoup_mul<Fr::N, kZero, false, false>(isa, lazy.l, xj.l, w_std.l, wq.l, p.l, k.np.l);
-        ASSERT_LT(lazy, twice(p)) << "lazy shoup_mul of x~ + " << j << " p not below 2p, " << x.to_hex() << " "
-                                  << w.to_hex() << " seed " << seed;
-        ASSERT_EQ(residue(lazy), x * w) << "lazy shoup_mul of x~ + " << j << " p, " << x.to_hex() << " " << w.to_hex()
-                                        << " seed " << seed;
+        const typename F::Big xj = plus_multiple<F>(limbs_of(x), j);
+        typename F::Big lazy;
+        ff_detail::ptx::shoup_mul<F::N, kZero, false, false>(isa, lazy.l, xj.l, w_std.l, wq.l, p.l, k.np.l);
+        ASSERT_LT(lazy, twice<F>(p)) << "lazy shoup_mul of x~ + " << j << " p not below 2p, " << x.to_hex() << " "
+                                     << w.to_hex() << " seed " << seed;
+        ASSERT_EQ(residue<F>(lazy), x * w)
+            << "lazy shoup_mul of x~ + " << j << " p, " << x.to_hex() << " " << w.to_hex() << " seed " << seed;
     }
     ASSERT_EQ(isa.lost, 0) << "shoup_mul: a carry claimed impossible happened, " << x.to_hex() << " " << w.to_hex()
                            << " seed " << seed;
 }
 
-TEST(PtxEmulated, FrShoupMatchesHost) {
-    const ShoupConstants k;
+template <class F>
+void check_shoup_field() {
+    const ShoupConstants<F> k;
     {  // p (-p^-1) = -1 mod 2^256
         EmulatedIsa isa;
-        Fr::Big pn;
-        const Fr::Big p = Fr::kP;
-        ff_detail::ptx::mul_low<Fr::N>(isa, pn.l, p.l, k.neg_inv.l);
-        for (size_t i = 0; i < Fr::N; ++i) ASSERT_EQ(pn.l[i], ~uint64_t(0)) << "limb " << i;
+        typename F::Big pn;
+        const typename F::Big p = F::kP;
+        ff_detail::ptx::mul_low<F::N>(isa, pn.l, p.l, k.neg_inv.l);
+        for (size_t i = 0; i < F::N; ++i) ASSERT_EQ(pn.l[i], ~uint64_t(0)) << "limb " << i;
     }
-    {  // np_zero_words marks exactly the zero 32-bit words of 2^256 - r (word 1 for Fr)
+    {  // np_zero_words marks exactly the zero 32-bit words of 2^256 - r (word 1 for F)
         uint32_t want = 0;
-        for (size_t i = 0; i < 2 * Fr::N; ++i)
+        for (size_t i = 0; i < 2 * F::N; ++i)
             if (uint32_t(k.np.l[i / 2] >> (32 * (i % 2))) == 0) want |= 1u << i;
-        EXPECT_EQ(ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP), want);
-        EXPECT_EQ(want, 2u);
+        EXPECT_EQ(ff_detail::ptx::np_zero_words<F::N>(F::kP), want);
+        if constexpr (std::is_same_v<F, Fr>) {
+            EXPECT_EQ(want, 2u);
+        }
     }
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
-    const auto edges = test::field_edge_values<Fr>();
-    for (const Fr& x : edges)
-        for (const Fr& w : edges) check_shoup(k, x, w, seed);
+    const auto edges = test::field_edge_values<F>();
+    for (const F& x : edges)
+        for (const F& w : edges) check_shoup(k, x, w, seed);
     for (int i = 0; i < 20000; ++i) {
-        const Fr x = Fr::random(rng), w = Fr::random(rng);
+        const F x = F::random(rng), w = F::random(rng);
         check_shoup(k, x, w, seed);
         check_shoup(k, edges[size_t(i) % edges.size()], w, seed);
         check_shoup(k, x, edges[size_t(i) % edges.size()], seed);
@@ -338,48 +357,49 @@ TEST(PtxEmulated, FrShoupMatchesHost) {
 // y~ + j p (i, j < 2: anywhere below 2p), outputs congruent to the canonical butterfly's and
 // below 2p, for the forward and the inverse twiddle and for w^0 (no product);
 // lazy_canonical then gives the canonical value.
-void check_lazy_butterflies(const ShoupConstants& k, const Fr& x, const Fr& y, const Fr& w, uint64_t seed) {
-    const Fr::Big p = Fr::kP, p2 = twice(p);
-    const Fr::Big w_std = w.to_bigint();
+template <class F>
+void check_lazy_butterflies(const ShoupConstants<F>& k, const F& x, const F& y, const F& w, uint64_t seed) {
+    const typename F::Big p = F::kP, p2 = twice<F>(p);
+    const typename F::Big w_std = w.to_bigint();
     EmulatedIsa isa;
-    Fr::Big wq;
-    ff_detail::ptx::mul_low<Fr::N>(isa, wq.l, w.l, k.neg_inv.l);
-    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<Fr::N>(Fr::kP);
-    const Fr t = y * w;
+    typename F::Big wq;
+    ff_detail::ptx::mul_low<F::N>(isa, wq.l, w.l, k.neg_inv.l);
+    constexpr uint32_t kZero = ff_detail::ptx::np_zero_words<F::N>(F::kP);
+    const F t = y * w;
     for (unsigned i = 0; i < 2; ++i) {
         for (unsigned j = 0; j < 2; ++j) {
             for (int variant = 0; variant < 3; ++variant) {  // forward, inverse (swap), w^0
                 const bool swap = variant == 1, one = variant == 2;
-                const Fr tv = one ? y : t;
+                const F tv = one ? y : t;
                 const auto where = [&] {
                     return ::testing::Message()
                            << " x~ + " << i << " p, y~ + " << j << " p, variant " << variant << ", x " << x.to_hex()
                            << " y " << y.to_hex() << " w " << w.to_hex() << " seed " << seed;
                 };
                 // DIT: (x + t, x - t), swapped for the inverse.
-                Fr::Big a = plus_multiple(limbs_of(x), i), b = plus_multiple(limbs_of(y), j);
-                ff_detail::ptx::lazy_dit_butterfly<Fr::N, kZero>(isa, a.l, b.l, one, swap, w_std.l, wq.l, p.l, k.np.l,
-                                                                 p2.l);
+                typename F::Big a = plus_multiple<F>(limbs_of(x), i), b = plus_multiple<F>(limbs_of(y), j);
+                ff_detail::ptx::lazy_dit_butterfly<F::N, kZero>(isa, a.l, b.l, one, swap, w_std.l, wq.l, p.l, k.np.l,
+                                                                p2.l);
                 ASSERT_LT(a, p2) << "DIT x out of range" << where();
                 ASSERT_LT(b, p2) << "DIT y out of range" << where();
-                ASSERT_EQ(residue(a), swap && !one ? x - tv : x + tv) << "DIT x" << where();
-                ASSERT_EQ(residue(b), swap && !one ? x + tv : x - tv) << "DIT y" << where();
-                Fr c;
-                ff_detail::ptx::lazy_canonical<Fr::N>(isa, c.l, a.l, p.l);
-                ASSERT_EQ(c, residue(a)) << "lazy_canonical of the DIT x" << where();
+                ASSERT_EQ(residue<F>(a), swap && !one ? x - tv : x + tv) << "DIT x" << where();
+                ASSERT_EQ(residue<F>(b), swap && !one ? x + tv : x - tv) << "DIT y" << where();
+                F c;
+                ff_detail::ptx::lazy_canonical<F::N>(isa, c.l, a.l, p.l);
+                ASSERT_EQ(c, residue<F>(a)) << "lazy_canonical of the DIT x" << where();
                 ASSERT_LT(limbs_of(c), p) << where();
                 // DIF (Gentleman-Sande): (x + y, (x - y) w), (y - x) w for the inverse.
-                a = plus_multiple(limbs_of(x), i);
-                b = plus_multiple(limbs_of(y), j);
-                ff_detail::ptx::lazy_dif_butterfly<Fr::N, kZero>(isa, a.l, b.l, one, swap, w_std.l, wq.l, p.l, k.np.l,
-                                                                 p2.l);
+                a = plus_multiple<F>(limbs_of(x), i);
+                b = plus_multiple<F>(limbs_of(y), j);
+                ff_detail::ptx::lazy_dif_butterfly<F::N, kZero>(isa, a.l, b.l, one, swap, w_std.l, wq.l, p.l, k.np.l,
+                                                                p2.l);
                 ASSERT_LT(a, p2) << "DIF x out of range" << where();
                 ASSERT_LT(b, p2) << "DIF y out of range" << where();
-                ASSERT_EQ(residue(a), x + y) << "DIF x" << where();
-                const Fr d = swap && !one ? y - x : x - y;
-                ASSERT_EQ(residue(b), one ? d : d * w) << "DIF y" << where();
-                ff_detail::ptx::lazy_canonical<Fr::N>(isa, c.l, b.l, p.l);
-                ASSERT_EQ(c, residue(b)) << "lazy_canonical of the DIF y" << where();
+                ASSERT_EQ(residue<F>(a), x + y) << "DIF x" << where();
+                const F d = swap && !one ? y - x : x - y;
+                ASSERT_EQ(residue<F>(b), one ? d : d * w) << "DIF y" << where();
+                ff_detail::ptx::lazy_canonical<F::N>(isa, c.l, b.l, p.l);
+                ASSERT_EQ(c, residue<F>(b)) << "lazy_canonical of the DIF y" << where();
             }
         }
     }
@@ -387,18 +407,19 @@ void check_lazy_butterflies(const ShoupConstants& k, const Fr& x, const Fr& y, c
                            << y.to_hex() << " w " << w.to_hex() << " seed " << seed;
 }
 
-TEST(PtxEmulated, FrLazyButterfliesMatchHost) {
-    const ShoupConstants k;
+template <class F>
+void check_lazy_butterflies_field() {
+    const ShoupConstants<F> k;
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
-    const auto edges = test::field_edge_values<Fr>();
-    for (const Fr& x : edges)
-        for (const Fr& y : edges) {
+    const auto edges = test::field_edge_values<F>();
+    for (const F& x : edges)
+        for (const F& y : edges) {
             check_lazy_butterflies(k, x, y, edges[(x.l[0] ^ y.l[1]) % edges.size()], seed);
             if (::testing::Test::HasFatalFailure()) return;
         }
     for (int i = 0; i < 1000; ++i) {
-        const Fr x = Fr::random(rng), y = Fr::random(rng), w = Fr::random(rng);
+        const F x = F::random(rng), y = F::random(rng), w = F::random(rng);
         check_lazy_butterflies(k, x, y, w, seed);
         check_lazy_butterflies(k, edges[size_t(i) % edges.size()], y, w, seed);
         check_lazy_butterflies(k, x, edges[size_t(i) % edges.size()], w, seed);
@@ -407,32 +428,42 @@ TEST(PtxEmulated, FrLazyButterfliesMatchHost) {
 }
 
 // The w^0 DIT butterfly of a first pass on canonical inputs: (x + y, x - y) in [0, 2p).
-TEST(PtxEmulated, FrCanonicalStageZeroButterflyMatchesHost) {
-    const Fr::Big p = Fr::kP, p2 = twice(p);
+template <class F>
+void check_canonical_stage_zero() {
+    const typename F::Big p = F::kP, p2 = twice<F>(p);
     const uint64_t seed = test::seed();
     std::mt19937_64 rng(seed);
-    const auto edges = test::field_edge_values<Fr>();
-    const auto check = [&](const Fr& x, const Fr& y) {
+    const auto edges = test::field_edge_values<F>();
+    const auto check = [&](const F& x, const F& y) {
         EmulatedIsa isa;
-        Fr::Big a = limbs_of(x), b = limbs_of(y);
-        ff_detail::ptx::canonical_one_dit_butterfly<Fr::N>(isa, a.l, b.l, p.l);
+        typename F::Big a = limbs_of(x), b = limbs_of(y);
+        ff_detail::ptx::canonical_one_dit_butterfly<F::N>(isa, a.l, b.l, p.l);
         ASSERT_LT(a, p2) << "x out of range, x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
         ASSERT_LT(b, p2) << "y out of range, x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
-        ASSERT_EQ(residue(a), x + y) << "x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
-        ASSERT_EQ(residue(b), x - y) << "x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
+        ASSERT_EQ(residue<F>(a), x + y) << "x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
+        ASSERT_EQ(residue<F>(b), x - y) << "x " << x.to_hex() << " y " << y.to_hex() << " seed " << seed;
         ASSERT_EQ(isa.lost, 0) << "a carry claimed impossible happened, x " << x.to_hex() << " y " << y.to_hex();
     };
-    for (const Fr& x : edges)
-        for (const Fr& y : edges) {
+    for (const F& x : edges)
+        for (const F& y : edges) {
             check(x, y);
             if (::testing::Test::HasFatalFailure()) return;
         }
     for (int i = 0; i < 20000; ++i) {
-        check(Fr::random(rng), Fr::random(rng));
-        check(edges[size_t(i) % edges.size()], Fr::random(rng));
+        check(F::random(rng), F::random(rng));
+        check(edges[size_t(i) % edges.size()], F::random(rng));
         if (::testing::Test::HasFatalFailure()) return;
     }
 }
+
+TEST(PtxEmulated, FrShoupMatchesHost) { check_shoup_field<Fr>(); }
+TEST(PtxEmulated, FrLazyButterfliesMatchHost) { check_lazy_butterflies_field<Fr>(); }
+TEST(PtxEmulated, FrCanonicalStageZeroButterflyMatchesHost) { check_canonical_stage_zero<Fr>(); }
+// BN254's Fr (the device NTT over BN254): the same products and butterflies, with its own
+// p (2p < 2^255: more room than BLS12-381's r for the values below 2p).
+TEST(PtxEmulated, Bn254FrShoupMatchesHost) { check_shoup_field<bn254::Fr>(); }
+TEST(PtxEmulated, Bn254FrLazyButterfliesMatchHost) { check_lazy_butterflies_field<bn254::Fr>(); }
+TEST(PtxEmulated, Bn254FrCanonicalStageZeroButterflyMatchesHost) { check_canonical_stage_zero<bn254::Fr>(); }
 
 // The emulation itself: a carry that must be dropped is seen, a chain carries.
 TEST(PtxEmulated, CarryFlagSemantics) {

@@ -34,6 +34,7 @@
 
 #include "cuzk/common/hd.hpp"
 #include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/ff/bls12_381.hpp"
@@ -81,8 +82,9 @@ struct GpuMsmOptions {
 inline constexpr size_t kMinAffineBatch = 192;
 inline constexpr size_t kMaxAffineBatch = 1024;
 
-// Window size for m full scalars on the device: minimises W(c) * (m + w * 2^(c-1) + 2^14)
-// over c in [4, kMaxWindowBits], W(c) = ceil(257 / c) windows. The 2^(c-1) term is the bucket
+// Window size for m full scalars of scalar_bits bits on the device: minimises
+// W(c) * (m + w * 2^(c-1) + 2^14) over c in [4, kMaxWindowBits], W(c) = num_windows(c,
+// scalar_bits) windows (BLS12-381 Fr: ceil(257 / c), BN254 Fr: ceil(256 / c)). The 2^(c-1) term is the bucket
 // reduction (a running-sum step costs ~2 full additions, ~3 mixed ones, plus the weighted
 // correction); 2^14 stands for the fixed cost of a window (launches, sort passes).
 // w = 11 up to 2^20 scalars, where the reduction is latency-bound, 3.2 from 2^22 (linear in
@@ -94,7 +96,7 @@ inline constexpr size_t kMaxAffineBatch = 1024;
 // 2^27 740.3/749.8/708.2 ms (12 windows instead of 13 for 4x the buckets; reduce 9 -> 30 ms).
 // So m = 2^20 -> 14, 2^22 -> 18, 2^24 and 2^25 -> 20, 2^26 and 2^27 (the H MSM of a 32 GiB
 // PoRep partition) -> 22 (m = 2^16 -> 11: the model, unmeasured).
-unsigned gpu_msm_window_bits(size_t m);  // defined below
+unsigned gpu_msm_window_bits(size_t m, unsigned scalar_bits = Fr::kBits);  // defined below
 // Largest window of the plain path (GpuMsmOptions::window_bits, the rule above): 12 bucket
 // sets of 2^21 at 22 bits (4.8 GB of G1 buckets, 9.7 GB of G2).
 inline constexpr unsigned kMaxWindowBits = 22;
@@ -102,7 +104,7 @@ inline constexpr unsigned kMaxWindowBits = 22;
 // 2^(c-1) buckets, so the reduction is paid once: minimises W(c) * (m + 2^14) +
 // w * 2^(c-1) over c in [4, 26] (w as above). m = 2^20 -> 18, 2^22 -> 20, 2^24 -> 22,
 // 2^26 -> 24.
-unsigned gpu_msm_precomputed_window_bits(size_t m);  // defined below
+unsigned gpu_msm_precomputed_window_bits(size_t m, unsigned scalar_bits = Fr::kBits);  // defined below
 
 // The per-run device buffers of MSMs (classification, sort, buckets, sums; ~42 B a scalar
 // plus 2^28 sort entries (4 GiB) and the bucket sets (4.8 GB of G1 at 12 x 2^21) at
@@ -124,8 +126,10 @@ struct TableBase;
 // work than the power-of-two tables; the H100 measured 3.1 / 2.2 / 3.9% less
 // time at 2^20 / 2^22 / 2^24 (8.76 -> 8.49, 24.74 -> 24.19, 85.1 -> 82.05 ms); 2^26 unmeasured
 // (its tables need more than the H100's 78 GiB). any_base false: the power-of-two table
-// (gpu_msm_precomputed_window_bits).
-msm_detail::TableBase gpu_msm_precomputed_table(size_t m, bool any_base = true);  // defined below
+// (gpu_msm_precomputed_window_bits). r: the scalar field's modulus (its bit count sets the
+// windows).
+msm_detail::TableBase gpu_msm_precomputed_table(size_t m, bool any_base = true,
+                                                const BigInt<4>& r = Fr::kP);  // defined below
 // Device bytes of the per-run scratch that an MSM over n scalars, all full and with a base,
 // may take on a device of `sms` multiprocessors, without a precomputed table
 // (table_window_bits 0) or with one of that window size: what a caller keeps free for it
@@ -153,11 +157,15 @@ size_t msm_scratch_bytes(const MsmScratch& scratch);
 // between runs. Returns the bytes freed.
 size_t release_msm_scratch(MsmScratch& scratch);
 
+// Curve: BLS12-381's G1Curve / G2Curve or BN254's bn254::G1Curve / bn254::G2Curve (the
+// instantiations in src/gpu/msm/); scalars are the curve's Curve::Scalar (4 limbs).
 template <class Curve>
 class Msm {
  public:
     using AffinePoint = Affine<Curve>;
     using Result = Jacobian<Curve>;
+    using ScalarField = typename Curve::Scalar;
+    static_assert(ScalarField::N == 4, "the digit code takes 4-limb scalars");
 
     // Uploads the bases (host memory) to `device`. Throws std::invalid_argument for
     // 2^31 - 1 or more bases.
@@ -224,9 +232,9 @@ class Msm {
     void drop_precomputed();
 
     // sum_i scalars[i] * base(i), scalars in host memory (copied to the device).
-    Result run(std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
-    // Same with n scalars (Montgomery form, as Fr stores them) already on the device.
-    Result run_device(const Fr* device_scalars, size_t n, const GpuMsmOptions& opt = {});
+    Result run(std::span<const ScalarField> scalars, const GpuMsmOptions& opt = {});
+    // Same with n scalars (Montgomery form, as the field stores them) already on the device.
+    Result run_device(const ScalarField* device_scalars, size_t n, const GpuMsmOptions& opt = {});
 
     // Device scratch buffers the last run reallocated to grow them. Scratch is sized for
     // the most full scalars and 1s the scalar count allows, so after a run with full
@@ -253,13 +261,23 @@ using MsmG2 = Msm<G2Curve>;
 G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
 G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt = {});
 
+// BN254 (alt_bn128): the same pipeline over bn254::G1Curve / bn254::G2Curve, windows over
+// BN254 Fr's 254 bits.
+using MsmBn254G1 = Msm<bn254::G1Curve>;
+using MsmBn254G2 = Msm<bn254::G2Curve>;
+bn254::G1Jacobian msm_g1(std::span<const bn254::G1Affine> bases, std::span<const bn254::Fr> scalars,
+                         const GpuMsmOptions& opt = {});
+bn254::G2Jacobian msm_g2(std::span<const bn254::G2Affine> bases, std::span<const bn254::Fr> scalars,
+                         const GpuMsmOptions& opt = {});
+
 namespace msm_detail {
 // What the window rules below need of the device pipeline's digit arithmetic (the rest of
 // it is private to src/gpu/msm: msm_detail.hpp).
 
-// Number of windows for c-bit digits of k + H (k < 2^255): ceil(257 / c) (see recode in
-// src/msm/msm.cpp: W c >= 257 makes k + H fit in W windows).
-CUZK_HD inline unsigned num_windows(unsigned c) { return (257 + c - 1) / c; }
+// Number of windows for c-bit digits of k + H (k < 2^scalar_bits): ceil((scalar_bits + 2) / c)
+// (see recode in src/msm/msm.cpp: W c >= scalar_bits + 2 makes k + H fit in W windows, H <
+// 2^(Wc - 1) 2^c / (2^c - 1)). BLS12-381 Fr (255 bits): ceil(257 / c); BN254 Fr: ceil(256 / c).
+CUZK_HD inline unsigned num_windows(unsigned c, unsigned scalar_bits = 255) { return (scalar_bits + 2 + c - 1) / c; }
 
 // ---- tables of base B = m 2^s (m odd) --------------------------------------------------
 // A precomputed table need not use a power of two: copy w holds B^w P, and scalar k is
@@ -321,12 +339,13 @@ inline double bucket_weight(size_t m) {
 }
 }  // namespace msm_detail
 
-inline unsigned gpu_msm_window_bits(size_t m) {
+inline unsigned gpu_msm_window_bits(size_t m, unsigned scalar_bits) {
     unsigned best = 4;
     double best_cost = 1e300;
     const double w = msm_detail::bucket_weight(m);
     for (unsigned c = 4; c <= kMaxWindowBits; ++c) {
-        const double cost = double(msm_detail::num_windows(c)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
+        const double cost =
+            double(msm_detail::num_windows(c, scalar_bits)) * (double(m) + w * double(1u << (c - 1)) + 16384.0);
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -342,11 +361,11 @@ inline double table_cost(size_t m, unsigned windows, uint64_t buckets) {
 }
 }  // namespace msm_detail
 
-inline unsigned gpu_msm_precomputed_window_bits(size_t m) {
+inline unsigned gpu_msm_precomputed_window_bits(size_t m, unsigned scalar_bits) {
     unsigned best = 4;
     double best_cost = 1e300;
     for (unsigned c = 4; c <= 26; ++c) {
-        const double cost = msm_detail::table_cost(m, msm_detail::num_windows(c), uint64_t(1) << (c - 1));
+        const double cost = msm_detail::table_cost(m, msm_detail::num_windows(c, scalar_bits), uint64_t(1) << (c - 1));
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -355,16 +374,17 @@ inline unsigned gpu_msm_precomputed_window_bits(size_t m) {
     return best;
 }
 
-inline msm_detail::TableBase gpu_msm_precomputed_table(size_t m, bool any_base) {
-    const unsigned c = gpu_msm_precomputed_window_bits(m);
-    msm_detail::TableBase best{1, c, msm_detail::num_windows(c)};
+inline msm_detail::TableBase gpu_msm_precomputed_table(size_t m, bool any_base, const BigInt<4>& r) {
+    const unsigned bits = unsigned(r.num_bits());
+    const unsigned c = gpu_msm_precomputed_window_bits(m, bits);
+    msm_detail::TableBase best{1, c, msm_detail::num_windows(c, bits)};
     if (!any_base) return best;
     double best_cost = msm_detail::table_cost(m, best.windows, uint64_t(1) << (c - 1));
     for (uint32_t odd = 3; odd <= 255; odd += 2) {
         for (unsigned s = 4; (uint64_t(odd) << s) < (uint64_t(1) << 31); ++s) {
             const msm_detail::TableBase t{odd, s, 0};
             if (t.buckets() > (uint32_t(1) << 25)) break;  // beyond the 25 key bits
-            const unsigned W = msm_detail::base_windows(odd, s, Fr::kP);
+            const unsigned W = msm_detail::base_windows(odd, s, r);
             if (W == 0) continue;
             const double cost = msm_detail::table_cost(m, W, t.buckets());
             if (cost < best_cost) {

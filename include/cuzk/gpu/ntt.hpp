@@ -1,4 +1,6 @@
-// Number-theoretic transforms over Fr and Groth16's quotient H on a CUDA device.
+// Number-theoretic transforms over Fr and Groth16's quotient H on a CUDA device; the
+// transforms also over BN254's Fr (the bn254::Fr overloads below; coset shift 5, sizes up
+// to 2^28, its two-adicity), as the CPU layer has them.
 //
 // Same semantics as the CPU layer (cuzk/ntt/ntt.hpp, cuzk/ntt/domain.hpp), element for
 // element: n = 2^k elements (0 <= k <= ntt::kMaxLogSize), natural order in and out (unless
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*; this header needs no CUDA headers
 struct CUevent_st;   // cudaEvent_t
@@ -75,6 +78,25 @@ void inverse(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
 void coset_forward(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
 void coset_inverse(std::span<Fr> a, Order in, Order out, Impl impl = Impl::kFast);
 
+// The same transforms over BN254's Fr (cuzk::ntt's bn254::Fr overloads on the CPU: coset
+// shift g = 5), with their own twiddle tables (clear_twiddle_cache frees them too).
+void forward(bn254::Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void inverse(bn254::Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void coset_forward(bn254::Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void coset_inverse(bn254::Fr* d_data, size_t n, Stream stream, Impl impl = Impl::kFast);
+void forward(std::span<bn254::Fr> a, Impl impl = Impl::kFast);
+void inverse(std::span<bn254::Fr> a, Impl impl = Impl::kFast);
+void coset_forward(std::span<bn254::Fr> a, Impl impl = Impl::kFast);
+void coset_inverse(std::span<bn254::Fr> a, Impl impl = Impl::kFast);
+void forward(bn254::Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void inverse(bn254::Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void coset_forward(bn254::Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void coset_inverse(bn254::Fr* d_data, size_t n, Stream stream, Order in, Order out, Impl impl = Impl::kFast);
+void forward(std::span<bn254::Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+void inverse(std::span<bn254::Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+void coset_forward(std::span<bn254::Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+void coset_inverse(std::span<bn254::Fr> a, Order in, Order out, Impl impl = Impl::kFast);
+
 // Groth16's H exactly as cuzk::ntt::compute_h: for n evaluations a, b, c on the domain of
 // m = EvaluationDomain::size_for(n) points, a, b <- iNTT, coset NTT; h = coset iNTT(a b /
 // Z) - iNTT(c) / Z, in six transforms: c gets its iNTT alone, as the coset iDFT is linear
@@ -119,8 +141,8 @@ void subtract_scaled_c(Fr* d_a, const Fr* d_c, size_t m, Stream stream, Impl imp
 // Host-vector version: a, b, c of equal length n; returns the m coefficients of h.
 std::vector<Fr> compute_h(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c, Impl impl = Impl::kFast);
 
-// Frees the cached twiddle and coset-power tables of every device and trims the scratch
-// pool. Call it only while no transform is in flight.
+// Frees the cached twiddle and coset-power tables (both fields') of every device and trims
+// the scratch pool. Call it only while no transform is in flight.
 void clear_twiddle_cache();
 // The register passes' twiddle table of size n (a power of two from 2 to 2^kMaxLogSize) on the
 // current device, managed one size at a time: prepare_twiddles builds it now on `stream`

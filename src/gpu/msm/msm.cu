@@ -105,6 +105,18 @@ const MsmTuning& tuning_of(const GpuMsmOptions& opt) {
 using namespace msm_detail;
 using Scalar = BigInt<4>;
 
+// The curves this file is instantiated for: BLS12-381 G1 / G2 and BN254 G1 / G2. "G1" is a
+// curve over the base field (the G1-only choices below: gathering ahead, batch-affine
+// rounds, the redundant form), "over Fp2" one over the quadratic extension.
+template <class Curve>
+constexpr bool kOverFp2 = std::is_same_v<Curve, G2Curve> || std::is_same_v<Curve, bn254::G2Curve>;
+template <class Curve>
+constexpr bool kG1 = !kOverFp2<Curve>;
+// The bits of the curve's scalar field: the windows cover k + H for k below 2^bits
+// (num_windows, recode_offset).
+template <class Curve>
+constexpr unsigned kScalarBits = unsigned(Curve::Scalar::kBits);
+
 void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("gpu msm: ") + what + ": " + cudaGetErrorString(e));
 }
@@ -186,8 +198,9 @@ struct DevBuf : Scratch<T> {
 // grid-stride loop keeping the warps few), so that the host can skip the compactions that
 // would copy everything (all scalars full: the canonical values and base indices are used
 // as they are).
+template <class S>
 __global__ void __launch_bounds__(kThreads)
-    classify_kernel(const Fr* s, size_t n, const uint64_t* density, const uint32_t* word_prefix, Scalar* canon,
+    classify_kernel(const S* s, size_t n, const uint64_t* density, const uint32_t* word_prefix, Scalar* canon,
                     uint32_t* bidx, uint8_t* is_one, uint8_t* is_full, int* counts) {
     int ones = 0, full = 0;
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
@@ -325,7 +338,7 @@ __global__ void __launch_bounds__(kThreads)
 // Over G2 the prover's B_G2 MSM lost with it (2^24 181 against 166 ms, and its times spread,
 // for reasons not understood), so G2 keeps the canonical form.
 template <class Curve>
-constexpr bool kRedundantMadd = (Curve::Field::kRedundant && std::is_same_v<Curve, G1Curve>);
+constexpr bool kRedundantMadd = (Curve::Field::kRedundant && kG1<Curve>);
 // acc += q in the form kRedundantMadd picks, and what a finished run stores.
 template <class Curve>
 __device__ __forceinline__ void add_mixed(XYZZ<Curve>& acc, const Affine<Curve>& q) {
@@ -348,7 +361,7 @@ struct StoreRun {
 // 42.2 -> 52.9 / 53.0 ms (H200, side by side).
 template <class Curve>
 constexpr bool redundant_reduce() {
-    if constexpr (std::is_same_v<Curve, G1Curve>) return kRedundantMadd<Curve>;
+    if constexpr (kG1<Curve>) return kRedundantMadd<Curve>;
     return false;
 }
 
@@ -578,7 +591,7 @@ __global__ void __launch_bounds__(kThreads) ones_kernel(const uint32_t* idx, siz
     const size_t b = t * L, e = min_sz(n1, b + L);
     XYZZ<Curve> acc = XYZZ<Curve>::identity();
     for (size_t i = b; i < e; ++i) {
-        if constexpr (std::is_same_v<Curve, G2Curve>)
+        if constexpr (kOverFp2<Curve>)
             add_call(acc, bases[idx[i]]);
         else
             add_mixed(acc, bases[idx[i]]);
@@ -596,7 +609,7 @@ size_t group_entries(const MsmScratchLimits& limits) {
 template <class Curve>
 unsigned capped_window_bits(unsigned c, const MsmScratchLimits& limits) {
     const auto need = [](unsigned b) {
-        return size_t(num_windows(b)) * ((size_t(1) << (b - 1)) + 1) * sizeof(XYZZ<Curve>);
+        return size_t(num_windows(b, kScalarBits<Curve>)) * ((size_t(1) << (b - 1)) + 1) * sizeof(XYZZ<Curve>);
     };
     if (limits.bucket_bytes)
         while (c > kMinCappedWindowBits && need(c) > limits.bucket_bytes) --c;
@@ -612,13 +625,15 @@ unsigned capped_window_bits(unsigned c, const MsmScratchLimits& limits) {
 template <class Curve>
 size_t msm_run_scratch_bytes(size_t n, int sms, unsigned table_window_bits, const MsmScratchLimits& limits,
                              size_t scalars) {
-    const unsigned c =
-        table_window_bits ? table_window_bits : capped_window_bits<Curve>(gpu_msm_window_bits(n), limits);
-    const size_t W = num_windows(c), nb = (size_t(1) << (c - 1)) + 1;
+    const unsigned c = table_window_bits
+                           ? table_window_bits
+                           : capped_window_bits<Curve>(gpu_msm_window_bits(n, kScalarBits<Curve>), limits);
+    const size_t W = num_windows(c, kScalarBits<Curve>), nb = (size_t(1) << (c - 1)) + 1;
     const size_t entries = table_window_bits ? W * n : std::max(std::min(group_entries(limits), W * n), n);
     const size_t sets = table_window_bits ? 1 : W;
     const size_t point = sizeof(XYZZ<Curve>) + sizeof(uint32_t);
-    const size_t classify = std::max(n, scalars) * (sizeof(Fr) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
+    const size_t classify =
+        std::max(n, scalars) * (sizeof(typename Curve::Scalar) + sizeof(BigInt<4>) + 2 * sizeof(uint32_t) + 2);
     const size_t sort = entries * 6 * sizeof(uint32_t);
     const size_t sums = size_t(std::max(sms, 1)) * (2048 * 10 + 512) * point;
     return classify + sort + sets * nb * sizeof(XYZZ<Curve>) + sums;
@@ -666,7 +681,7 @@ struct Msm<Curve>::Impl {
     // Per-run scratch, grown on demand and kept for the next run: views of `scratch`'s
     // buffers (this object's own, or shared with other Msm objects: use_scratch).
     std::shared_ptr<MsmScratch> scratch;
-    Scratch<Fr> scalars;
+    Scratch<ScalarField> scalars;
     DevBuf<uint64_t> density;  // these two stay with the object (density_on_device)
     DevBuf<uint32_t> word_prefix;
     // The density words on the device now (with their set-bit count), as the host gave
@@ -748,7 +763,7 @@ struct Msm<Curve>::Impl {
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         level1_wave = wave_threads(accumulate_bases_kernel<Curve, false>);
-        if constexpr (std::is_same_v<Curve, G1Curve>)  // (no gather-ahead kernel over G2)
+        if constexpr (kG1<Curve>)  // (no gather-ahead kernel over Fp2)
             level1_prefetch_wave = wave_threads(accumulate_bases_kernel<Curve, true>);
         else
             level1_prefetch_wave = level1_wave;
@@ -825,16 +840,16 @@ struct Msm<Curve>::Impl {
         if (chunk_cap)
             throw std::invalid_argument("gpu msm: streamed bases stay in host memory and take no precomputed table");
         if (c == 0 && odd == 1) {
-            const TableBase pick = gpu_msm_precomputed_table(n_bases);
+            const TableBase pick = gpu_msm_precomputed_table(n_bases, true, ScalarField::kP);
             c = pick.shift;
             odd = pick.odd;
         }
         unsigned W = 0;
         if (odd == 1) {
             if (c < 4 || c > 26) throw std::invalid_argument("gpu msm: precomputed window bits must be in [4, 26]");
-            W = num_windows(c);
+            W = num_windows(c, kScalarBits<Curve>);
         } else {
-            W = base_windows(odd, c, Fr::kP);
+            W = base_windows(odd, c, ScalarField::kP);
             if (W == 0 || c < 4)
                 throw std::invalid_argument(
                     "gpu msm: a table base must be m 2^s with m odd in [3, 255], s >= 4 and "
@@ -911,9 +926,9 @@ struct Msm<Curve>::Impl {
     // of the free device memory (a 16 GB card at 2^26 keeps 20; the H200 takes 22).
     // Under a bucket cap (MsmScratchLimits), fewer bits until the buckets fit it.
     unsigned rule_window_bits(size_t m) const {
-        const unsigned c = capped_window_bits<Curve>(gpu_msm_window_bits(m), scratch->limits);
+        const unsigned c = capped_window_bits<Curve>(gpu_msm_window_bits(m, kScalarBits<Curve>), scratch->limits);
         if (c <= 20) return c;
-        const size_t need = size_t(num_windows(c)) * ((size_t(1) << (c - 1)) + 1) * sizeof(P);
+        const size_t need = size_t(num_windows(c, kScalarBits<Curve>)) * ((size_t(1) << (c - 1)) + 1) * sizeof(P);
         if (buckets.b && need <= buckets.cap() * sizeof(P)) return c;  // already held
         size_t free_b = 0, total_b = 0;
         if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
@@ -950,7 +965,7 @@ struct Msm<Curve>::Impl {
     }
     // Whether the window groups of m full scalars start with batch-affine rounds (G1).
     bool use_affine(const GpuMsmOptions& opt, size_t m, unsigned W) const {
-        if (!std::is_same_v<Curve, G1Curve> || tuning_of(opt).affine_rounds == 0) return false;
+        if (!kG1<Curve> || tuning_of(opt).affine_rounds == 0) return false;
         const size_t len = std::clamp<size_t>(kAffineGroupEntries / m, 1, W) * m;
         return affine_batch(opt, pair_slots(len)) > 0;
     }
@@ -961,7 +976,7 @@ struct Msm<Curve>::Impl {
     // G1 only (use_affine): a template, so that `template class Msm<G2Curve>` does not
     // compile the G2 rounds nobody runs (msm_g2.cu: cicc 220 -> 190 s on the dev machine).
     template <class C = Curve>
-    requires std::is_same_v<C, G1Curve>
+    requires kG1<C>
     void pair_rounds(const GpuMsmOptions& opt, const uint32_t* vals, const uint32_t*& keys, const A*& pts,
                      size_t& llen) {
         using F = typename Curve::Field;
@@ -1007,7 +1022,7 @@ struct Msm<Curve>::Impl {
     // A streamed run: chunk k's bases are copied (copy_stream, on a thread of its own so
     // that a pageable copy does not hold this one) while chunk k - 1's pipeline runs; the
     // chunks' sums, stats and phase times add up.
-    Jacobian<Curve> run_streamed(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+    Jacobian<Curve> run_streamed(const ScalarField* d_scalars, size_t n, const GpuMsmOptions& opt) {
         check(cudaSetDevice(device), "cudaSetDevice");
         if (n > size_t(INT32_MAX)) throw std::invalid_argument("gpu msm: more than 2^31 - 1 scalars");
         // Pieces: scalars [s0, s1) whose bases are [b0, b1), at most chunk_cap of them; with a
@@ -1120,11 +1135,11 @@ struct Msm<Curve>::Impl {
         return sum;
     }
 
-    Jacobian<Curve> run(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+    Jacobian<Curve> run(const ScalarField* d_scalars, size_t n, const GpuMsmOptions& opt) {
         return chunk_cap ? run_streamed(d_scalars, n, opt) : run_core(d_scalars, n, opt);
     }
 
-    Jacobian<Curve> run_core(const Fr* d_scalars, size_t n, const GpuMsmOptions& opt) {
+    Jacobian<Curve> run_core(const ScalarField* d_scalars, size_t n, const GpuMsmOptions& opt) {
         struct CountGrowths {
             size_t& out;
             size_t start = t_growths;
@@ -1261,7 +1276,7 @@ struct Msm<Curve>::Impl {
         mark(&GpuMsmPhases::classify);
         if (c == 0) c = rule_window_bits(m);
         const bool base_table = table_c != 0 && table_base.odd != 1;
-        const unsigned W = base_table ? table_base.windows : num_windows(c);
+        const unsigned W = base_table ? table_base.windows : num_windows(c, kScalarBits<Curve>);
         if (opt.stats) {
             opt.stats->ones = n1;
             opt.stats->full = m;
@@ -1299,7 +1314,7 @@ struct Msm<Curve>::Impl {
             const size_t nb = base_table ? table_base.buckets() : (size_t(1) << (c - 1)) + 1;
             check(cudaMemsetAsync(buckets.reserve(sets * nb, "cudaMalloc buckets"), 0, sets * nb * sizeof(P), stream),
                   "cudaMemset buckets");  // all zero = ZZ 0 = the identity
-            const BigInt<5> h = recode_offset(c);
+            const BigInt<5> h = recode_offset(c, kScalarBits<Curve>);
             const bool affine = !pre && use_affine(opt, m, W);
             const size_t group_cap =
                 affine ? std::min(kAffineGroupEntries, group_entries(scratch->limits)) : group_entries(scratch->limits);
@@ -1337,22 +1352,21 @@ struct Msm<Curve>::Impl {
             const auto level1 = [&](const uint32_t* lkeys, const uint32_t* lvals, const A* lpts, size_t llen,
                                     P* group_buckets) -> size_t {
                 // Level 1: segments of the sorted list, two full waves of the kernel that runs.
-                const bool prefetch = !lpts && std::is_same_v<Curve, G1Curve> && tuning_of(opt).level1_prefetch;
+                const bool prefetch = !lpts && kG1<Curve> && tuning_of(opt).level1_prefetch;
                 SegmentPlan sp = plan_segments(llen, 2 * (prefetch ? level1_prefetch_wave : level1_wave), 4);
                 if (opt.stats) opt.stats->chunks = sp.segments;
                 uint32_t* ck = carry_key[0].p;
                 P* cp = carry_pt[0].p;
                 if (lpts) {
-                    if constexpr (std::is_same_v<Curve, G1Curve>) {
+                    if constexpr (kG1<Curve>) {
                         accumulate_stored_kernel<Curve, Affine<Curve>>
                             <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lpts, llen, sp.seg_len,
                                                                                sp.segments, group_buckets, ck, cp);
                         check_launch("accumulate_stored_kernel (affine)");
                     }
                 } else if (prefetch) {
-                    accumulate_bases_kernel<Curve, std::is_same_v<Curve, G1Curve>>
-                        <<<blocks_for(sp.segments), kThreads, 0, stream>>>(lkeys, lvals, llen, sp.seg_len, sp.segments,
-                                                                           base_ptr(), group_buckets, ck, cp);
+                    accumulate_bases_kernel<Curve, kG1<Curve>><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
+                        lkeys, lvals, llen, sp.seg_len, sp.segments, base_ptr(), group_buckets, ck, cp);
                     check_launch("accumulate_bases_kernel (prefetch)");
                 } else {
                     accumulate_bases_kernel<Curve, false><<<blocks_for(sp.segments), kThreads, 0, stream>>>(
@@ -1392,8 +1406,8 @@ struct Msm<Curve>::Impl {
                         cudaMemsetAsync(part_cursors.reserve(2, "cudaMalloc cursors"), 0, 2 * sizeof(unsigned), stream),
                         "cudaMemset cursors");
                     partitioned_base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-                        full_scalars, full_bases, m, Fr::kP, table_base.odd, c, W, uint32_t(n_bases), part_cursors.p,
-                        keys[0].p, vals[0].p);
+                        full_scalars, full_bases, m, ScalarField::kP, table_base.odd, c, W, uint32_t(n_bases),
+                        part_cursors.p, keys[0].p, vals[0].p);
                     check_launch("partitioned_base_entries_kernel");
                     unsigned counts[2] = {};
                     check(cudaMemcpyAsync(counts, part_cursors.p, sizeof(counts), cudaMemcpyDeviceToHost, stream),
@@ -1426,8 +1440,8 @@ struct Msm<Curve>::Impl {
                 } else {
                     if (base_table) {
                         base_entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-                            full_scalars, full_bases, m, Fr::kP, table_base.odd, c, W, uint32_t(n_bases), keys[0].p,
-                            vals[0].p);
+                            full_scalars, full_bases, m, ScalarField::kP, table_base.odd, c, W, uint32_t(n_bases),
+                            keys[0].p, vals[0].p);
                         check_launch("base_entries_kernel");
                     } else {
                         entries_kernel<<<blocks_for(m), kThreads, 0, stream>>>(full_scalars, full_bases, m, h, c, w0, g,
@@ -1446,7 +1460,7 @@ struct Msm<Curve>::Impl {
                 const uint32_t* lkeys = dk.Current();
                 const A* lpts = nullptr;
                 size_t llen = len;
-                if constexpr (std::is_same_v<Curve, G1Curve>) {
+                if constexpr (kG1<Curve>) {
                     if (affine) {
                         pair_rounds(opt, dv.Current(), lkeys, lpts, llen);
                         mark(&GpuMsmPhases::pair);
@@ -1586,15 +1600,16 @@ void Msm<Curve>::drop_precomputed() {
 }
 
 template <class Curve>
-Jacobian<Curve> Msm<Curve>::run(std::span<const Fr> scalars, const GpuMsmOptions& opt) {
+Jacobian<Curve> Msm<Curve>::run(std::span<const ScalarField> scalars, const GpuMsmOptions& opt) {
     Impl& im = *impl_;
     check(cudaSetDevice(im.device), "cudaSetDevice");
-    Fr* d = im.scalars.reserve(scalars.size(), "cudaMalloc scalars");
+    ScalarField* d = im.scalars.reserve(scalars.size(), "cudaMalloc scalars");
     if (!scalars.empty()) {
         // Synchronised so that the span is the copy's time (the kernels wait for it anyway).
         trace::Span span("h2d_scalars", "gpu");
-        check(cudaMemcpyAsync(d, scalars.data(), scalars.size() * sizeof(Fr), cudaMemcpyHostToDevice, im.stream),
-              "cudaMemcpy scalars");
+        check(
+            cudaMemcpyAsync(d, scalars.data(), scalars.size() * sizeof(ScalarField), cudaMemcpyHostToDevice, im.stream),
+            "cudaMemcpy scalars");
         check(cudaStreamSynchronize(im.stream), "cudaMemcpy scalars");
     }
     trace::Span span("msm_kernels", "gpu");
@@ -1602,13 +1617,14 @@ Jacobian<Curve> Msm<Curve>::run(std::span<const Fr> scalars, const GpuMsmOptions
 }
 
 template <class Curve>
-Jacobian<Curve> Msm<Curve>::run_device(const Fr* device_scalars, size_t n, const GpuMsmOptions& opt) {
+Jacobian<Curve> Msm<Curve>::run_device(const ScalarField* device_scalars, size_t n, const GpuMsmOptions& opt) {
     return impl_->run(device_scalars, n, opt);
 }
 
-// G1 here, G2 in msm_g2.cu (this file with CUZK_MSM_G2): the two instantiations are the
-// slow part of the CUDA build and compile side by side in a parallel build.
-#ifndef CUZK_MSM_G2
+// One instantiation a translation unit: BLS12-381 G1 here, G2 in msm_g2.cu (this file with
+// CUZK_MSM_G2), BN254 G1 in msm_bn254.cu (CUZK_MSM_BN254) and G2 in msm_bn254_g2.cu (both):
+// they are the slow part of the CUDA build and compile side by side in a parallel build.
+#if !defined(CUZK_MSM_G2) && !defined(CUZK_MSM_BN254)
 MsmScratch::~MsmScratch() {
     for (Buffer& b : buf)
         if (b.p) cudaFree(b.p);
@@ -1637,11 +1653,27 @@ G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars, 
     MsmG1 m(bases);
     return m.run(scalars, opt);
 }
-#else
+#elif !defined(CUZK_MSM_BN254)
 template class Msm<G2Curve>;
 template size_t msm_run_scratch_bytes<G2Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
 G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars, const GpuMsmOptions& opt) {
     MsmG2 m(bases);
+    return m.run(scalars, opt);
+}
+#elif !defined(CUZK_MSM_G2)
+template class Msm<bn254::G1Curve>;
+template size_t msm_run_scratch_bytes<bn254::G1Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
+bn254::G1Jacobian msm_g1(std::span<const bn254::G1Affine> bases, std::span<const bn254::Fr> scalars,
+                         const GpuMsmOptions& opt) {
+    MsmBn254G1 m(bases);
+    return m.run(scalars, opt);
+}
+#else
+template class Msm<bn254::G2Curve>;
+template size_t msm_run_scratch_bytes<bn254::G2Curve>(size_t, int, unsigned, const MsmScratchLimits&, size_t);
+bn254::G2Jacobian msm_g2(std::span<const bn254::G2Affine> bases, std::span<const bn254::Fr> scalars,
+                         const GpuMsmOptions& opt) {
+    MsmBn254G2 m(bases);
     return m.run(scalars, opt);
 }
 #endif

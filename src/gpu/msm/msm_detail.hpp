@@ -16,11 +16,12 @@ inline constexpr uint32_t kSkip = 0xffffffffu;
 // Bases are addressed by 31 bits; the top bit of an entry is the digit's sign.
 inline constexpr uint64_t kMaxBases = (uint64_t(1) << 31) - 1;
 
-// H = sum_j 2^(c-1) 2^(jc) over the W windows; the j-th c-bit window of k + H minus
-// 2^(c-1) is the signed digit d_j in [-2^(c-1), 2^(c-1) - 1], k = sum_j d_j 2^(jc).
-inline BigInt<5> recode_offset(unsigned c) {
+// H = sum_j 2^(c-1) 2^(jc) over the W = num_windows(c, scalar_bits) windows; the j-th
+// c-bit window of k + H minus 2^(c-1) is the signed digit d_j in [-2^(c-1), 2^(c-1) - 1],
+// k = sum_j d_j 2^(jc).
+inline BigInt<5> recode_offset(unsigned c, unsigned scalar_bits = 255) {
     BigInt<5> h = BigInt<5>::zero();
-    for (unsigned j = 0; j < num_windows(c); ++j) {
+    for (unsigned j = 0; j < num_windows(c, scalar_bits); ++j) {
         size_t bit = size_t(j) * c + (c - 1);
         h.l[bit / 64] |= uint64_t(1) << (bit % 64);
     }

@@ -1,5 +1,12 @@
 // Device NTT over Fr and Groth16's H (see include/cuzk/gpu/ntt.hpp).
 //
+// The field: this file is compiled twice, for BLS12-381's Fr (the transforms and Groth16's
+// H) and, as ntt_bn254.cu (CUZK_NTT_BN254), for BN254's Fr (the transforms; the H
+// functions, the twiddle lending and the process-wide settings are BLS12-381's alone). `Fr`
+// below is that translation unit's field: the kernels, the __constant__ moduli and the
+// per-device table caches are its own. Both are 4-limb fields with a spare top bit (BN254
+// Fr has two), which the Shoup products and the lazy butterflies (values below 2p) need.
+//
 // Plan of one transform of n = 2^k (index arithmetic in ntt_plan.hpp), Impl::kFast:
 //   1. bit-reversal permutation: from 2^11 on, the first pass of step 2 reads its input in
 //      bit-reversed order (plan::gather_source) out of place into a pooled scratch buffer,
@@ -70,6 +77,13 @@
 
 namespace cuzk::gpu::ntt {
 namespace {
+
+#ifdef CUZK_NTT_BN254
+using Fr = bn254::Fr;
+#else
+using Fr = cuzk::Fr;
+#endif
+static_assert(Fr::N == 4 && Fr::kP.l[Fr::N - 1] < (uint64_t(1) << 63), "4 limbs, a spare top bit");
 
 namespace cpu = cuzk::ntt;
 
@@ -819,8 +833,11 @@ struct PoolBuffer {
     Fr* release() { return std::exchange(ptr, nullptr); }
 };
 
-// The natural -> natural transforms' Reorder (set_reorder).
+#ifndef CUZK_NTT_BN254
+// The natural -> natural transforms' Reorder (set_reorder; read through reorder() by both
+// fields' transforms).
 std::atomic<Reorder> reorder_setting{Reorder::kGatheringFirstPass};
+#endif
 
 // lo = s^i (i < 1024), hi = s^(1024 k) (k < hi_count); synchronous on `stream`.
 void build_pow(Fr* lo, Fr* hi, size_t hi_count, const Fr& s, cudaStream_t stream) {
@@ -835,7 +852,7 @@ void build_twiddles(Fr* table, unsigned log_n, cudaStream_t stream) {
     const size_t count = size_t(1) << (log_n - 1);
     const size_t hi_count = (count + kPowLo - 1) / kPowLo;
     DeviceBuffer lo(kPowLo), hi(hi_count);
-    build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
+    build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity<Fr>(log_n), stream);
     combine_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table, count, lo.ptr, hi.ptr);
     check_launch("combine_kernel");
     check(cudaStreamSynchronize(stream), "building the twiddle table");
@@ -869,7 +886,7 @@ const Fr* shoup_twiddles(unsigned log_n, cudaStream_t stream) {
         PoolBuffer table(2 * count, table_pool(t), stream);
         {
             PoolBuffer lo(kPowLo, table_pool(t), stream), hi(hi_count, table_pool(t), stream);
-            build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity(log_n), stream);
+            build_pow(lo.ptr, hi.ptr, hi_count, cpu::root_of_unity<Fr>(log_n), stream);
             static const cuzk::BigInt<Fr::N> neg_inv = ff_detail::ptx::neg_inverse_mod_word_power<Fr::N>(Fr::kP);
             shoup_table_kernel<<<grid_for(count, kThreads), kThreads, 0, stream>>>(table.ptr, lo.ptr, hi.ptr, count,
                                                                                    neg_inv, log_n);
@@ -898,8 +915,8 @@ const PowTable& coset_powers(bool inverse_shift, cudaStream_t stream) {
     PowTable& pt = inverse_shift ? t.g_inv : t.g;
     if (!pt.lo) {
         DeviceBuffer lo(kPowLo), hi(kPowHi);
-        build_pow(lo.ptr, hi.ptr, kPowHi, inverse_shift ? cpu::coset_generator_inverse() : cpu::coset_generator(),
-                  stream);
+        build_pow(lo.ptr, hi.ptr, kPowHi,
+                  inverse_shift ? cpu::coset_generator_inverse<Fr>() : cpu::coset_generator<Fr>(), stream);
         check(cudaStreamSynchronize(stream), "building the coset powers");
         pt.hi = hi.release();
         pt.lo = lo.release();
@@ -1044,7 +1061,7 @@ void transform(Fr* a, unsigned log_n, bool inverse, Scale pre, Scale post, Impl 
         Remap remap = Remap::kNone;
         StreamScratch scratch(stream);
         if (in == Order::kNatural && out == Order::kNatural) {
-            const Reorder how = reorder_setting.load(std::memory_order_relaxed);
+            const Reorder how = reorder();
             if (!ab_b && np >= 2 && how != Reorder::kBitReversalPass && scratch.try_allocate(n, scratch_pool())) {
                 work = scratch.ptr;
                 remap = Remap::kGather;
@@ -1169,6 +1186,7 @@ void inverse(std::span<Fr> a, Impl impl) { inverse(a, kN, kN, impl); }
 void coset_forward(std::span<Fr> a, Impl impl) { coset_forward(a, kN, kN, impl); }
 void coset_inverse(std::span<Fr> a, Impl impl) { coset_inverse(a, kN, kN, impl); }
 
+#ifndef CUZK_NTT_BN254  // Groth16's H, the twiddle lending and the settings: BLS12-381's alone
 void to_coset_evals(Fr* d, size_t n, Stream stream, Impl impl) {
     const size_t m = cpu::EvaluationDomain::size_for(n);  // invalid_argument for 0 or too many
     if (!d) throw std::invalid_argument("gpu::ntt::to_coset_evals: null device pointer");
@@ -1314,7 +1332,11 @@ size_t release_twiddles(size_t n, Stream stream) {
     return twiddle_table_bytes(n);
 }
 
-void clear_twiddle_cache() {
+#endif
+
+namespace {
+// Frees this translation unit's (this field's) tables on every device.
+void clear_field_tables() {
     std::lock_guard lk(registry_mutex());
     int current = 0;
     check(cudaGetDevice(&current), "cudaGetDevice");
@@ -1338,5 +1360,19 @@ void clear_twiddle_cache() {
     }
     check(cudaSetDevice(current), "cudaSetDevice");
 }
+}  // namespace
+
+// One entry point for both fields: BLS12-381's clear_twiddle_cache clears BN254's tables too.
+namespace detail {
+void clear_bn254_twiddle_cache();
+}
+#ifdef CUZK_NTT_BN254
+void detail::clear_bn254_twiddle_cache() { clear_field_tables(); }
+#else
+void clear_twiddle_cache() {
+    clear_field_tables();
+    detail::clear_bn254_twiddle_cache();
+}
+#endif
 
 }  // namespace cuzk::gpu::ntt
