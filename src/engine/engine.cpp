@@ -1036,8 +1036,9 @@ void Engine::Impl::finalize_loop() {
                 } else {
                     const auto bytes = formats::proof_to_bytes(item->proof);
                     job->proofs[item->partition].assign(bytes.begin(), bytes.end());
-                    auto& row = job->inputs[item->partition];
+                    std::vector<std::string> row;
                     for (const auto& x : item->public_inputs) row.push_back(x.to_dec());
+                    job->inputs[item->partition] = std::move(row);
                 }
                 job->devices[item->partition] = recomputed ? -1 : slots[item->slot]->ordinal;
                 job->timings.prove += item->prove_ms;
