@@ -161,8 +161,9 @@ class Work {
     // ProverBackend), for a shape with its own keys (Shape::own_keys); the default refuses (the
     // engine proves every other shape from partition(k)'s circuit).
     virtual OwnProof prove(uint32_t k, groth16::ProverBackend& backend) const;
-    // Whether proof.bytes is a valid proof of partition k with proof.public_inputs, under the
-    // shape's own verifying key; the default refuses, as prove() does.
+    // Whether proof.bytes, decoded, is a valid proof of partition k's public inputs (those that
+    // proof.public_inputs lists) under the shape's own verifying key; the default refuses, as
+    // prove() does.
     virtual groth16::VerifyResult verify(uint32_t k, const OwnProof& proof) const;
 };
 
