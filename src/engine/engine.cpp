@@ -241,15 +241,17 @@ struct Job {
     JobState state = JobState::Queued;
     bool started = false;
     std::string error;
-    std::vector<std::optional<groth16::Proof>> proofs;
-    std::vector<std::vector<Fr>> inputs;
+    // Per partition, as the answer carries them: the proof's bytes and the public inputs
+    // (decimal, ONE excluded); a shape with its own keys adds its documents.
+    std::vector<std::vector<uint8_t>> proofs;
+    std::vector<std::vector<std::string>> inputs;
+    std::vector<kinds::Work::Documents> partition_documents;
     std::vector<int> devices;  // per partition: the ordinal that proved it (-1 CPU)
     uint32_t done = 0, in_flight = 0, recomputes = 0;
     std::atomic<bool> stop{false};  // failed or cancelled: drop its items wherever they are
     JobTimings timings;
     std::string backend;
     std::vector<uint8_t> vk_bytes;
-    kinds::Work::Documents documents;  // Work::documents, once completed
 };
 
 namespace {
@@ -261,6 +263,7 @@ struct Item {
     groth16::Witness witness;
     std::vector<Fr> public_inputs;
     groth16::Proof proof;
+    kinds::Work::OwnProof own;  // the proof of a shape with its own keys (Shape::own_keys)
     std::string backend;
     double prove_ms = 0;
     size_t slot = 0;  // the prove target it was placed on
@@ -629,16 +632,10 @@ JobResult Engine::Impl::result_locked(const Job& job) const {
     r.deadline_missed = job.deadline_missed;
     if (!terminal(job.state)) r.timings.total = ms_since(job.submitted);
     if (job.state == JobState::Completed) {
-        std::vector<groth16::Proof> proofs;
-        for (const auto& p : job.proofs) proofs.push_back(*p);
-        r.proof = formats::proofs_to_bytes(proofs);
+        for (const auto& p : job.proofs) r.proof.insert(r.proof.end(), p.begin(), p.end());
         r.verifying_key = job.vk_bytes;
-        r.documents = job.documents;
-        for (const auto& xs : job.inputs) {
-            std::vector<std::string> row;
-            for (const auto& x : xs) row.push_back(x.to_dec());
-            r.public_inputs.push_back(std::move(row));
-        }
+        for (const auto& d : job.partition_documents) r.documents.insert(r.documents.end(), d.begin(), d.end());
+        r.public_inputs = job.inputs;
     }
     return r;
 }
@@ -733,6 +730,7 @@ SubmitInfo Engine::Impl::enqueue(const JobSpec& spec, std::shared_ptr<const kind
     }
     job->proofs.resize(spec.partitions);
     job->inputs.resize(spec.partitions);
+    job->partition_documents.resize(spec.partitions);
     job->devices.assign(spec.partitions, -1);
     jobs_[job->id] = job;
     by_num_[job->num] = job;
@@ -938,15 +936,17 @@ void Engine::Impl::prove_loop(DeviceSlot& slot) {
                             next.abc_ahead = backend.copy_abc_ahead(next.witness.a, next.witness.b, next.witness.c);
                     });
             };
-            if (c.key.shape->own_keys())
-                item->proof = job->work->prove(item->partition, backend);
-            else
+            if (c.key.shape->own_keys()) {
+                item->own = job->work->prove(item->partition, backend);
+                item->backend = item->own.backend;
+            } else {
                 item->proof = groth16::prove(c.params, c.density, std::move(w), groth16::random_randomness(), backend,
                                              nullptr, &hooks);
+                item->backend = backend.name();
+            }
             pool.give(std::move(w.aux));
             w = {};
             item->prove_ms = ms_since(t0);
-            item->backend = backend.name();
             ok = true;
         } catch (const std::exception& e) {
             fail_job(job, "partition " + std::to_string(item->partition) + " (prove on " + backend.name() +
@@ -980,13 +980,19 @@ void Engine::Impl::finalize_loop() {
         }
         trace::ScopedContext ctx({&metrics, job->num, item->partition, -1});
         const LoadedCircuit& c = *item->circuit;
+        // A shape with its own keys verifies its own proofs (on its curve).
+        const bool own = c.key.shape->own_keys() != nullptr;
+        auto verify = [&] {
+            return own ? job->work->verify(item->partition, item->own)
+                       : groth16::verify(*c.pvk, item->proof, item->public_inputs);
+        };
         double verify_ms = 0;
         bool recomputed = false;
         try {
             if (cfg.verify_proofs) {
                 auto t0 = Clock::now();
                 trace::Span span("verify", "engine");
-                auto v = groth16::verify(*c.pvk, item->proof, item->public_inputs);
+                auto v = verify();
                 span.end();
                 verify_ms = ms_since(t0);
                 if (!v) {
@@ -1001,19 +1007,19 @@ void Engine::Impl::finalize_loop() {
                     if (!budget.reserve(c.item_bytes, give_up))
                         throw EngineError(EngineError::Code::ResourceExhausted, "no memory to recompute on the CPU");
                     mem = Reservation(&budget, c.item_bytes);
-                    if (c.key.shape->own_keys()) {
-                        item->proof = job->work->prove(item->partition, *cpu);
+                    if (own) {
+                        item->own = job->work->prove(item->partition, *cpu);
                     } else {
                         auto built = job->work->partition(item->partition);
                         item->proof = groth16::prove(c.params, c.density, built.circuit->witness(),
                                                      groth16::random_randomness(), *cpu);
                     }
-                    auto again = groth16::verify(*c.pvk, item->proof, item->public_inputs);
+                    auto again = verify();
                     if (!again)
                         throw EngineError(EngineError::Code::InvalidArgument,
                                           "the proof failed verification on " + item->backend +
                                               " and again when recomputed on the CPU: " + again.error);
-                    item->backend = "cpu";
+                    item->backend = own ? item->own.backend : "cpu";
                 }
             }
             std::lock_guard<std::mutex> lock(mu_);
@@ -1023,8 +1029,17 @@ void Engine::Impl::finalize_loop() {
                 ++recomputes_;
             }
             if (!terminal(job->state)) {
-                job->proofs[item->partition] = item->proof;
-                job->inputs[item->partition] = item->public_inputs;
+                if (own) {
+                    job->proofs[item->partition] = std::move(item->own.bytes);
+                    job->inputs[item->partition] = std::move(item->own.public_inputs);
+                    job->partition_documents[item->partition] = std::move(item->own.documents);
+                } else {
+                    const auto bytes = formats::proof_to_bytes(item->proof);
+                    job->proofs[item->partition].assign(bytes.begin(), bytes.end());
+                    std::vector<std::string> row;
+                    for (const auto& x : item->public_inputs) row.push_back(x.to_dec());
+                    job->inputs[item->partition] = std::move(row);
+                }
                 job->devices[item->partition] = recomputed ? -1 : slots[item->slot]->ordinal;
                 job->timings.prove += item->prove_ms;
                 job->timings.verify += verify_ms;
@@ -1035,9 +1050,6 @@ void Engine::Impl::finalize_loop() {
                 ++job->done;
                 if (job->done == job->spec.partitions) {
                     job->vk_bytes = c.vk_bytes;
-                    std::vector<groth16::Proof> proofs;
-                    for (const auto& p : job->proofs) proofs.push_back(*p);
-                    job->documents = job->work->documents(proofs, job->inputs);
                     end_job_locked(*job, JobState::Completed, "");
                 }
             }

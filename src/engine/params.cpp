@@ -112,16 +112,15 @@ std::shared_ptr<LoadedCircuit> ParamManager::load(const CircuitKey& key, const s
     namespace fs = std::filesystem;
     const std::string id = key.id();
     if (auto own = key.shape->own_keys()) {
-        // A shape with its own keys (a snarkjs key its kind loaded once): only the verifying
-        // key is prepared here; the keys stay where the kind holds them, outside the budget.
+        // A shape with its own keys (a snarkjs key its kind loaded once): nothing is prepared
+        // here; the keys stay where the kind holds them, outside the budget.
         auto c = std::make_shared<LoadedCircuit>();
         c->key = key;
         c->source = own->source;
         c->num_inputs = own->num_inputs;
         c->num_aux = own->num_aux;
         c->domain = own->domain;
-        c->vk_bytes = formats::vk_to_bytes(own->vk);
-        c->pvk = std::make_unique<groth16::PreparedVerifyingKey>(own->vk);
+        c->vk_bytes = own->vk_bytes;  // no pvk: the kind verifies its proofs (Work::verify)
         c->bytes = 0;
         c->item_bytes = own->item_bytes;
         c->item_abc_bytes = 0;

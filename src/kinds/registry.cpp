@@ -63,8 +63,12 @@ std::shared_ptr<const Registry> Registry::all() {
     return registry;
 }
 
-groth16::Proof Work::prove(uint32_t, groth16::ProverBackend&) const {
+Work::OwnProof Work::prove(uint32_t, groth16::ProverBackend&) const {
     throw KindError(KindError::Code::NotImplemented, "this kind's partitions are proven from their circuits");
+}
+
+groth16::VerifyResult Work::verify(uint32_t, const OwnProof&) const {
+    throw KindError(KindError::Code::NotImplemented, "this kind's proofs are verified with its circuit's key");
 }
 
 namespace {

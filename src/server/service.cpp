@@ -580,9 +580,10 @@ void ProvingService::load_zkey(const kinds::ZkeySpec& spec, const char* via) {
     for (const auto& st : zkeys_->stats())
         if (st.name == spec.name)
             spdlog::info(
-                "event=zkey_loaded key={} path={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f} via={}",
-                kv(spec.name), kv(spec.path.string()), st.signals, st.public_signals, st.domain, st.r1cs, st.bytes,
-                std::chrono::duration<double, std::milli>(Clock::now() - t0).count(), via);
+                "event=zkey_loaded key={} path={} curve={} signals={} public={} domain={} r1cs={} bytes={} ms={:.1f} "
+                "via={}",
+                kv(spec.name), kv(spec.path.string()), st.curve, st.signals, st.public_signals, st.domain, st.r1cs,
+                st.bytes, std::chrono::duration<double, std::milli>(Clock::now() - t0).count(), via);
     // Resident from now on (GetStatus, the dashboard's parameters).
     engine_.preload("zkey-" + spec.name);
 }

@@ -1,10 +1,11 @@
 // circom/snarkjs proofs through the daemon: a .zkey loaded once at start ([zkey.<name>]),
 // requests that name it and carry a .wtns, answers with snarkjs' proof.json and public.json
-// checked against the committed verification key (tests/data/circom/chain8.*), and the
-// witnesses refused at submit.
+// checked against the committed verification key (tests/data/circom/chain8.* on BLS12-381,
+// chain8_bn254.* on BN254), and the witnesses refused at submit.
 #include <cstdlib>
 #include <regex>
 
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/formats/circom.hpp"
 #include "cuzk/formats/snarkjs.hpp"
 #include "cuzk/groth16/zkey.hpp"
@@ -14,12 +15,15 @@ namespace cuzk::test {
 namespace {
 
 using E = groth16::Bls12_381;
+using Bn = groth16::Bn254;
 const fs::path kData = fs::path(CUZK_TEST_DATA_DIR) / "circom";
 
-DaemonOptions zkey_daemon(bool with_r1cs = true) {
+// [zkey.<name>] for tests/data/circom/<file>.zkey (and .r1cs).
+DaemonOptions zkey_daemon(bool with_r1cs = true, const std::string& name = "chain8",
+                          const std::string& file = "chain8") {
     DaemonOptions o;
-    o.sections_toml = "[zkey.chain8]\npath = \"" + (kData / "chain8.zkey").string() + "\"\n" +
-                      (with_r1cs ? "r1cs = \"" + (kData / "chain8.r1cs").string() + "\"\n" : "");
+    o.sections_toml = "[zkey." + name + "]\npath = \"" + (kData / (file + ".zkey")).string() + "\"\n" +
+                      (with_r1cs ? "r1cs = \"" + (kData / (file + ".r1cs")).string() + "\"\n" : "");
     return o;
 }
 
@@ -220,6 +224,91 @@ TEST(DaemonZkey, WithoutR1csABadWitnessFailsVerificationNotTheAnswer) {
     grpc::ClientContext ctx;
     ASSERT_TRUE(
         stub->ProveZkey(&ctx, zkey_request("chain8", bytes_of(formats::circom::wtns_to_bytes<E>(bad))), &resp).ok());
+    EXPECT_EQ(resp.result().status(), v1::AwaitProofResponse::FAILED);
+    EXPECT_NE(resp.result().error_message().find("verification"), std::string::npos) << resp.result().error_message();
+    EXPECT_TRUE(resp.result().proof().empty());
+    EXPECT_TRUE(resp.documents().empty());
+    EXPECT_EQ(d.stop(), 0);
+}
+
+// chain8_bn254 (snarkjs' bn128, circom's default curve): the daemon reads the curve from the
+// .zkey, and its answers verify with cuzk's verifier against snarkjs' verification_key.json;
+// the raw proof is the same proof in Ethereum's encoding; bad witnesses are refused at submit.
+TEST(DaemonZkey, ProvesABn254KeyLoadedOnceAndRefusesBadWitnesses) {
+    TempDir tmp;
+    Daemon d(tmp.path(), zkey_daemon(true, "chain8bn", "chain8_bn254"));
+    auto stub = d.stub();
+    const std::string witness = read_text(kData / "chain8_bn254.wtns");
+    const auto w = formats::circom::read_wtns<Bn>(kData / "chain8_bn254.wtns").values;
+    const auto vk_file = kData / "chain8_bn254.vkey.json";
+    const groth16::PreparedVerifyingKeyT<bn254::G1Curve, bn254::G2Curve> pvk(
+        formats::snarkjs::read_vk<Bn>(vk_file).to_verifying_key());
+    std::vector<v1::AwaitBuiltinResponse> answers(2);
+    for (auto& a : answers) {
+        grpc::ClientContext ctx;
+        const auto st = stub->ProveZkey(&ctx, zkey_request("chain8bn", witness), &a);
+        ASSERT_TRUE(st.ok()) << code_and_message(st);
+        ASSERT_EQ(a.result().status(), v1::AwaitProofResponse::COMPLETED) << a.result().error_message();
+        EXPECT_EQ(a.circuit_id(), "zkey-chain8bn");
+        const auto proof = formats::snarkjs::parse_proof<Bn>(a.documents().at("proof.json"), "proof.json");
+        const auto inputs = formats::snarkjs::parse_public<Bn>(a.documents().at("public.json"), "public.json");
+        EXPECT_EQ(inputs, std::vector<bn254::Fr>(w.begin() + 1, w.begin() + 3));
+        EXPECT_TRUE(groth16::verify(pvk, proof, inputs));
+        const auto pa = bn254::to_eth_bytes(proof.a);
+        const auto pb = bn254::to_eth_bytes(proof.b);
+        const auto pc = bn254::to_eth_bytes(proof.c);
+        const std::string eth =
+            std::string(pa.begin(), pa.end()) + std::string(pb.begin(), pb.end()) + std::string(pc.begin(), pc.end());
+        EXPECT_EQ(a.result().proof(), eth);
+        ASSERT_EQ(a.public_inputs_size(), 1);
+        EXPECT_EQ(a.public_inputs(0).values(0), inputs[0].to_dec());
+    }
+    EXPECT_NE(answers[0].result().proof(), answers[1].result().proof());
+
+    auto refused = [&](const std::string& bytes, const std::string& part) {
+        v1::SubmitProofResponse resp;
+        grpc::ClientContext ctx;
+        const auto st = stub->SubmitZkey(&ctx, zkey_request("chain8bn", bytes), &resp);
+        EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << code_and_message(st);
+        EXPECT_NE(st.error_message().find(part), std::string::npos) << st.error_message();
+    };
+    auto bad = w;
+    bad[5] += bn254::Fr::one();
+    refused(bytes_of(formats::circom::wtns_to_bytes<Bn>(bad)), "witness: constraint ");
+    refused(read_text(kData / "chain8.wtns"),
+            "witness: its prime is BLS12-381 (bls12381)'s scalar field, the key 'chain8bn' is on BN254 (bn128)");
+
+    const std::string m = metrics_of(d);
+    EXPECT_EQ(metric(m, "cuzk_zkey_loads_total{key=\"chain8bn\"}"), 1) << m;
+    EXPECT_EQ(metric(m, "cuzk_zkey_proofs_total{key=\"chain8bn\"}"), 2) << m;
+    EXPECT_EQ(metric(m, "cuzk_tasks_completed_total{task_name=\"zkey\"}"), 2) << m;
+
+    if (const std::string snarkjs = find_snarkjs(); !snarkjs.empty()) {
+        std::ofstream(tmp.path() / "proof.json") << answers[0].documents().at("proof.json");
+        std::ofstream(tmp.path() / "public.json") << answers[0].documents().at("public.json");
+        auto [rc, out] = run_program({snarkjs, "groth16", "verify", vk_file.string(),
+                                      (tmp.path() / "public.json").string(), (tmp.path() / "proof.json").string()},
+                                     tmp.path());
+        EXPECT_EQ(rc, 0) << out;
+        EXPECT_NE(out.find("OK"), std::string::npos) << out;
+    } else {
+        std::printf("SKIP snarkjs groth16 verify: snarkjs not found (set CUZK_SNARKJS or run scripts/circom tools)\n");
+    }
+    EXPECT_EQ(d.stop(), 0);
+}
+
+// BN254 without the .r1cs: a witness that breaks a constraint passes the submit checks, its
+// proof fails the kind's verification (and the CPU recompute), and no proof is handed out.
+TEST(DaemonZkey, WithoutR1csABadBn254WitnessFailsVerificationNotTheAnswer) {
+    TempDir tmp;
+    Daemon d(tmp.path(), zkey_daemon(false, "chain8bn", "chain8_bn254"));
+    auto stub = d.stub();
+    auto bad = formats::circom::read_wtns<Bn>(kData / "chain8_bn254.wtns").values;
+    bad[5] += bn254::Fr::one();
+    v1::AwaitBuiltinResponse resp;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(
+        stub->ProveZkey(&ctx, zkey_request("chain8bn", bytes_of(formats::circom::wtns_to_bytes<Bn>(bad))), &resp).ok());
     EXPECT_EQ(resp.result().status(), v1::AwaitProofResponse::FAILED);
     EXPECT_NE(resp.result().error_message().find("verification"), std::string::npos) << resp.result().error_message();
     EXPECT_TRUE(resp.result().proof().empty());

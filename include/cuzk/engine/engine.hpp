@@ -82,10 +82,13 @@ struct JobTimings {
 struct JobResult {
     std::string job_id;
     JobState state = JobState::Queued;
-    std::string error;                                    // set when Failed (or why Cancelled)
-    std::vector<uint8_t> proof;                           // 192 bytes per partition, concatenated (bellperson layout)
+    std::string error;  // set when Failed (or why Cancelled)
+    // Per partition, concatenated: 192 bytes (bellperson layout), or a shape with its own keys'
+    // encoding (kinds::Work::OwnProof: a BN254 zkey's 256 bytes, Ethereum's).
+    std::vector<uint8_t> proof;
     std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, ONE excluded
-    std::vector<uint8_t> verifying_key;                   // bellperson .vk bytes of the circuit's key
+    // bellperson .vk bytes of the circuit's key, or its own keys' (kinds::OwnKeys::vk_bytes).
+    std::vector<uint8_t> verifying_key;
     // Text files the kind adds to the answer, by name (a zkey job: snarkjs' proof.json and
     // public.json), once completed.
     std::vector<std::pair<std::string, std::string>> documents;

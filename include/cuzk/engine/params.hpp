@@ -65,8 +65,9 @@ struct LoadedCircuit {
     std::string source;
     groth16::Parameters params;
     r1cs::Density density;
+    // Null for a shape with its own keys (its kind verifies: kinds::Work::verify).
     std::unique_ptr<groth16::PreparedVerifyingKey> pvk;
-    std::vector<uint8_t> vk_bytes;
+    std::vector<uint8_t> vk_bytes;  // as the answer carries it
     uint64_t num_inputs = 0, num_aux = 0, num_constraints = 0, domain = 0;
     uint64_t bytes = 0;  // held against the budget while loaded
     // A work item's peak bytes, and the part that a/b/c hold (freed after H).

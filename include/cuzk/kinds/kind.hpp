@@ -21,6 +21,7 @@
 #include "cuzk/groth16/backend.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/keys.hpp"
+#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/r1cs/shape.hpp"
 
 namespace cuzk::kinds {
@@ -86,12 +87,13 @@ struct Limits {
     bool check_vanilla = true;
 };
 
-// The keys of a shape that brings its own, with its own prover (a snarkjs .zkey, loaded once
-// by its kind): the engine records no R1CS, runs no setup and synthesizes no witness for it;
-// a partition's proof comes from Work::prove and is verified with `vk`.
+// The keys of a shape that brings its own, with its own prover and verifier (a snarkjs .zkey
+// on BLS12-381 or BN254, loaded once by its kind): the engine records no R1CS, runs no setup
+// and synthesizes no witness for it; a partition's proof comes from Work::prove and is
+// checked by Work::verify, so the engine holds none of the key's curve types.
 struct OwnKeys {
-    groth16::VerifyingKey vk;
-    std::string source;  // where the keys came from, for the log ("zkey:<path>")
+    std::vector<uint8_t> vk_bytes;  // the verifying key as the answer carries it
+    std::string source;             // where the keys came from, for the log ("zkey:<path>")
     uint64_t num_inputs = 0, num_aux = 0, domain = 0;
     uint64_t item_bytes = 0;  // a proof's peak memory beside the keys
 };
@@ -143,17 +145,26 @@ class Work {
     // Bytes it holds for as long as the job lives (a PoRep's parsed C1), kept reserved in
     // the engine's budget.
     virtual uint64_t held_bytes() const { return 0; }
-    // Partition k's proof on `backend`, for a shape with its own keys (Shape::own_keys); the
-    // default refuses (the engine proves every other shape from partition(k)'s circuit).
-    virtual groth16::Proof prove(uint32_t k, groth16::ProverBackend& backend) const;
-    // Text files the answer carries beside the proof bytes, by name, from the job's proofs
-    // and public inputs (per partition): a zkey job's proof.json and public.json as snarkjs
-    // writes them. None by default.
+    // Text files the answer carries beside the proof bytes, by name (a zkey job's proof.json
+    // and public.json as snarkjs writes them).
     using Documents = std::vector<std::pair<std::string, std::string>>;
-    virtual Documents documents(const std::vector<groth16::Proof>& /*proofs*/,
-                                const std::vector<std::vector<Fr>>& /*inputs*/) const {
-        return {};
-    }
+    // A proof of a shape with its own keys, as the answer carries it.
+    struct OwnProof {
+        // The curve's raw encoding: BLS12-381 bellperson's 192 bytes (compressed A, B, C);
+        // BN254 Ethereum's uncompressed 256 (A 64, B 128, C 64; ec/bn254.hpp).
+        std::vector<uint8_t> bytes;
+        std::vector<std::string> public_inputs;  // decimal, ONE excluded
+        Documents documents;
+        std::string backend;  // where its MSMs ran ("cpu", "cuda:0")
+    };
+    // Partition k's proof on `backend` (or on the kind's own MSMs where the curve has no
+    // ProverBackend), for a shape with its own keys (Shape::own_keys); the default refuses (the
+    // engine proves every other shape from partition(k)'s circuit).
+    virtual OwnProof prove(uint32_t k, groth16::ProverBackend& backend) const;
+    // Whether proof.bytes, decoded, is a valid proof of partition k's public inputs (those that
+    // proof.public_inputs lists) under the shape's own verifying key; the default refuses, as
+    // prove() does.
+    virtual groth16::VerifyResult verify(uint32_t k, const OwnProof& proof) const;
 };
 
 class Kind {

@@ -1,7 +1,11 @@
-// The "zkey" kind: circom/snarkjs Groth16 proofs (groth16::prove_zkey) from .zkey keys loaded
-// once, by name, into a ZkeyStore; each request names a key and carries a witness (.wtns
-// bytes), checked at submit (its length against the key's signals, ONE, and with the key's
-// .r1cs every constraint), and its answer carries snarkjs' proof.json and public.json.
+// The "zkey" kind: circom/snarkjs Groth16 proofs (groth16::prove_zkey) from .zkey keys on
+// BLS12-381 or BN254 (snarkjs' bn128; the curve read from each .zkey's header) loaded once,
+// by name, into a ZkeyStore; each request names a key and carries a witness (.wtns bytes),
+// checked at submit (its curve against the key's, its length against the key's signals, ONE,
+// and with the key's .r1cs every constraint). The kind proves and verifies each proof itself
+// (kinds::Work::prove and verify: the engine holds no curve type of it), and its answer
+// carries the proof's bytes (BLS12-381: bellperson's 192; BN254: Ethereum's uncompressed
+// 256, A 64 || B 128 || C 64) and snarkjs' proof.json and public.json.
 //
 //   ZkeyStore::load(name, .zkey[, .r1cs]) once ─► make_zkey_kind(store) in the engine's
 //   registry ─► Request{kind "zkey", zkey name, wtns bytes} ─► circuit id "zkey-<name>"
@@ -48,6 +52,7 @@ class ZkeyStore {
     // the proofs made with it; Prometheus text (cuzk_zkey_*).
     struct Stats {
         std::string name, path;
+        std::string curve;  // "bls12381" or "bn128", as snarkjs names it
         uint64_t loads = 0, proofs = 0, bytes = 0;
         uint32_t signals = 0, public_signals = 0, domain = 0;
         bool r1cs = false;
