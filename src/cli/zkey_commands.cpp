@@ -24,8 +24,9 @@ struct ProveOptions {
     bool no_subgroup_check = false, timings = false;
 };
 
-// The MSMs of a proof on curve E: BLS12-381's on a ProverBackend (CPU or CUDA), BN254's on a
-// ZkeyMsm (the CPU MSM until a BN254 GPU MSM joins, cuzk/groth16/zkey.hpp).
+// The MSMs of a proof on curve E: BLS12-381's on a ProverBackend (CPU or CUDA), BN254's on
+// the ZkeyMsm that the selected backend gives (ProverBackend::bn254_msm: the CPU MSM, or the
+// device's BN254 MSM).
 struct Bls12_381Prover {
     std::unique_ptr<groth16::ProverBackend> backend;
     explicit Bls12_381Prover(const std::string& name) : backend(gpu::select_backend(name, nullptr)) {}
@@ -36,8 +37,10 @@ struct Bls12_381Prover {
     }
 };
 struct Bn254Prover {
+    std::unique_ptr<groth16::ProverBackend> backend;
     std::unique_ptr<groth16::ZkeyMsm<Bn254>> msm;
-    explicit Bn254Prover(const std::string& name) : msm(groth16::select_zkey_msm(name)) {}
+    explicit Bn254Prover(const std::string& name)
+        : backend(gpu::select_backend(name, nullptr)), msm(backend->bn254_msm()) {}
     std::string name() const { return msm->name(); }
     groth16::ProofOn<Bn254> prove(const groth16::Zkey<Bn254>& key, std::span<const bn254::Fr> w,
                                   const groth16::CircomR1cs<Bn254>* r1cs, groth16::ProofTimings* t) {
@@ -162,9 +165,7 @@ void add_zkey_commands(CLI::App& app, std::vector<std::pair<CLI::App*, std::func
         ->required();
     prove->add_option("proof", o.proof, "proof.json to write")->required();
     prove->add_option("public", o.pub, "public.json to write")->required();
-    prove
-        ->add_option("--backend", o.backend,
-                     "cpu, cuda or auto (CUDA when built with it and a GPU is present; BN254 keys: cpu only)")
+    prove->add_option("--backend", o.backend, "cpu, cuda or auto (CUDA when built with it and a GPU is present)")
         ->capture_default_str();
     prove->add_option("--r1cs", o.r1cs,
                       "The circuit's .r1cs: check every constraint before any MSM, naming the first that fails");

@@ -226,12 +226,14 @@ std::vector<Fr> dense_scalars(std::span<const Fr> w, const std::vector<uint64_t>
 
 }  // namespace
 
+std::unique_ptr<ZkeyMsm<Bn254>> ProverBackend::bn254_msm() { return std::make_unique<CpuZkeyMsm>(); }
+
 std::unique_ptr<ZkeyMsm<Bn254>> select_zkey_msm(const std::string& backend) {
-    // A BN254 GPU MSM joins here as a ZkeyMsm<Bn254> for "cuda" (and "auto" with a GPU).
     if (backend == "cpu" || backend == "auto") return std::make_unique<CpuZkeyMsm>();
     if (backend == "cuda")
         throw std::invalid_argument(
-            "--backend cuda: this build has no CUDA backend for BN254 (bn128) keys; use --backend cpu");
+            "--backend cuda: BN254's GPU MSM comes from a CUDA ProverBackend (ProverBackend::bn254_msm), not "
+            "from the groth16 layer");
     throw std::invalid_argument("--backend " + backend + ": cpu, cuda or auto");
 }
 

@@ -142,16 +142,16 @@ std::optional<groth16::ProofOn<Bn254>> proof_from_bytes(std::span<const uint8_t>
 }
 
 // ---- the prover of each curve ----------------------------------------------------------
-// BLS12-381's MSMs run on the engine's backend (the job's device); BN254's have no
-// ProverBackend and run on groth16::select_zkey_msm's CPU MSM.
+// Both curves' MSMs run on the engine's backend (the job's device): BLS12-381's through it,
+// BN254's through the ZkeyMsm it gives (ProverBackend::bn254_msm).
 groth16::ProofOn<Bls12_381> prove_on(const groth16::Zkey<Bls12_381>& key, std::span<const Fr> w,
                                      groth16::ProverBackend& backend, std::string& where) {
     where = backend.name();
     return groth16::prove_zkey(key, w, groth16::random_randomness(), backend);
 }
-groth16::ProofOn<Bn254> prove_on(const groth16::Zkey<Bn254>& key, std::span<const bn254::Fr> w, groth16::ProverBackend&,
-                                 std::string& where) {
-    auto msm = groth16::select_zkey_msm("cpu");
+groth16::ProofOn<Bn254> prove_on(const groth16::Zkey<Bn254>& key, std::span<const bn254::Fr> w,
+                                 groth16::ProverBackend& backend, std::string& where) {
+    auto msm = backend.bn254_msm();
     where = msm->name();
     return groth16::prove_zkey(key, w, groth16::random_randomness<bn254::Fr>(), *msm);
 }

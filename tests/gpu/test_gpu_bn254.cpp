@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/backend/backend.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/gpu/device.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/groth16/zkey.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gpu/msm/msm_detail.hpp"
@@ -209,6 +211,23 @@ TEST(GpuMsmBn254, OneShotEntryPoints) {
     EXPECT_EQ(gpu::msm_g1(b1, s), bn254::msm_g1(b1, s));
     const std::span<const Fr> s2(s.data(), 40);
     EXPECT_EQ(gpu::msm_g2(b2, s2), bn254::msm_g2(b2, s2));
+}
+
+// A circom BN254 key's MSMs on a CUDA backend (ProverBackend::bn254_msm, what prove-zkey
+// --backend cuda and the daemon's zkey kind use) equal the CPU backend's.
+TEST(GpuMsmBn254, ZkeyMsmOfTheCudaBackendEqualsTheCpus) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(test::seed());
+    auto cuda = gpu::make_cuda_backend(0)->bn254_msm();
+    auto cpu = groth16::make_cpu_backend()->bn254_msm();
+    EXPECT_EQ(cuda->name(), "cuda:0");
+    EXPECT_EQ(cpu->name(), "cpu");
+    const auto b1 = generator_multiples<bn254::G1Curve>(1001);
+    const auto b2 = generator_multiples<bn254::G2Curve>(77);
+    const auto s = mixed_scalars(1001, rng);
+    EXPECT_EQ(cuda->msm_g1(b1, s), cpu->msm_g1(b1, s));
+    const std::span<const Fr> s2(s.data(), 77);
+    EXPECT_EQ(cuda->msm_g2(b2, s2), cpu->msm_g2(b2, s2));
 }
 
 std::vector<Fr> random_vector(size_t n, std::mt19937_64& rng) {

@@ -24,6 +24,9 @@ namespace cuzk::gpu {
 // stays free beside it. CUZK_GPU_TABLES=0 turns that off, CUZK_GPU_TABLES=<n> sets the count
 // (std::invalid_argument from make_cuda_backend for anything else).
 std::unique_ptr<groth16::ProverBackend> make_cuda_backend(int device = 0);
+// BN254's MSMs (a circom key on snarkjs' bn128) on a device: gpu::MsmBn254G1 / G2, the
+// bases uploaded per MSM (a CUDA backend's bn254_msm()). Throws without CUDA.
+std::unique_ptr<groth16::ZkeyMsm<groth16::Bn254>> make_cuda_bn254_msm(int device = 0);
 // Copies ahead (page-locked host memory only, no device memory beyond the H scratch):
 // h_msm copies the proof's z under the H MSM, and copy_abc_ahead a later proof's a and c
 // while this proof's other MSMs run (its h_msm then copies only b, under a's transforms);

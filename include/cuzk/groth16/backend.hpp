@@ -22,6 +22,12 @@
 #include "cuzk/r1cs/witness_vector.hpp"
 
 namespace cuzk::groth16 {
+struct Bn254;
+template <class E>
+class ZkeyMsm;
+}  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
 
 enum class G1Query { H, L, A, BG1 };
 const char* query_name(G1Query q);
@@ -103,6 +109,10 @@ class ProverBackend {
     // memory): drop any resident copy keyed by that address, which a later allocation may
     // reuse. Backends that keep nothing ignore it.
     virtual void release(const void* bases) { (void)bases; }
+    // The MSMs of a BN254 (snarkjs bn128) proof where this backend runs its own: a circom
+    // key on BN254 has no ProverBackend of its own (cuzk/groth16/zkey.hpp). Default: the
+    // CPU MSM; the CUDA backend's runs on its device.
+    virtual std::unique_ptr<ZkeyMsm<Bn254>> bn254_msm();
 };
 
 // The multi-threaded CPU backend (ntt::compute_h, msm::msm).

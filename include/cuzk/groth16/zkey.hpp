@@ -17,7 +17,8 @@
 //
 // Everything is a template over a curve description (cuzk/groth16/curves.hpp: Bls12_381,
 // Bn254), built for both. The MSMs of a BLS12-381 proof run on a ProverBackend (CPU or
-// CUDA); those of a BN254 proof on a ZkeyMsm (below), the CPU's today.
+// CUDA); those of a BN254 proof on a ZkeyMsm (below) that a ProverBackend gives
+// (ProverBackend::bn254_msm: the CPU MSM or the device's).
 #pragma once
 
 #include <cstdint>
@@ -131,8 +132,9 @@ class ZkeyMsm {
     virtual Jacobian<typename E::G2> msm_g2(std::span<const Affine<typename E::G2>> bases,
                                             std::span<const typename E::Fr> scalars) = 0;
 };
-// The MSMs of a BN254 proof for a --backend name: "cpu" and "auto" the CPU MSM
-// (cuzk/msm/msm.hpp); "cuda" throws std::invalid_argument (no BN254 GPU MSM in this build).
+// The CPU MSMs of a BN254 proof for a --backend name: "cpu" and "auto" the CPU MSM
+// (cuzk/msm/msm.hpp); "cuda" throws std::invalid_argument: the device's BN254 MSM is a
+// CUDA ProverBackend's bn254_msm() (cuzk/backend/backend.hpp), above this layer.
 std::unique_ptr<ZkeyMsm<Bn254>> select_zkey_msm(const std::string& backend);
 
 // The proof of w under key, blinded by rs, its MSMs on backend: refused (ProverError)

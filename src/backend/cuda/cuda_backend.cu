@@ -194,6 +194,7 @@ class CudaBackend final : public groth16::ProverBackend {
     CudaBackend& operator=(const CudaBackend&) = delete;
 
     std::string name() const override { return "cuda:" + std::to_string(device_); }
+    std::unique_ptr<groth16::ZkeyMsm<groth16::Bn254>> bn254_msm() override { return make_cuda_bn254_msm(device_); }
     size_t tables_built() {
         std::lock_guard<std::mutex> lock(run_mu_);
         return tables_built_;
