@@ -80,6 +80,7 @@
 #include "cuzk/gpu/memory_plan.hpp"
 #include "cuzk/gpu/msm.hpp"
 #include "cuzk/gpu/ntt.hpp"
+#include "cuzk/groth16/zkey.hpp"  // ZkeyMsm, complete for bn254_msm()
 #include "cuzk/ntt/domain.hpp"
 #include "gpu/common/host_staging.hpp"
 #include "gpu/msm/msm_scratch.hpp"
