@@ -226,8 +226,6 @@ std::vector<Fr> dense_scalars(std::span<const Fr> w, const std::vector<uint64_t>
 
 }  // namespace
 
-std::unique_ptr<ZkeyMsm<Bn254>> ProverBackend::bn254_msm() { return std::make_unique<CpuZkeyMsm>(); }
-
 std::unique_ptr<ZkeyMsm<Bn254>> select_zkey_msm(const std::string& backend) {
     if (backend == "cpu" || backend == "auto") return std::make_unique<CpuZkeyMsm>();
     if (backend == "cuda")

@@ -1,9 +1,12 @@
-// The default fused stages (h_msm, msm_z) and the multi-threaded CPU backend.
+// The default fused stages (h_msm, msm_z), the default BN254 MSMs (bn254_msm) and the
+// multi-threaded CPU backend. The defaults live here, beside h_msm, ProverBackend's key
+// function: its vtable and type info are emitted with them.
 #include <stdexcept>
 #include <string>
 
 #include "cuzk/common/trace.hpp"
 #include "cuzk/groth16/backend.hpp"
+#include "cuzk/groth16/zkey.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/domain.hpp"
 
@@ -36,6 +39,8 @@ G1Jacobian ProverBackend::h_msm(r1cs::WitnessVector& a, r1cs::WitnessVector& b, 
     trace::Span span("msm_h", "groth16");
     return msm_g1(G1Query::H, h_bases, std::span<const Fr>(h).first(h_bases.size()), nullptr);
 }
+
+std::unique_ptr<ZkeyMsm<Bn254>> ProverBackend::bn254_msm() { return select_zkey_msm("cpu"); }
 
 ZSums ProverBackend::msm_z(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const G1Affine> l_bases,
                            std::span<const G1Affine> a_bases, std::span<const G1Affine> b_g1_bases,
