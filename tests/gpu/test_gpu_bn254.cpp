@@ -17,6 +17,7 @@
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gpu/msm/msm_detail.hpp"
+#include "support/mixed_scalars.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -28,35 +29,7 @@ using namespace gpu::msm_detail;
 constexpr unsigned kBits = unsigned(Fr::kBits);
 static_assert(kBits == 254);
 
-// Zero, one, r - 1 (the largest scalar), small values, a repeated value and random ones.
-std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
-    std::vector<Fr> s(n);
-    const Fr repeated = Fr::random(rng);
-    for (auto& x : s) {
-        switch (rng() % 8) {
-            case 0:
-                x = Fr::zero();
-                break;
-            case 1:
-                x = Fr::one();
-                break;
-            case 2:
-                x = -Fr::one();
-                break;
-            case 3:
-                x = Fr::from_u64(rng() % 1000);
-                break;
-            case 4:
-                x = repeated;
-                break;
-            default:
-                x = Fr::random(rng);
-        }
-    }
-    if (n > 0) s[0] = -Fr::one();
-    if (n > 1) s[n - 1] = Fr::zero();
-    return s;
-}
+std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) { return test::mixed_scalars<Fr>(n, rng); }
 
 // d_0 + d_1 2^c + ... in Fr (Horner from the top window).
 Fr recompose(const std::vector<int32_t>& digits, unsigned c) {

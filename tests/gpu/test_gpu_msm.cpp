@@ -22,6 +22,7 @@
 #include "cuzk/gpu/testing.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "gpu/msm/msm_detail.hpp"
+#include "support/mixed_scalars.hpp"
 #include "support/seed.hpp"
 
 namespace cuzk {
@@ -29,33 +30,7 @@ namespace {
 
 using namespace gpu::msm_detail;
 
-// 0, 1, -1, small, full random, and a repeated value (one large bucket in every window).
-std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
-    std::vector<Fr> s(n);
-    const Fr repeated = Fr::random(rng);
-    for (auto& x : s) {
-        switch (rng() % 8) {
-            case 0:
-                x = Fr::zero();
-                break;
-            case 1:
-                x = Fr::one();
-                break;
-            case 2:
-                x = -Fr::one();
-                break;
-            case 3:
-                x = Fr::from_u64(rng() % 1000);
-                break;
-            case 4:
-                x = repeated;
-                break;
-            default:
-                x = Fr::random(rng);
-        }
-    }
-    return s;
-}
+std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) { return test::mixed_scalars<Fr>(n, rng); }
 
 template <class Curve>
 void put_infinities(std::vector<Affine<Curve>>& bases) {
